@@ -1,0 +1,5 @@
+// Browser client for the datastore API: fetchers that take the token, and query options.
+export * from "./types";
+export * from "./errors";
+export * from "./fetch";
+export * from "./queries";

@@ -1,0 +1,45 @@
+// Shapes of the CKAN DataStore API results the explorer reads (see docs/api-contract.md).
+import type { Filters, Scalar } from "@/lib/view-state";
+
+export type DatastoreField = { id: string; type: string; info?: Record<string, unknown> };
+
+export type DatastoreRecord = Record<string, unknown>;
+
+export type SearchResult = {
+  resource_id: string;
+  fields: DatastoreField[];
+  records: DatastoreRecord[];
+  limit: number;
+  offset?: number;
+  filters?: Filters;
+  q?: string;
+  sort?: string;
+  total?: number;
+  total_was_estimated?: boolean;
+};
+
+export type InfoResult = {
+  meta: { id: string; count: number; aliases?: string[] };
+  fields: DatastoreField[];
+};
+
+export type Resource = {
+  id: string;
+  name?: string | null;
+  description?: string | null;
+  private?: boolean;
+  row_count?: number | null;
+  aliases?: string[];
+  datastore_active?: boolean;
+};
+
+export type ResourceSearchResult = { count: number; results: Resource[] };
+
+export type ValueCount = { value: Scalar; count: number };
+
+export type ValueCountsResult = {
+  resource_id: string;
+  field: string;
+  values: ValueCount[];
+  partial: boolean;
+};

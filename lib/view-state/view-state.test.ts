@@ -1,0 +1,202 @@
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import {
+  DEFAULT_VIEW,
+  chipsFromFilters,
+  cycleSort,
+  describeChip,
+  dumpPath,
+  formatSort,
+  parseSort,
+  parseViewState,
+  searchCurl,
+  searchGetUrl,
+  serializeViewState,
+  toPrefixQuery,
+  toSearchRequest,
+  updateView,
+  withChip,
+  withoutChip,
+  type ViewState,
+} from "./index";
+
+describe("parseViewState", () => {
+  it("reads the API's parameter names", () => {
+    const v = parseViewState(
+      'resource_id=flights-20k&q=port&filters={"origin":["SEA","PDX"]}&limit=25&offset=50&sort=delay desc&fields=_id,origin,delay',
+    );
+    expect(v).toEqual({
+      resource_id: "flights-20k",
+      q: "port",
+      filters: { origin: ["SEA", "PDX"] },
+      limit: 25,
+      offset: 50,
+      sort: "delay desc",
+      fields: ["_id", "origin", "delay"],
+    });
+  });
+
+  it("degrades a bad URL to defaults instead of throwing", () => {
+    const v = parseViewState("filters={nope&limit=-3&offset=x&fields=&sort=%20");
+    expect(v).toEqual(DEFAULT_VIEW);
+    expect(parseViewState("filters=[1,2]").filters).toEqual({});
+    expect(parseViewState('filters={"a":{"gt":1},"b":[],"c":[1,{"x":1}],"d":true}').filters).toEqual({ d: true });
+    expect(parseViewState("limit=0").limit).toBe(100);
+    expect(parseViewState("limit=99999").limit).toBe(32000);
+    expect(parseViewState("limit=1e3").limit).toBe(100);
+  });
+
+  it("accepts repeated fields", () => {
+    expect(parseViewState("fields=a&fields=b,c").fields).toEqual(["a", "b,c"]);
+  });
+
+  it("never throws on arbitrary query strings", () => {
+    fc.assert(
+      fc.property(fc.string(), (s) => {
+        const v = parseViewState(s);
+        expect(v.limit).toBeGreaterThan(0);
+        expect(v.offset).toBeGreaterThanOrEqual(0);
+      }),
+    );
+  });
+});
+
+describe("serializeViewState", () => {
+  it("omits defaults", () => {
+    expect(serializeViewState(DEFAULT_VIEW).toString()).toBe("");
+    expect(serializeViewState({ ...DEFAULT_VIEW, resource_id: "x" }).toString()).toBe("resource_id=x");
+  });
+
+  it("round-trips any view", () => {
+    const scalar = fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.constant(null));
+    const view = fc.record({
+      resource_id: fc.option(fc.string({ minLength: 1 }).filter((s) => s.trim() === s && s.length > 0), { nil: null }),
+      q: fc.string(),
+      filters: fc.dictionary(
+        fc.string({ minLength: 1 }),
+        fc.oneof(scalar, fc.array(scalar, { minLength: 2, maxLength: 4 })),
+      ),
+      limit: fc.integer({ min: 1, max: 32000 }),
+      offset: fc.nat(),
+      sort: fc.constantFrom("", "delay desc", '"my field" desc, origin'),
+      fields: fc.option(fc.uniqueArray(fc.string({ minLength: 1 }).filter((s) => s.trim() === s && s.length > 0 && !s.includes(",")), { minLength: 1 }), { nil: null }),
+    });
+    fc.assert(
+      fc.property(view, (v: ViewState) => {
+        expect(parseViewState(serializeViewState(v).toString())).toEqual(v);
+      }),
+    );
+  });
+});
+
+describe("updateView", () => {
+  const view: ViewState = { ...DEFAULT_VIEW, resource_id: "r", offset: 200 };
+  it("goes back to the first page when the match changes", () => {
+    expect(updateView(view, { q: "x" }).offset).toBe(0);
+    expect(updateView(view, { filters: {} }).offset).toBe(0);
+    expect(updateView(view, { limit: 10 }).offset).toBe(0);
+    expect(updateView(view, { sort: "a" }).offset).toBe(0);
+  });
+  it("keeps the page otherwise", () => {
+    expect(updateView(view, { fields: ["a"] }).offset).toBe(200);
+    expect(updateView(view, { offset: 300 }).offset).toBe(300);
+  });
+});
+
+describe("search text", () => {
+  it("matches every word and the last as a prefix", () => {
+    expect(toPrefixQuery("")).toBe("");
+    expect(toPrefixQuery("  ")).toBe("");
+    expect(toPrefixQuery("portl")).toBe("portl:*");
+    expect(toPrefixQuery("Seattle  port")).toBe("Seattle & port:*");
+    expect(toPrefixQuery("O'Hare & (x) !y:*")).toBe("O & Hare & x & y:*");
+    expect(toPrefixQuery("Márquez 2001-01")).toBe("Márquez & 2001 & 01:*");
+  });
+});
+
+describe("sort", () => {
+  it("parses CKAN sort strings", () => {
+    expect(parseSort("delay desc, origin")).toEqual([
+      { field: "delay", desc: true },
+      { field: "origin", desc: false },
+    ]);
+    expect(parseSort('"a, b" DESC nulls last,c asc')).toEqual([
+      { field: "a, b", desc: true },
+      { field: "c", desc: false },
+    ]);
+    expect(parseSort("")).toEqual([]);
+  });
+  it("quotes names that need it", () => {
+    expect(formatSort([{ field: "my field", desc: true }])).toBe('"my field" desc');
+  });
+  it("cycles asc, desc, none", () => {
+    expect(cycleSort("", "delay")).toBe("delay");
+    expect(cycleSort("delay", "delay")).toBe("delay desc");
+    expect(cycleSort("delay desc", "delay")).toBe("");
+    expect(cycleSort("delay desc", "origin")).toBe("origin");
+  });
+});
+
+describe("chips", () => {
+  it("build exactly the filters object", () => {
+    let f = withChip({}, "origin", ["SEA", "PDX"]);
+    f = withChip(f, "delay", [0]);
+    expect(f).toEqual({ origin: ["SEA", "PDX"], delay: 0 });
+    expect(chipsFromFilters(f).map(describeChip)).toEqual(["origin: SEA or PDX", "delay: 0"]);
+    f = withChip(f, "origin", ["SEA"]);
+    expect(Object.keys(f)).toEqual(["origin", "delay"]);
+    expect(withoutChip(f, "origin")).toEqual({ delay: 0 });
+  });
+});
+
+describe("requests", () => {
+  const view: ViewState = {
+    resource_id: "flights-20k",
+    q: "sea",
+    filters: { origin: ["SEA", "PDX"] },
+    limit: 25,
+    offset: 25,
+    sort: "delay desc",
+    fields: ["_id", "delay"],
+  };
+  it("search request uses the prefix query", () => {
+    expect(toSearchRequest(view)).toEqual({
+      resource_id: "flights-20k",
+      q: "sea:*",
+      plain: false,
+      filters: { origin: ["SEA", "PDX"] },
+      sort: "delay desc",
+      fields: ["_id", "delay"],
+      limit: 25,
+      offset: 25,
+    });
+  });
+  it("GET url carries the same parameters", () => {
+    const url = new URL(searchGetUrl("http://h:1", toSearchRequest(view)));
+    expect(url.pathname).toBe("/api/action/datastore_search");
+    expect(Object.fromEntries(url.searchParams)).toEqual({
+      resource_id: "flights-20k",
+      q: "sea:*",
+      plain: "false",
+      filters: '{"origin":["SEA","PDX"]}',
+      sort: "delay desc",
+      fields: "_id,delay",
+      limit: "25",
+      offset: "25",
+    });
+  });
+  it("curl has a token placeholder and shell-safe quoting", () => {
+    const curl = searchCurl("http://h:1", { ...toSearchRequest(view), q: "it's" });
+    expect(curl).toContain("Authorization: YOUR-API-TOKEN");
+    expect(curl).toContain(`'\\''`);
+  });
+  it("dump covers all rows of the view", () => {
+    const url = new URL(dumpPath(view, "csv"), "http://h");
+    expect(url.pathname).toBe("/datastore/dump/flights-20k");
+    expect(url.searchParams.get("format")).toBe("csv");
+    expect(url.searchParams.get("limit")).toBeNull();
+    expect(url.searchParams.get("offset")).toBeNull();
+    expect(url.searchParams.get("q")).toBe("sea:*");
+    expect(url.searchParams.get("filters")).toBe('{"origin":["SEA","PDX"]}');
+  });
+});
