@@ -1,0 +1,10 @@
+// CKAN clients use the versioned path too; it is the same handler.
+import { handleAction } from "@/lib/http/action-handler";
+
+type Ctx = { params: Promise<{ action: string }> };
+
+async function handle(request: Request, { params }: Ctx) {
+  return handleAction(request, (await params).action);
+}
+
+export { handle as GET, handle as POST, handle as PUT, handle as PATCH, handle as DELETE };

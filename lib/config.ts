@@ -1,0 +1,45 @@
+// Configuration read once from the environment. Every limit the API enforces lives here,
+// so operators tune one place and tests can see the defaults.
+import path from "node:path";
+
+function intEnv(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const n = Number(raw);
+  return Number.isInteger(n) && n >= 0 ? n : fallback;
+}
+
+export const config = {
+  get dbPath(): string {
+    return path.resolve(process.env.DATASTORE_DB || "data/datastore.db");
+  },
+  get adminToken(): string | undefined {
+    return process.env.DATASTORE_ADMIN_TOKEN || undefined;
+  },
+  get sampleData(): boolean {
+    return !["0", "false", "no"].includes((process.env.DATASTORE_SAMPLE_DATA ?? "").toLowerCase());
+  },
+  get limitDefault(): number {
+    return intEnv("DATASTORE_LIMIT_DEFAULT", 100);
+  },
+  get limitMax(): number {
+    return intEnv("DATASTORE_LIMIT_MAX", 32000);
+  },
+  /** A total that would take longer than this is estimated (issue: bounded counts). */
+  get countBudgetMs(): number {
+    return intEnv("DATASTORE_COUNT_BUDGET_MS", 200);
+  },
+  /** Any query running longer than this is interrupted with a clear error. */
+  get queryTimeoutMs(): number {
+    return intEnv("DATASTORE_QUERY_TIMEOUT_MS", 10000);
+  },
+  get maxBodyBytes(): number {
+    return intEnv("DATASTORE_MAX_BODY_BYTES", 50 * 1024 * 1024);
+  },
+  get maxQLength(): number {
+    return intEnv("DATASTORE_MAX_Q_LENGTH", 1000);
+  },
+  get maxFields(): number {
+    return intEnv("DATASTORE_MAX_FIELDS", 1000);
+  },
+};

@@ -1,0 +1,69 @@
+// datastore_search (contract §6): validate → resource exists (404) → may read (403) →
+// query-level checks (409) → run. `_table_metadata` is answered from the catalog.
+import { findResource, requireRead, type ActionContext } from "../context";
+import { ErrorBag } from "../errors";
+import { rowLine, type ColumnInfo } from "../formats";
+import { bindSearch, parseSearchParams } from "../search-query";
+import { requireResourceId, type Params } from "../validate";
+import { tableMetadataResource } from "./table-metadata";
+
+const KNOWN = new Set([
+  "resource_id", "id", "filters", "q", "full_text", "plain", "language", "distinct", "fields", "sort",
+  "limit", "offset", "include_total", "total_estimation_threshold", "records_format", "include_next_page",
+]);
+const FORMATS = ["objects", "lists", "csv", "tsv"];
+
+export function datastoreSearch(ctx: ActionContext, params: Params) {
+  const bag = new ErrorBag();
+  const extras = Object.keys(params).filter((k) => !KNOWN.has(k));
+  if (extras.length) for (const k of extras) bag.add("__extras", `invalid value "${k}"`);
+  let resourceId = "";
+  try {
+    resourceId = requireResourceId(params);
+  } catch {
+    bag.add("resource_id", "Missing value");
+  }
+  const p = parseSearchParams(params, bag);
+  const format = params.records_format ?? "objects";
+  if (params.records_format !== undefined && params.records_format !== null && !FORMATS.includes(String(format))) {
+    bag.add("records_format", `Value must be one of ${FORMATS.join(", ")}`);
+  }
+  bag.throwIfAny();
+
+  const meta = resourceId === "_table_metadata" ? tableMetadataResource(ctx) : null;
+  const resource = meta?.resource ?? findResource(ctx, resourceId);
+  if (!meta) requireRead(ctx, resource, "datastore_search");
+
+  const bound = bindSearch(resource, p);
+  const out = meta ? meta.search(bound.query) : ctx.engine.search(resource, bound.query);
+
+  const result: Record<string, unknown> = {
+    include_total: p.includeTotal,
+    resource_id: resource.id,
+    records_format: format,
+    limit: p.limit,
+    total_estimation_threshold: params.total_estimation_threshold ?? null,
+  };
+  if (p.filters) result.filters = p.filters;
+  if (p.q !== undefined) result.q = p.q;
+  if (p.fullText !== undefined) result.full_text = p.fullText;
+  for (const key of ["sort", "distinct", "plain", "language"] as const) {
+    if (params[key] !== undefined) result[key] = key === "sort" ? params.sort : key === "language" ? p.language : p[key];
+  }
+  if (params.offset !== undefined && params.offset !== null && params.offset !== "") result.offset = p.offset;
+  result.fields = bound.columns;
+
+  const cols = bound.columns as ColumnInfo[];
+  if (format === "lists") result.records = out.rows;
+  else if (format === "csv" || format === "tsv") {
+    const delimiter = format === "csv" ? "," : "\t";
+    result.records = out.rows.map((row) => rowLine(cols, row, delimiter)).join("");
+  } else {
+    result.records = out.rows.map((row) => Object.fromEntries(cols.map((c, i) => [c.id, row[i]])));
+  }
+  if (p.includeTotal) {
+    result.total = out.total;
+    result.total_was_estimated = out.totalEstimated ?? false;
+  }
+  return result;
+}

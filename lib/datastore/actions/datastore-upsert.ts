@@ -1,0 +1,43 @@
+// datastore_upsert (contract §4): insert, update or upsert records, all-or-nothing;
+// `dry_run` does everything, then rolls back.
+import { findWritableResource, requireScope, type ActionContext } from "../context";
+import type { WriteMethod } from "../engine";
+import { ErrorBag } from "../errors";
+import { asBool, isPlainObject, isUnset, requireResourceId, type Params } from "../validate";
+
+const METHODS: WriteMethod[] = ["upsert", "insert", "update"];
+
+class DryRun extends Error {}
+
+export function datastoreUpsert(ctx: ActionContext, params: Params) {
+  const resourceId = requireResourceId(params);
+  const bag = new ErrorBag();
+  const method = (isUnset(params.method) ? "upsert" : params.method) as WriteMethod;
+  if (!METHODS.includes(method)) bag.add("method", `Value must be one of ${METHODS.join(", ")}`);
+  let records: Record<string, unknown>[] = [];
+  if (!isUnset(params.records)) {
+    if (!Array.isArray(params.records)) bag.add("records", "records must be a list");
+    else records = params.records as Record<string, unknown>[];
+  }
+  records.forEach((rec, i) => {
+    if (!isPlainObject(rec)) bag.add("records", `row "${i + 1}" is not a json object`);
+  });
+  const dryRun = asBool(params.dry_run, false);
+  bag.throwIfAny();
+
+  requireScope(ctx, "write", "datastore_upsert");
+  const r = findWritableResource(ctx, resourceId);
+
+  try {
+    ctx.engine.transaction(() => {
+      ctx.engine.write(r.id, records, method);
+      if (dryRun) throw new DryRun();
+    });
+  } catch (e) {
+    if (!(e instanceof DryRun)) throw e;
+  }
+  const result: Record<string, unknown> = { resource_id: r.id, records };
+  if (!isUnset(params.method)) result.method = method;
+  if (dryRun) result.dry_run = true;
+  return result;
+}

@@ -1,0 +1,33 @@
+// The action registry: every name the API answers, and whether GET may call it
+// (CKAN: only read actions accept GET; everything else is POST-only).
+import type { ActionContext } from "../context";
+import type { Params } from "../validate";
+import { apiTokenCreate, apiTokenList, apiTokenRevoke } from "./api-tokens";
+import { datastoreCreate } from "./datastore-create";
+import { datastoreDelete, datastoreRecordsDelete } from "./datastore-delete";
+import { datastoreInfo } from "./datastore-info";
+import { datastoreSearch } from "./datastore-search";
+import { datastoreUpsert } from "./datastore-upsert";
+import { datastoreValueCounts } from "./datastore-value-counts";
+import { resourceSearch, resourceShow } from "./resources";
+
+export interface Action {
+  run: (ctx: ActionContext, params: Params) => unknown;
+  /** Read actions accept GET as well as POST. */
+  read: boolean;
+}
+
+export const ACTIONS: Record<string, Action> = {
+  datastore_search: { run: datastoreSearch, read: true },
+  datastore_info: { run: datastoreInfo, read: true },
+  datastore_value_counts: { run: datastoreValueCounts, read: true },
+  resource_show: { run: resourceShow, read: true },
+  resource_search: { run: resourceSearch, read: true },
+  datastore_create: { run: datastoreCreate, read: false },
+  datastore_upsert: { run: datastoreUpsert, read: false },
+  datastore_delete: { run: datastoreDelete, read: false },
+  datastore_records_delete: { run: datastoreRecordsDelete, read: false },
+  api_token_create: { run: apiTokenCreate, read: false },
+  api_token_list: { run: apiTokenList, read: true },
+  api_token_revoke: { run: apiTokenRevoke, read: false },
+};

@@ -1,0 +1,63 @@
+// CKAN core's resource_show and resource_search over our catalog (contract §0), so clients
+// can discover resources. Private resources are listed only to tokens that may read them.
+import { canRead, findResource, requireRead, type ActionContext } from "../context";
+import type { Resource } from "../engine";
+import { DatastoreError, ErrorBag } from "../errors";
+import { asInt, isUnset, type Params } from "../validate";
+
+export function resourceDict(r: Resource) {
+  return {
+    id: r.id,
+    name: r.name,
+    description: r.description,
+    url: `/datastore/dump/${r.id}`,
+    url_type: r.urlType,
+    format: "CSV",
+    state: "active",
+    datastore_active: true,
+    private: r.private,
+    created: r.created,
+    last_modified: r.modified,
+    row_count: r.rowCount,
+    aliases: r.aliases,
+  };
+}
+
+export function resourceShow(ctx: ActionContext, params: Params) {
+  const id = isUnset(params.id) ? params.resource_id : params.id;
+  if (isUnset(id) || typeof id !== "string") throw DatastoreError.field("id", "Missing value");
+  const r = findResource(ctx, id);
+  requireRead(ctx, r, "resource_show");
+  return resourceDict(r);
+}
+
+const SEARCHABLE = ["id", "name", "description", "url_type", "format"] as const;
+const ORDERABLE = new Set([...SEARCHABLE, "created", "last_modified", "row_count"]);
+
+export function resourceSearch(ctx: ActionContext, params: Params) {
+  const bag = new ErrorBag();
+  const terms: [string, string][] = [];
+  const queries = isUnset(params.query) ? [] : Array.isArray(params.query) ? params.query : [params.query];
+  for (const q of queries) {
+    const m = typeof q === "string" ? /^\s*([a-z_]+)\s*:(.*)$/.exec(q) : null;
+    if (!m || !(SEARCHABLE as readonly string[]).includes(m[1])) bag.add("query", `invalid value ${JSON.stringify(q)}`);
+    else terms.push([m[1], m[2].trim().toLowerCase()]);
+  }
+  const orderBy = isUnset(params.order_by) ? "name" : String(params.order_by);
+  if (!ORDERABLE.has(orderBy)) bag.add("order_by", `invalid value "${orderBy}"`);
+  const offset = asInt(params.offset, "offset", bag, 0, "Must be a natural number");
+  const limit = asInt(params.limit, "limit", bag, 1000, "Must be a natural number");
+  bag.throwIfAny();
+
+  const matches = ctx.engine
+    .listResources()
+    .filter((r) => canRead(ctx.user, r))
+    .map(resourceDict)
+    .filter((d) => terms.every(([k, term]) => String(d[k as keyof typeof d] ?? "").toLowerCase().includes(term)))
+    .sort((a, b) => {
+      const x = a[orderBy as keyof typeof a] as string | number;
+      const y = b[orderBy as keyof typeof b] as string | number;
+      return x < y ? -1 : x > y ? 1 : 0;
+    });
+  return { count: matches.length, results: matches.slice(offset, offset + limit) };
+}

@@ -1,0 +1,111 @@
+// The storage engine interface. Actions validate CKAN parameters and call these methods;
+// only an engine knows SQL. SQLite (lib/datastore/sqlite) is the embedded default; a
+// PostgreSQL engine can implement the same interface without touching the actions.
+// Values cross this boundary as JSON values; field ids are the resource's own names.
+import type { FtsNode } from "./full-text";
+import type { TypeName } from "./types";
+
+export interface Field {
+  id: string;
+  type: TypeName;
+  info?: Record<string, unknown>;
+}
+
+export interface Resource {
+  id: string;
+  name: string;
+  description: string;
+  private: boolean;
+  urlType: string;
+  fields: Field[];
+  primaryKey: string[];
+  indexes: string[][];
+  aliases: string[];
+  rowCount: number;
+  created: string;
+  modified: string;
+}
+
+export interface NewResource {
+  id: string;
+  name: string;
+  description: string;
+  private: boolean;
+}
+
+/** A full-text condition: over all fields (`field` null) or one field; `rank` names its column. */
+export interface FtsCondition {
+  field: string | null;
+  tree: FtsNode | null; // null: nothing searchable (only stop words) — matches no row
+  rank: string; // "rank" or "rank <field>"
+}
+
+export interface SortClause {
+  field: string; // a field id, "_id", or a rank column
+  desc: boolean;
+  nullsFirst: boolean;
+}
+
+export interface Filter {
+  field: string; // a field id or "_id"
+  values: unknown[]; // any of; already cast by the engine's rules (a CastError → 409)
+}
+
+export interface SearchQuery {
+  filters: Filter[];
+  fts: FtsCondition[];
+  columns: string[]; // output columns: "_id", field ids and rank columns, in order
+  sort: SortClause[];
+  distinct: boolean;
+  limit: number;
+  offset: number;
+  includeTotal: boolean;
+}
+
+export interface SearchOutput {
+  rows: unknown[][]; // JSON values, in `columns` order
+  total?: number;
+  totalEstimated?: boolean;
+}
+
+export interface ValueCount {
+  value: unknown;
+  count: number;
+}
+
+export type WriteMethod = "insert" | "update" | "upsert";
+
+export interface ResourceStats {
+  size: number;
+  idxSize: number;
+  dbSize: number;
+}
+
+export interface DatastoreEngine {
+  /** Runs fn atomically: every write inside commits together or not at all. */
+  transaction<T>(fn: () => T): T;
+
+  getResource(idOrAlias: string): Resource | undefined;
+  listResources(): Resource[];
+  /** The resource an alias (or id) currently names, if any. */
+  nameOwner(name: string): string | undefined;
+
+  createResource(meta: NewResource, fields: Field[]): Resource;
+  updateResourceMeta(id: string, meta: Partial<Omit<NewResource, "id">>): void;
+  /** Adds new fields, updates `info` of existing ones, drops `drop` (ids). */
+  alterFields(id: string, add: Field[], infoUpdates: Field[], drop: string[]): void;
+  setPrimaryKey(id: string, fields: string[]): void;
+  setIndexes(id: string, indexes: string[][]): void;
+  setAliases(id: string, aliases: string[]): void;
+  dropResource(id: string): void;
+
+  /** Writes records; throws DatastoreError for bad values or key violations. */
+  write(id: string, records: Record<string, unknown>[], method: WriteMethod): void;
+  deleteRows(id: string, filters: Filter[]): number;
+
+  search(resource: Resource, query: SearchQuery): SearchOutput;
+  /** Streams rows (JSON values in `columns` order) without holding the result in memory. */
+  iterate(resource: Resource, query: SearchQuery): IterableIterator<unknown[]>;
+  valueCounts(resource: Resource, field: string, query: SearchQuery, limit: number): { values: ValueCount[]; partial: boolean };
+  stats(resource: Resource): ResourceStats;
+}

@@ -1,0 +1,131 @@
+// Full-text query parsing, engine-neutral (contract §6.3). A `q` becomes a small boolean tree
+// of words; each engine compiles the tree to its own index syntax (FTS5 here, tsquery later).
+// Plain `q`: every word must match, punctuation separates words, English stop words are
+// dropped as PostgreSQL does. `plain: false`: tsquery operators & | ! ( ) and `word:*`.
+
+export type FtsNode =
+  | { op: "term"; word: string; prefix: boolean }
+  | { op: "and" | "or"; children: FtsNode[] }
+  | { op: "not"; child: FtsNode };
+
+/** Thrown for a tsquery that does not parse; the action turns it into 409 `query`. */
+export class FtsSyntaxError extends Error {}
+
+// PostgreSQL's english.stop list (the Snowball stop words).
+const STOP_WORDS = new Set(
+  (
+    "i me my myself we our ours ourselves you your yours yourself yourselves he him his himself " +
+    "she her hers herself it its itself they them their theirs themselves what which who whom " +
+    "this that these those am is are was were be been being have has had having do does did " +
+    "doing a an the and but if or because as until while of at by for with about against " +
+    "between into through during before after above below to from up down in out on off over " +
+    "under again further then once here there when where why how all any both each few more " +
+    "most other some such no nor not only own same so than too very s t can will just don " +
+    "should now"
+  ).split(" "),
+);
+
+const WORD_RE = /[\p{L}\p{N}\p{M}]+/gu;
+
+export function isStopWord(word: string): boolean {
+  return STOP_WORDS.has(word.toLowerCase());
+}
+
+/** Splits text into index words (letters, digits and marks), as the tokenizer does. */
+export function words(text: string): string[] {
+  return text.match(WORD_RE) ?? [];
+}
+
+/** A plain `q`: all words, ANDed. Null when nothing is left to search (matches nothing). */
+export function parsePlain(q: string): FtsNode | null {
+  const terms = words(q)
+    .filter((w) => !isStopWord(w))
+    .map((word): FtsNode => ({ op: "term", word, prefix: false }));
+  if (terms.length === 0) return null;
+  return terms.length === 1 ? terms[0] : { op: "and", children: terms };
+}
+
+type Token = { kind: "word"; word: string; prefix: boolean } | { kind: "&" | "|" | "!" | "(" | ")" };
+
+function tokenize(q: string): Token[] {
+  const tokens: Token[] = [];
+  const re = /\s*(?:([&|!()])|([\p{L}\p{N}\p{M}]+)(:\*)?|(\S))/gu;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(q)) !== null) {
+    if (m[0].trim() === "") break;
+    if (m[1]) tokens.push({ kind: m[1] as "&" | "|" | "!" | "(" | ")" });
+    else if (m[2]) tokens.push({ kind: "word", word: m[2], prefix: Boolean(m[3]) });
+    else throw new FtsSyntaxError(`syntax error in tsquery: "${q}"`);
+  }
+  return tokens;
+}
+
+/**
+ * A `plain: false` query in tsquery syntax. Precedence as PostgreSQL: ! binds tightest,
+ * then &, then |. Stop words drop out of the tree. Null when only stop words remain.
+ */
+export function parseTsQuery(q: string): FtsNode | null {
+  const tokens = tokenize(q);
+  if (tokens.length === 0) throw new FtsSyntaxError("empty tsquery");
+  let pos = 0;
+  const peek = () => tokens[pos];
+  const fail = (): never => {
+    throw new FtsSyntaxError(`syntax error in tsquery: "${q}"`);
+  };
+
+  // Each parser returns a node, or null for a subtree made only of stop words.
+  const parseOr = (): FtsNode | null => {
+    const parts = [parseAnd()];
+    while (peek()?.kind === "|") {
+      pos++;
+      parts.push(parseAnd());
+    }
+    return combine("or", parts);
+  };
+  const parseAnd = (): FtsNode | null => {
+    const parts = [parseUnary()];
+    while (peek()?.kind === "&") {
+      pos++;
+      parts.push(parseUnary());
+    }
+    return combine("and", parts);
+  };
+  const parseUnary = (): FtsNode | null => {
+    const t = peek();
+    if (!t) return fail();
+    if (t.kind === "!") {
+      pos++;
+      const child = parseUnary();
+      return child && { op: "not", child };
+    }
+    if (t.kind === "(") {
+      pos++;
+      const inner = parseOr();
+      if (peek()?.kind !== ")") fail();
+      pos++;
+      return inner;
+    }
+    if (t.kind === "word") {
+      pos++;
+      return isStopWord(t.word) ? null : { op: "term", word: t.word, prefix: t.prefix };
+    }
+    return fail();
+  };
+
+  const tree = parseOr();
+  if (pos !== tokens.length) fail();
+  return tree;
+}
+
+function combine(op: "and" | "or", parts: (FtsNode | null)[]): FtsNode | null {
+  const kept = parts.filter((p): p is FtsNode => p !== null);
+  if (kept.length === 0) return null;
+  return kept.length === 1 ? kept[0] : { op, children: kept };
+}
+
+/** The words a tree searches for, for highlighting and explanations. */
+export function termsOf(node: FtsNode): string[] {
+  if (node.op === "term") return [node.word];
+  if (node.op === "not") return [];
+  return node.children.flatMap(termsOf);
+}

@@ -1,0 +1,16 @@
+// The datastore's public face for the server: one engine per process over DATASTORE_DB.
+import "server-only";
+import { TokenStore } from "../auth/tokens";
+import { getDb } from "../db/connection";
+import { SqliteEngine } from "./sqlite/engine";
+
+const globalForEngine = globalThis as unknown as { __datastore?: { db: unknown; engine: SqliteEngine; tokens: TokenStore } };
+
+export function getDatastore(): { engine: SqliteEngine; tokens: TokenStore } {
+  const db = getDb();
+  const cached = globalForEngine.__datastore;
+  if (cached && cached.db === db) return cached;
+  const fresh = { db, engine: new SqliteEngine(db), tokens: new TokenStore(db) };
+  globalForEngine.__datastore = fresh;
+  return fresh;
+}

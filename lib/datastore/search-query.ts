@@ -1,0 +1,227 @@
+// Turns CKAN search parameters into an engine SearchQuery, in two stages that mirror CKAN's
+// order of checks: parseSearchParams validates what needs no table (409 before 404/403);
+// bindSearch checks names against the resource's fields (409 after the table is found).
+// Shared by datastore_search, the dump endpoint and datastore_value_counts.
+import { config } from "../config";
+import type { Filter, FtsCondition, Resource, SearchQuery, SortClause } from "./engine";
+import { DatastoreError, ErrorBag } from "./errors";
+import { FtsSyntaxError, parsePlain, parseTsQuery } from "./full-text";
+import { asBool, asInt, asList, isPlainObject, isUnset, parseJsonString, type Params } from "./validate";
+
+export interface SearchParams {
+  filters?: Record<string, unknown>;
+  q?: string | Record<string, unknown>;
+  fullText?: string;
+  plain: boolean;
+  language?: string;
+  distinct: boolean;
+  fields?: string[];
+  sort?: string[];
+  limit: number;
+  offset: number;
+  includeTotal: boolean;
+}
+
+// PostgreSQL's built-in text search configurations; CKAN answers 409 for any other.
+const LANGUAGES = new Set(
+  "simple arabic armenian basque catalan danish dutch english finnish french german greek hindi hungarian indonesian irish italian lithuanian nepali norwegian portuguese romanian russian serbian spanish swedish tamil turkish yiddish".split(
+    " ",
+  ),
+);
+
+export function parseSearchParams(params: Params, bag: ErrorBag, opts: { unlimited?: boolean } = {}): SearchParams {
+  const out: SearchParams = {
+    plain: asBool(params.plain, true),
+    distinct: asBool(params.distinct, false),
+    includeTotal: asBool(params.include_total, true),
+    limit: 0,
+    offset: asInt(params.offset, "offset", bag, 0, `invalid value "${String(params.offset)}"`),
+  };
+  const limit = asInt(params.limit, "limit", bag, config.limitDefault, "Must be a natural number");
+  out.limit = opts.unlimited ? limit : Math.min(limit, config.limitMax);
+
+  if (!isUnset(params.filters)) {
+    const f = parseJsonString(params.filters);
+    if (f === undefined) bag.add("filters", "Cannot parse JSON");
+    else if (!isPlainObject(f)) bag.add("filters", "filters must be either a dict or null.");
+    else out.filters = f;
+  }
+
+  if (!isUnset(params.q)) {
+    let q = params.q;
+    if (typeof q === "string" && q.trim().startsWith("{")) {
+      const parsed = parseJsonString(q);
+      if (isPlainObject(parsed)) q = parsed;
+    }
+    if (typeof q === "string" || isPlainObject(q)) {
+      const text = typeof q === "string" ? q : Object.values(q).join(" ");
+      if (text.length > config.maxQLength) bag.add("q", `must be at most ${config.maxQLength} characters`);
+      else out.q = q;
+    } else bag.add("q", `invalid value ${JSON.stringify(q)}`);
+  }
+  if (!isUnset(params.full_text)) {
+    if (typeof params.full_text === "string") out.fullText = params.full_text;
+    else bag.add("full_text", `invalid value ${JSON.stringify(params.full_text)}`);
+  }
+
+  if (!isUnset(params.language)) {
+    if (typeof params.language === "string" && LANGUAGES.has(params.language.toLowerCase())) out.language = params.language;
+    else bag.add("language", `text search configuration "${String(params.language)}" does not exist`);
+  }
+
+  if (!isUnset(params.fields)) {
+    const list = asList(params.fields);
+    if (list === null) bag.add("fields", `invalid value ${JSON.stringify(params.fields)}`);
+    else if (list.some((x) => typeof x !== "string")) bag.add("__junk", `invalid value ${JSON.stringify(params.fields)}`);
+    else out.fields = list as string[];
+  }
+
+  if (!isUnset(params.sort)) {
+    const list = typeof params.sort === "string" ? splitSort(params.sort) : Array.isArray(params.sort) ? params.sort : null;
+    if (list === null || list.some((x) => typeof x !== "string")) bag.add("sort", `invalid value ${JSON.stringify(params.sort)}`);
+    else out.sort = (list as string[]).map((s) => s.trim()).filter((s) => s !== "");
+  }
+
+  if (!isUnset(params.total_estimation_threshold)) {
+    asInt(params.total_estimation_threshold, "total_estimation_threshold", bag, 0, "Must be a natural number");
+  }
+  return out;
+}
+
+/** Splits a sort string on commas outside double quotes. */
+function splitSort(s: string): string[] {
+  const out: string[] = [];
+  let cur = "";
+  let quoted = false;
+  for (const ch of s) {
+    if (ch === '"') quoted = !quoted;
+    if (ch === "," && !quoted) {
+      out.push(cur);
+      cur = "";
+    } else cur += ch;
+  }
+  out.push(cur);
+  return out;
+}
+
+const SORT_RE = /^(.*?)(?:\s+(asc|desc))?(?:\s+nulls\s+(first|last))?$/i;
+
+function parseSortClause(clause: string): { field: string; desc: boolean; nullsFirst: boolean } | null {
+  const m = SORT_RE.exec(clause.trim());
+  if (!m) return null;
+  let field = m[1].trim();
+  if (field.startsWith('"')) {
+    if (!field.endsWith('"') || field.length < 2) return null;
+    field = field.slice(1, -1).replace(/""/g, '"');
+  }
+  const desc = (m[2] ?? "asc").toLowerCase() === "desc";
+  // PostgreSQL's default null placement: last for asc, first for desc.
+  const nullsFirst = m[3] ? m[3].toLowerCase() === "first" : desc;
+  return field ? { field, desc, nullsFirst } : null;
+}
+
+function parseFts(text: string, plain: boolean): FtsCondition["tree"] {
+  if (plain) return parsePlain(text);
+  try {
+    return parseTsQuery(text);
+  } catch (e) {
+    if (e instanceof FtsSyntaxError) throw DatastoreError.field("query", "Invalid query");
+    throw e;
+  }
+}
+
+export interface BoundSearch {
+  query: SearchQuery;
+  /** Output columns with their reported types. */
+  columns: { id: string; type: string; info?: Record<string, unknown> }[];
+}
+
+/** Checks the parameters against the resource's fields and builds the engine query. */
+export function bindSearch(r: Resource, p: SearchParams): BoundSearch {
+  const fieldIds = new Set(r.fields.map((f) => f.id));
+  const bag = new ErrorBag();
+
+  const filters: Filter[] = [];
+  for (const [key, value] of Object.entries(p.filters ?? {})) {
+    const field = r.fields.find((f) => f.id === key);
+    if (!field && key !== "_id") {
+      bag.add("filters", `field "${key}" not in table`);
+      continue;
+    }
+    // For an array column a list is one whole-array value (CKAN 2.11); otherwise any-of.
+    const isArrayField = field?.type.startsWith("_");
+    filters.push({ field: key, values: Array.isArray(value) && !isArrayField ? value : [value] });
+  }
+
+  const fts: FtsCondition[] = [];
+  const rankTypes: string[] = [];
+  try {
+    if (typeof p.q === "string" && p.q !== "") {
+      fts.push({ field: null, tree: parseFts(p.q, p.plain), rank: "rank" });
+    } else if (p.q && typeof p.q === "object") {
+      for (const [key, value] of Object.entries(p.q)) {
+        if (!fieldIds.has(key) || typeof value !== "string") {
+          bag.add("q", `invalid value ${JSON.stringify({ [key]: value })}`);
+          continue;
+        }
+        fts.push({ field: key, tree: parseFts(value, p.plain), rank: `rank ${key}` });
+      }
+    }
+    if (p.fullText && !fts.some((c) => c.rank === "rank")) {
+      fts.push({ field: null, tree: parseFts(p.fullText, p.plain), rank: "rank" });
+    }
+  } catch (e) {
+    bag.throwIfAny();
+    throw e;
+  }
+  for (const c of fts) rankTypes.push(c.rank);
+  const ranks = new Set(rankTypes);
+
+  let columns: string[];
+  if (p.fields) {
+    columns = [];
+    for (const f of p.fields) {
+      if (f === "_id" || fieldIds.has(f) || ranks.has(f)) columns.push(f);
+      else bag.add("fields", `invalid value "${f}"`);
+    }
+  } else {
+    columns = ["_id", ...r.fields.map((f) => f.id), ...rankTypes];
+  }
+
+  const sort: SortClause[] = [];
+  for (const clause of p.sort ?? []) {
+    const s = parseSortClause(clause);
+    if (!s || !(s.field === "_id" || fieldIds.has(s.field) || ranks.has(s.field))) {
+      bag.add("sort", `invalid value "${clause}"`);
+      continue;
+    }
+    sort.push(s);
+  }
+  bag.throwIfAny();
+
+  if (!p.sort?.length) {
+    // CKAN's defaults: best rank first when searching, otherwise insertion order.
+    if (fts.length) sort.push({ field: fts[0].rank, desc: true, nullsFirst: false });
+    else if (!p.distinct) sort.push({ field: "_id", desc: false, nullsFirst: false });
+  }
+
+  const byId = new Map(r.fields.map((f) => [f.id, f]));
+  return {
+    query: {
+      filters,
+      fts,
+      columns,
+      sort,
+      distinct: p.distinct,
+      limit: p.limit,
+      offset: p.offset,
+      includeTotal: p.includeTotal,
+    },
+    columns: columns.map((id) => {
+      if (id === "_id") return { id, type: "int" };
+      if (ranks.has(id)) return { id, type: "float" };
+      const f = byId.get(id)!;
+      return f.info ? { id, type: f.type, info: f.info } : { id, type: f.type };
+    }),
+  };
+}

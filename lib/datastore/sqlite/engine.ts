@@ -1,0 +1,688 @@
+// The SQLite engine: each resource is a table `ds_<hex>` with `_id` and one column `cN` per
+// field (positional names keep CKAN's case-sensitive field ids safe in SQLite's
+// case-insensitive identifiers), plus a contentless FTS5 table `<table>_fts` kept in step
+// with every write in the same transaction. The catalog (lib/db/migrations) maps ids, aliases
+// and field ids to these names.
+import Database from "better-sqlite3";
+import { randomBytes } from "node:crypto";
+import type { DB } from "../../db/connection";
+import type {
+  DatastoreEngine,
+  Field,
+  Filter,
+  FtsCondition,
+  NewResource,
+  Resource,
+  ResourceStats,
+  SearchOutput,
+  SearchQuery,
+  ValueCount,
+  WriteMethod,
+} from "../engine";
+import { DatastoreError } from "../errors";
+import {
+  CastError,
+  fromStorage,
+  isArrayType,
+  sqliteType,
+  toSearchText,
+  toStorage,
+  type Stored,
+  type TypeName,
+} from "../types";
+import { compileFts, quoteIdent as q } from "./sql";
+
+interface StoredField extends Field {
+  column: string;
+}
+
+interface Row {
+  id: string;
+  table_name: string;
+  name: string;
+  description: string;
+  private: number;
+  url_type: string;
+  fields: string;
+  primary_key: string;
+  indexes: string;
+  next_column: number;
+  row_count: number;
+  created: string;
+  modified: string;
+}
+
+interface Internal extends Resource {
+  table: string;
+  columns: Map<string, StoredField>;
+  nextColumn: number;
+}
+
+const ID_FIELD: StoredField = { id: "_id", type: "int8", column: "_id" };
+const FTS_OPTIONS = "content='', contentless_delete=1, detail=column, tokenize='porter unicode61 remove_diacritics 2'";
+/** Rows a value count reads at most, so suggestions stay bounded on huge tables. */
+const VALUE_COUNT_ROW_BUDGET = 200_000;
+
+function now(): string {
+  return new Date().toISOString().replace(/\.\d+Z$/, "");
+}
+
+function castError(e: unknown): DatastoreError | null {
+  return e instanceof CastError ? DatastoreError.field("query", e.message) : null;
+}
+
+function bm25ToRank(raw: number | null): number {
+  // bm25 is ≤ 0, lower is better; CKAN's rank is in [0, 1), higher is better.
+  const s = raw === null ? 0 : -raw;
+  return s / (1 + s);
+}
+
+export class SqliteEngine implements DatastoreEngine {
+  constructor(readonly db: DB) {}
+
+  transaction<T>(fn: () => T): T {
+    return this.db.transaction(fn)();
+  }
+
+  // ----------------------------------------------------------------------------- catalog
+
+  private load(row: Row | undefined): Internal | undefined {
+    if (!row) return undefined;
+    const stored = JSON.parse(row.fields) as StoredField[];
+    const aliases = this.db
+      .prepare("SELECT alias FROM datastore_aliases WHERE resource_id = ? ORDER BY alias")
+      .pluck()
+      .all(row.id) as string[];
+    return {
+      id: row.id,
+      name: row.name,
+      description: row.description,
+      private: row.private === 1,
+      urlType: row.url_type,
+      fields: stored.map(({ id, type, info }) => (info ? { id, type, info } : { id, type })),
+      primaryKey: JSON.parse(row.primary_key),
+      indexes: JSON.parse(row.indexes),
+      aliases,
+      rowCount: row.row_count,
+      created: row.created,
+      modified: row.modified,
+      table: row.table_name,
+      columns: new Map(stored.map((f) => [f.id, f])),
+      nextColumn: row.next_column,
+    };
+  }
+
+  private internal(idOrAlias: string): Internal | undefined {
+    const row = this.db
+      .prepare(
+        `SELECT * FROM datastore_resources WHERE id = @name
+         OR id = (SELECT resource_id FROM datastore_aliases WHERE alias = @name)`,
+      )
+      .get({ name: idOrAlias }) as Row | undefined;
+    return this.load(row);
+  }
+
+  private mustGet(id: string): Internal {
+    const r = this.internal(id);
+    if (!r) throw DatastoreError.notFound(`Resource "${id}" was not found.`);
+    return r;
+  }
+
+  getResource(idOrAlias: string): Resource | undefined {
+    return this.internal(idOrAlias);
+  }
+
+  listResources(): Resource[] {
+    const rows = this.db.prepare("SELECT * FROM datastore_resources ORDER BY name, id").all() as Row[];
+    return rows.map((r) => this.load(r)!);
+  }
+
+  nameOwner(name: string): string | undefined {
+    return this.db
+      .prepare(
+        `SELECT id FROM datastore_resources WHERE id = @name
+         UNION ALL SELECT resource_id FROM datastore_aliases WHERE alias = @name`,
+      )
+      .pluck()
+      .get({ name }) as string | undefined;
+  }
+
+  private saveFields(r: Internal, fields: StoredField[], nextColumn: number): void {
+    this.db
+      .prepare("UPDATE datastore_resources SET fields = ?, next_column = ?, modified = ? WHERE id = ?")
+      .run(JSON.stringify(fields), nextColumn, now(), r.id);
+  }
+
+  private touch(id: string, rowDelta: number): void {
+    this.db
+      .prepare("UPDATE datastore_resources SET row_count = row_count + ?, modified = ? WHERE id = ?")
+      .run(rowDelta, now(), id);
+  }
+
+  // ------------------------------------------------------------------------------ schema
+
+  createResource(meta: NewResource, fields: Field[]): Resource {
+    const table = `ds_${randomBytes(8).toString("hex")}`;
+    const stored = fields.map((f, i) => ({ ...f, column: `c${i + 1}` }));
+    const columns = stored.map((f) => `${q(f.column)} ${sqliteType(f.type)}`);
+    this.db.exec(
+      `CREATE TABLE ${q(table)} (_id INTEGER PRIMARY KEY AUTOINCREMENT${columns.map((c) => `, ${c}`).join("")})`,
+    );
+    const ts = now();
+    this.db
+      .prepare(
+        `INSERT INTO datastore_resources (id, table_name, name, description, private, fields, next_column, created, modified)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(meta.id, table, meta.name, meta.description, meta.private ? 1 : 0, JSON.stringify(stored), stored.length + 1, ts, ts);
+    const r = this.mustGet(meta.id);
+    this.rebuildFts(r);
+    return r;
+  }
+
+  updateResourceMeta(id: string, meta: Partial<Omit<NewResource, "id">>): void {
+    const r = this.mustGet(id);
+    this.db
+      .prepare("UPDATE datastore_resources SET name = ?, description = ?, private = ?, modified = ? WHERE id = ?")
+      .run(meta.name ?? r.name, meta.description ?? r.description, (meta.private ?? r.private) ? 1 : 0, now(), id);
+  }
+
+  alterFields(id: string, add: Field[], infoUpdates: Field[], drop: string[]): void {
+    let r = this.mustGet(id);
+    let next = r.nextColumn;
+    const byId = new Map(r.columns);
+    for (const f of infoUpdates) {
+      const cur = byId.get(f.id);
+      if (cur) byId.set(f.id, { ...cur, info: f.info });
+    }
+    if (drop.length) {
+      // Indexes and keys over a dropped column go with it.
+      this.setPrimaryKey(id, r.primaryKey.some((k) => drop.includes(k)) ? [] : r.primaryKey);
+      this.setIndexes(id, r.indexes.filter((ix) => !ix.some((k) => drop.includes(k))));
+      for (const fid of drop) {
+        const col = byId.get(fid);
+        if (!col) continue;
+        this.db.exec(`ALTER TABLE ${q(r.table)} DROP COLUMN ${q(col.column)}`);
+        byId.delete(fid);
+      }
+    }
+    for (const f of add) {
+      const column = `c${next++}`;
+      this.db.exec(`ALTER TABLE ${q(r.table)} ADD COLUMN ${q(column)} ${sqliteType(f.type)}`);
+      byId.set(f.id, { ...f, column });
+    }
+    this.saveFields(r, [...byId.values()], next);
+    if (add.length || drop.length) {
+      r = this.mustGet(id);
+      this.rebuildFts(r);
+    }
+  }
+
+  /** Recreates the full-text table from the rows: needed when the set of columns changes. */
+  private rebuildFts(r: Internal): void {
+    const fts = `${r.table}_fts`;
+    this.db.exec(`DROP TABLE IF EXISTS ${q(fts)}`);
+    const fields = [...r.columns.values()];
+    if (fields.length === 0) return;
+    const cols = fields.map((f) => q(f.column)).join(", ");
+    this.db.exec(`CREATE VIRTUAL TABLE ${q(fts)} USING fts5(${cols}, ${FTS_OPTIONS})`);
+    const exprs = fields.map((f) =>
+      f.type === "bool" ? `CASE ${q(f.column)} WHEN 1 THEN 'true' WHEN 0 THEN 'false' END` : q(f.column),
+    );
+    this.db.exec(`INSERT INTO ${q(fts)} (rowid, ${cols}) SELECT _id, ${exprs.join(", ")} FROM ${q(r.table)}`);
+  }
+
+  private column(r: Internal, fieldId: string): StoredField {
+    if (fieldId === "_id") return ID_FIELD;
+    const f = r.columns.get(fieldId);
+    if (!f) throw DatastoreError.field("fields", `field "${fieldId}" does not exist`);
+    return f;
+  }
+
+  setPrimaryKey(id: string, fields: string[]): void {
+    const r = this.mustGet(id);
+    const name = `${r.table}_pk`;
+    this.db.exec(`DROP INDEX IF EXISTS ${q(name)}`);
+    if (fields.length) {
+      const cols = fields.map((f) => q(this.column(r, f).column)).join(", ");
+      try {
+        this.db.exec(`CREATE UNIQUE INDEX ${q(name)} ON ${q(r.table)} (${cols})`);
+      } catch (e) {
+        if ((e as { code?: string }).code?.startsWith("SQLITE_CONSTRAINT")) {
+          throw DatastoreError.field("constraints", `could not create unique index: existing rows have duplicate values for ${fields.join(", ")}`);
+        }
+        throw e;
+      }
+    }
+    this.db.prepare("UPDATE datastore_resources SET primary_key = ? WHERE id = ?").run(JSON.stringify(fields), id);
+  }
+
+  setIndexes(id: string, indexes: string[][]): void {
+    const r = this.mustGet(id);
+    const wanted = new Map<string, string[]>();
+    for (const ix of indexes) {
+      const cols = ix.map((f) => this.column(r, f).column);
+      wanted.set(`${r.table}_ix_${cols.join("_")}`, cols);
+    }
+    const existing = this.db
+      .prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = ? AND name LIKE ?")
+      .pluck()
+      .all(r.table, `${r.table}_ix_%`) as string[];
+    // Keep indexes that stay wanted: rebuilding one on millions of rows takes seconds.
+    for (const name of existing) if (!wanted.has(name)) this.db.exec(`DROP INDEX ${q(name)}`);
+    for (const [name, cols] of wanted) {
+      if (!existing.includes(name)) {
+        this.db.exec(`CREATE INDEX ${q(name)} ON ${q(r.table)} (${cols.map(q).join(", ")})`);
+      }
+    }
+    this.db.prepare("UPDATE datastore_resources SET indexes = ? WHERE id = ?").run(JSON.stringify(indexes), id);
+  }
+
+  setAliases(id: string, aliases: string[]): void {
+    this.db.prepare("DELETE FROM datastore_aliases WHERE resource_id = ?").run(id);
+    const insert = this.db.prepare("INSERT INTO datastore_aliases (alias, resource_id) VALUES (?, ?)");
+    for (const a of aliases) insert.run(a, id);
+  }
+
+  dropResource(id: string): void {
+    const r = this.mustGet(id);
+    this.db.exec(`DROP TABLE IF EXISTS ${q(`${r.table}_fts`)}`);
+    this.db.exec(`DROP TABLE IF EXISTS ${q(r.table)}`);
+    this.db.prepare("DELETE FROM datastore_resources WHERE id = ?").run(id);
+  }
+
+  // ------------------------------------------------------------------------------- writes
+
+  write(id: string, records: Record<string, unknown>[], method: WriteMethod): void {
+    if (records.length === 0) return;
+    this.transaction(() => {
+      const r = this.mustGet(id);
+      const writer = new RowWriter(this.db, r);
+      let added = 0;
+      records.forEach((record, i) => {
+        try {
+          added += writer.write(record, method, i);
+        } catch (e) {
+          if (e instanceof CastError) {
+            throw DatastoreError.validation({ records: [e.message], records_row: i });
+          }
+          if ((e as { code?: string }).code === "SQLITE_CONSTRAINT_UNIQUE") {
+            throw DatastoreError.validation({
+              records: [`duplicate key value violates unique constraint "${r.table}_pk"`],
+              records_row: i,
+            });
+          }
+          throw e;
+        }
+      });
+      this.touch(id, added);
+    });
+  }
+
+  deleteRows(id: string, filters: Filter[]): number {
+    return this.transaction(() => {
+      const r = this.mustGet(id);
+      const where = new Where(r);
+      try {
+        for (const f of filters) where.filter(f);
+      } catch (e) {
+        throw castError(e) ?? e;
+      }
+      const fts = `${r.table}_fts`;
+      const hasFts = r.columns.size > 0;
+      let deleted: number;
+      if (where.parts.length === 0) {
+        deleted = this.db.prepare(`DELETE FROM ${q(r.table)}`).run().changes;
+        if (hasFts) this.db.exec(`DELETE FROM ${q(fts)}`);
+      } else {
+        const cond = where.sql();
+        if (hasFts) {
+          this.db
+            .prepare(`DELETE FROM ${q(fts)} WHERE rowid IN (SELECT _id FROM ${q(r.table)} AS t WHERE ${cond})`)
+            .run(...where.params);
+        }
+        deleted = this.db.prepare(`DELETE FROM ${q(r.table)} AS t WHERE ${cond}`).run(...where.params).changes;
+      }
+      this.touch(id, -deleted);
+      return deleted;
+    });
+  }
+
+  // -------------------------------------------------------------------------------- reads
+
+  private compile(r: Internal, query: SearchQuery) {
+    const where = new Where(r);
+    for (const f of query.filters) where.filter(f);
+    const fts = where.fullText(query.fts);
+    const select: string[] = [];
+    const decoders: ((v: Stored) => unknown)[] = [];
+    for (const name of query.columns) {
+      const rank = fts.ranks.get(name);
+      if (rank !== undefined) {
+        select.push(rank);
+        decoders.push((v) => bm25ToRank(v as number | null));
+      } else {
+        const f = this.column(r, name);
+        select.push(`t.${q(f.column)}`);
+        decoders.push(f === ID_FIELD ? (v) => v : (v) => fromStorage(f.type, v));
+      }
+    }
+    const order: string[] = [];
+    for (const s of query.sort) {
+      const rank = fts.ranks.get(s.field);
+      if (rank !== undefined) {
+        order.push(`${rank} ${s.desc ? "ASC" : "DESC"}`); // raw bm25: lower is better
+      } else {
+        const col = `t.${q(this.column(r, s.field).column)}`;
+        order.push(`${col} ${s.desc ? "DESC" : "ASC"} NULLS ${s.nullsFirst ? "FIRST" : "LAST"}`);
+      }
+    }
+    const from = fts.join ? `${q(r.table)} AS t JOIN ${fts.join}` : `${q(r.table)} AS t`;
+    const cond = where.sql();
+    return { where, from, cond, select, decoders, order };
+  }
+
+  search(resource: Resource, query: SearchQuery): SearchOutput {
+    const r = resource as Internal;
+    let c;
+    try {
+      c = this.compile(r, query);
+    } catch (e) {
+      throw castError(e) ?? e;
+    }
+    const { where, from, cond, select, decoders, order } = c;
+    const distinct = query.distinct ? "DISTINCT " : "";
+    const sql =
+      `SELECT ${distinct}${select.join(", ")} FROM ${from} WHERE ${cond}` +
+      (order.length ? ` ORDER BY ${order.join(", ")}` : "") +
+      ` LIMIT ? OFFSET ?`;
+    const raw = this.db.prepare(sql).raw(true).all(...where.params, query.limit, query.offset) as Stored[][];
+    const rows = raw.map((row) => row.map((v, i) => decoders[i](v)));
+    const out: SearchOutput = { rows };
+    if (query.includeTotal) {
+      out.total = this.count(r, where, query, select);
+      out.totalEstimated = false;
+    }
+    return out;
+  }
+
+  private count(r: Internal, where: Where, query: SearchQuery, select: string[]): number {
+    if (!query.distinct && where.parts.length === 0 && !where.ftsJoin) return r.rowCount;
+    if (query.distinct) {
+      const cols = select.filter((s) => s.startsWith("t."));
+      return this.db
+        .prepare(`SELECT count(*) FROM (SELECT DISTINCT ${cols.join(", ") || "1"} FROM ${q(r.table)} AS t ${where.ftsJoin} WHERE ${where.sql()})`)
+        .pluck()
+        .get(...where.params) as number;
+    }
+    return this.db
+      .prepare(`SELECT count(*) FROM ${q(r.table)} AS t ${where.ftsJoin} WHERE ${where.sql()}`)
+      .pluck()
+      .get(...where.params) as number;
+  }
+
+  *iterate(resource: Resource, query: SearchQuery): IterableIterator<unknown[]> {
+    const r = resource as Internal;
+    const { where, from, cond, select, decoders, order } = this.compile(r, query);
+    const distinct = query.distinct ? "DISTINCT " : "";
+    const sql =
+      `SELECT ${distinct}${select.join(", ")} FROM ${from} WHERE ${cond}` +
+      (order.length ? ` ORDER BY ${order.join(", ")}` : "") +
+      ` LIMIT ? OFFSET ?`;
+    // A private read-only connection: one consistent snapshot for the whole stream, and the
+    // shared connection stays free for other requests between chunks.
+    const reader = new Database(this.db.name, { readonly: true, fileMustExist: true });
+    try {
+      const limit = query.limit < 0 ? -1 : query.limit;
+      const it = reader.prepare(sql).raw(true).iterate(...where.params, limit, query.offset) as IterableIterator<Stored[]>;
+      for (const row of it) yield row.map((v, i) => decoders[i](v));
+    } finally {
+      reader.close();
+    }
+  }
+
+  valueCounts(resource: Resource, field: string, query: SearchQuery, limit: number): { values: ValueCount[]; partial: boolean } {
+    const r = resource as Internal;
+    const f = this.column(r, field);
+    let where: Where;
+    try {
+      where = new Where(r);
+      for (const flt of query.filters) where.filter(flt);
+      where.fullText(query.fts);
+    } catch (e) {
+      throw castError(e) ?? e;
+    }
+    const col = `t.${q(f.column)}`;
+    const rows = this.db
+      .prepare(
+        `SELECT v, count(*) AS n FROM (
+           SELECT ${col} AS v FROM ${q(r.table)} AS t ${where.ftsJoin}
+           WHERE ${where.sql()} AND ${col} IS NOT NULL LIMIT ?
+         ) GROUP BY v ORDER BY n DESC, v LIMIT ?`,
+      )
+      .raw(true)
+      .all(...where.params, VALUE_COUNT_ROW_BUDGET, limit) as [Stored, number][];
+    const seen = this.db
+      .prepare(
+        `SELECT count(*) FROM (SELECT 1 FROM ${q(r.table)} AS t ${where.ftsJoin}
+         WHERE ${where.sql()} AND ${col} IS NOT NULL LIMIT ?)`,
+      )
+      .pluck()
+      .get(...where.params, VALUE_COUNT_ROW_BUDGET + 1) as number;
+    return {
+      values: rows.map(([v, n]) => ({ value: f === ID_FIELD ? v : fromStorage(f.type, v), count: n })),
+      partial: seen > VALUE_COUNT_ROW_BUDGET,
+    };
+  }
+
+  stats(resource: Resource): ResourceStats {
+    const r = resource as Internal;
+    const pageSize = this.db.pragma("page_size", { simple: true }) as number;
+    const pageCount = this.db.pragma("page_count", { simple: true }) as number;
+    const sizeOf = (names: string[]): number =>
+      names.reduce(
+        (sum, name) =>
+          sum + ((this.db.prepare("SELECT pgsize FROM dbstat WHERE name = ? AND aggregate = 1").pluck().get(name) as number) ?? 0),
+        0,
+      );
+    const objects = this.db
+      .prepare("SELECT name, type FROM sqlite_schema WHERE tbl_name = ? OR tbl_name LIKE ?")
+      .all(r.table, `${r.table}_fts%`) as { name: string; type: string }[];
+    const tables = objects.filter((o) => o.type === "table" && !o.name.startsWith(`${r.table}_fts`)).map((o) => o.name);
+    const others = objects.filter((o) => !tables.includes(o.name) && o.name !== `${r.table}_fts`).map((o) => o.name);
+    return { size: sizeOf(tables), idxSize: sizeOf(others), dbSize: pageSize * pageCount };
+  }
+}
+
+/** Builds a WHERE clause over `t` (the resource table) with bound parameters. */
+class Where {
+  parts: string[] = [];
+  params: unknown[] = [];
+  ftsJoin = "";
+  constructor(private r: Internal) {}
+
+  private col(fieldId: string): StoredField {
+    if (fieldId === "_id") return ID_FIELD;
+    const f = this.r.columns.get(fieldId);
+    if (!f) throw DatastoreError.field("filters", `field "${fieldId}" not in table`);
+    return f;
+  }
+
+  filter(f: Filter): void {
+    const field = this.col(f.field);
+    const values: Stored[] = [];
+    for (const v of f.values) {
+      // A filter compares `= NULL`, which matches nothing (CKAN 2.11).
+      if (v === null) continue;
+      const stored = field === ID_FIELD ? toStorage("int8", v) : filterValue(field.type, v);
+      if (stored !== null) values.push(stored);
+    }
+    if (values.length === 0) {
+      this.parts.push("0");
+      return;
+    }
+    const col = `t.${q(field.column)}`;
+    this.parts.push(values.length === 1 ? `${col} = ?` : `${col} IN (${values.map(() => "?").join(", ")})`);
+    this.params.push(...values);
+  }
+
+  /** Adds the full-text conditions; returns the rank expressions by column name. */
+  fullText(conds: FtsCondition[]): { join: string; ranks: Map<string, string> } {
+    const ranks = new Map<string, string>();
+    if (conds.length === 0) return { join: "", ranks };
+    const fts = `${this.r.table}_fts`;
+    const fields = [...this.r.columns.values()];
+    const positive: string[] = [];
+    const positiveConds: FtsCondition[] = [];
+    for (const c of conds) {
+      if (c.tree === null || fields.length === 0) {
+        this.parts.push("0");
+        ranks.set(c.rank, "0");
+        continue;
+      }
+      const compiled = compileFts(c.tree);
+      const scoped = c.field === null ? compiled.expr : `${q(this.col(c.field).column)} : (${compiled.expr})`;
+      if (compiled.negated) {
+        this.parts.push(`t._id NOT IN (SELECT rowid FROM ${q(fts)} WHERE ${q(fts)} MATCH ?)`);
+        this.params.push(scoped);
+        ranks.set(c.rank, "0");
+      } else {
+        positive.push(`(${scoped})`);
+        positiveConds.push(c);
+      }
+    }
+    if (positive.length === 0) return { join: "", ranks };
+    // The MATCH goes first in the parameter list: it sits in the JOIN, before the WHERE.
+    this.ftsJoin = `JOIN ${q(fts)} ON ${q(fts)}.rowid = t._id AND ${q(fts)} MATCH ?`;
+    this.params.unshift(positive.join(" AND "));
+    for (const c of positiveConds) {
+      const weights = c.field === null ? "" : fields.map((f) => (f.id === c.field ? ", 1.0" : ", 0.0")).join("");
+      ranks.set(c.rank, `bm25(${q(fts)}${weights})`);
+    }
+    return { join: this.ftsJoin.slice("JOIN ".length), ranks };
+  }
+
+  sql(): string {
+    return this.parts.length ? this.parts.join(" AND ") : "1";
+  }
+}
+
+/** Casts a filter value for comparison with a column (CKAN stringifies values for text). */
+function filterValue(t: TypeName, v: unknown): Stored {
+  if (t === "text") return typeof v === "string" ? v : typeof v === "object" ? JSON.stringify(v) : String(v);
+  if (t === "json") return JSON.stringify(v);
+  if (isArrayType(t) && !Array.isArray(v)) throw new CastError(`malformed array literal: "${String(v)}"`);
+  return toStorage(t, v);
+}
+
+/** Writes one record at a time with prepared statements; keeps the FTS table in step. */
+class RowWriter {
+  private fields: StoredField[];
+  private fts: string;
+  private stmts = new Map<string, Database.Statement>();
+
+  constructor(
+    private db: DB,
+    private r: Internal,
+  ) {
+    this.fields = [...r.columns.values()];
+    this.fts = `${r.table}_fts`;
+  }
+
+  private stmt(key: string, sql: () => string): Database.Statement {
+    let s = this.stmts.get(key);
+    if (!s) this.stmts.set(key, (s = this.db.prepare(sql())));
+    return s;
+  }
+
+  private cast(record: Record<string, unknown>, f: StoredField): Stored {
+    return toStorage(f.type, record[f.id]);
+  }
+
+  private indexRow(id: number | bigint, values: Stored[]): void {
+    if (this.fields.length === 0) return;
+    const cols = this.fields.map((f) => q(f.column)).join(", ");
+    this.stmt("fts-insert", () => `INSERT INTO ${q(this.fts)} (rowid, ${cols}) VALUES (?${", ?".repeat(this.fields.length)})`).run(
+      id,
+      ...values.map((v, i) => toSearchText(this.fields[i].type, v)),
+    );
+  }
+
+  private unindexRow(id: number | bigint): void {
+    if (this.fields.length === 0) return;
+    this.stmt("fts-delete", () => `DELETE FROM ${q(this.fts)} WHERE rowid = ?`).run(id);
+  }
+
+  private extraKeys(record: Record<string, unknown>, row: number): void {
+    const extra = Object.keys(record).filter((k) => k !== "_id" && !this.r.columns.has(k));
+    if (extra.length) {
+      throw DatastoreError.validation({ records: [`row "${row + 1}" has extra keys "${extra.join('", "')}"`] });
+    }
+  }
+
+  insert(record: Record<string, unknown>): void {
+    const values = this.fields.map((f) => this.cast(record, f));
+    const cols = this.fields.map((f) => q(f.column));
+    const sql = cols.length
+      ? `INSERT INTO ${q(this.r.table)} (${cols.join(", ")}) VALUES (${cols.map(() => "?").join(", ")})`
+      : `INSERT INTO ${q(this.r.table)} DEFAULT VALUES`;
+    const id = this.stmt("insert", () => sql).run(...values).lastInsertRowid;
+    this.indexRow(id, values);
+  }
+
+  /** Returns the number of rows added (0 for an update). */
+  write(record: Record<string, unknown>, method: WriteMethod, row: number): number {
+    if (record === null || typeof record !== "object" || Array.isArray(record)) {
+      throw DatastoreError.validation({ records: [`row "${row + 1}" is not a JSON object`] });
+    }
+    if (method === "insert") {
+      this.extraKeys(record, row);
+      this.insert(record);
+      return 1;
+    }
+    const unknown = Object.keys(record).filter((k) => k !== "_id" && !this.r.columns.has(k));
+    if (unknown.length) throw DatastoreError.field("fields", `fields "${unknown.join('", "')}" do not exist`);
+    const id = this.findKey(record);
+    if (id === undefined) {
+      if (method === "update") throw DatastoreError.field("key", `key "${this.keyText(record)}" not found`);
+      this.insert(record);
+      return 1;
+    }
+    const present = this.fields.filter((f) => f.id in record);
+    if (present.length) {
+      const key = `update:${present.map((f) => f.column).join(",")}`;
+      this.stmt(key, () => `UPDATE ${q(this.r.table)} SET ${present.map((f) => `${q(f.column)} = ?`).join(", ")} WHERE _id = ?`).run(
+        ...present.map((f) => this.cast(record, f)),
+        id,
+      );
+      const stored = this.stmt("row", () => `SELECT ${this.fields.map((f) => q(f.column)).join(", ")} FROM ${q(this.r.table)} WHERE _id = ?`)
+        .raw(true)
+        .get(id) as Stored[];
+      this.unindexRow(id);
+      this.indexRow(id, stored);
+    }
+    return 0;
+  }
+
+  private keyText(record: Record<string, unknown>): string {
+    if (record._id !== undefined) return String(record._id);
+    return this.r.primaryKey.map((k) => String(record[k])).join(", ");
+  }
+
+  private findKey(record: Record<string, unknown>): number | undefined {
+    if (record._id !== undefined && record._id !== null) {
+      const id = toStorage("int8", record._id);
+      return this.stmt("find-id", () => `SELECT _id FROM ${q(this.r.table)} WHERE _id = ?`).pluck().get(id) as number | undefined;
+    }
+    const pk = this.r.primaryKey;
+    if (pk.length === 0) throw DatastoreError.field("table", "unique key must be passed for update/upsert");
+    const missing = pk.filter((k) => !(k in record));
+    if (missing.length) {
+      throw DatastoreError.field("key", `fields "${missing.join('", "')}" are missing but needed as key`);
+    }
+    const cols = pk.map((k) => this.r.columns.get(k)!);
+    return this.stmt("find-pk", () => `SELECT _id FROM ${q(this.r.table)} WHERE ${cols.map((c) => `${q(c.column)} IS ?`).join(" AND ")}`)
+      .pluck()
+      .get(...cols.map((c) => this.cast(record, c))) as number | undefined;
+  }
+}

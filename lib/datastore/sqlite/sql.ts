@@ -1,0 +1,51 @@
+// SQL building blocks for the SQLite engine. Identifiers are quoted by quoteIdent only, and
+// only ever built from names the catalog generated (table `ds_…`, columns `c1…`); every value
+// is a bound parameter.
+import type { FtsNode } from "../full-text";
+
+export function quoteIdent(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}
+
+/** An FTS5 string literal: a word or prefix, quoted so no character is FTS syntax. */
+function ftsTerm(word: string, prefix: boolean): string {
+  return `"${word.replace(/"/g, '""')}"${prefix ? " *" : ""}`;
+}
+
+export interface FtsExpr {
+  expr: string;
+  negated: boolean; // true: the rows wanted are those NOT matching expr
+}
+
+/**
+ * Compiles a query tree to an FTS5 expression. FTS5 has only binary NOT (`a NOT b`), so
+ * negations inside an AND become `(positives) NOT (negatives)`; a tree that is negative at
+ * the top comes back `negated` and the caller excludes its matches. A negation under OR
+ * that cannot be expressed is a syntax error for the caller to report.
+ */
+export function compileFts(node: FtsNode): FtsExpr {
+  switch (node.op) {
+    case "term":
+      return { expr: ftsTerm(node.word, node.prefix), negated: false };
+    case "not": {
+      const inner = compileFts(node.child);
+      return { expr: inner.expr, negated: !inner.negated };
+    }
+    case "and": {
+      const parts = node.children.map(compileFts);
+      const pos = parts.filter((p) => !p.negated).map((p) => `(${p.expr})`);
+      const neg = parts.filter((p) => p.negated).map((p) => `(${p.expr})`);
+      if (pos.length === 0) return { expr: neg.join(" OR "), negated: true };
+      const positive = pos.join(" AND ");
+      return { expr: neg.length ? `(${positive}) NOT (${neg.join(" OR ")})` : positive, negated: false };
+    }
+    case "or": {
+      const parts = node.children.map(compileFts);
+      if (parts.every((p) => p.negated)) {
+        return { expr: parts.map((p) => `(${p.expr})`).join(" AND "), negated: true };
+      }
+      if (parts.some((p) => p.negated)) throw new Error("unsupported negation inside OR");
+      return { expr: parts.map((p) => `(${p.expr})`).join(" OR "), negated: false };
+    }
+  }
+}

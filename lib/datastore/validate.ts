@@ -1,0 +1,102 @@
+// CKAN's parameter validators, shared by every action. GET query strings arrive as strings
+// (or lists of strings for repeated keys), POST bodies as JSON, and both go through these,
+// which convert the way CKAN's validators do (contract §1 "Reading the parameters").
+import { DatastoreError, ErrorBag } from "./errors";
+
+export type Params = Record<string, unknown>;
+
+/** `null` and `""` mean "use the default" for defaulted parameters. */
+export function isUnset(v: unknown): boolean {
+  return v === undefined || v === null || v === "";
+}
+
+const TRUE_WORDS = new Set(["true", "yes", "t", "y", "1", "on"]);
+
+/** CKAN's asbool: true/yes/t/y/1 (any case) are true, anything else false. */
+export function asBool(v: unknown, fallback: boolean): boolean {
+  if (isUnset(v)) return fallback;
+  if (typeof v === "boolean") return v;
+  if (typeof v === "number") return v !== 0;
+  if (typeof v === "string") return TRUE_WORDS.has(v.trim().toLowerCase());
+  return false;
+}
+
+/** Integer parameter: "Invalid integer" for non-integers, `negative` message below zero. */
+export function asInt(
+  v: unknown,
+  key: string,
+  bag: ErrorBag,
+  fallback: number,
+  negative: string,
+): number {
+  if (isUnset(v)) return fallback;
+  let n: number;
+  if (typeof v === "number" && Number.isInteger(v)) n = v;
+  else if (typeof v === "string" && /^\s*[+-]?\d+\s*$/.test(v)) n = Number(v);
+  else {
+    bag.add(key, "Invalid integer");
+    return fallback;
+  }
+  if (!Number.isSafeInteger(n)) {
+    bag.add(key, "Invalid integer");
+    return fallback;
+  }
+  if (n < 0) {
+    bag.add(key, negative);
+    return fallback;
+  }
+  return n;
+}
+
+/** A list, or a comma-separated string (CKAN's list parameters). Null if neither. */
+export function asList(v: unknown): unknown[] | null {
+  if (Array.isArray(v)) return v;
+  if (typeof v === "string") {
+    return v
+      .split(",")
+      .map((s) => s.trim())
+      .filter((s) => s !== "");
+  }
+  return null;
+}
+
+/** A list of strings from a list or comma string; records an error under key otherwise. */
+export function asStringList(v: unknown, key: string, bag: ErrorBag): string[] {
+  const list = asList(v);
+  if (list === null || list.some((x) => typeof x !== "string")) {
+    bag.add(key, `invalid value ${JSON.stringify(v)}`);
+    return [];
+  }
+  return list as string[];
+}
+
+/** A JSON parameter that may arrive as a JSON string (GET): parsed, or undefined if not JSON. */
+export function parseJsonString(v: unknown): unknown {
+  if (typeof v !== "string") return v;
+  try {
+    return JSON.parse(v);
+  } catch {
+    return undefined;
+  }
+}
+
+export function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+
+/** The `resource_id` (or its synonym `id`) a request names; 409 Missing value otherwise. */
+export function requireResourceId(params: Params): string {
+  const v = isUnset(params.resource_id) ? params.id : params.resource_id;
+  if (isUnset(v)) throw DatastoreError.field("resource_id", "Missing value");
+  if (typeof v === "string") return v.trim();
+  if (typeof v === "number") return String(v);
+  throw DatastoreError.field("resource_id", `invalid value ${JSON.stringify(v)}`);
+}
+
+/** Field-name rule of contract §2. */
+export function fieldNameError(name: unknown): string | null {
+  if (typeof name !== "string" || name === "" || name.trim() !== name || name.startsWith("_") || name.includes('"') || name.length > 63) {
+    return `"${String(name)}" is not a valid field name`;
+  }
+  return null;
+}

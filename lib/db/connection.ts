@@ -1,0 +1,43 @@
+// The SQLite connection: one per process, opened lazily, cached on globalThis so Next's
+// dev reloads do not leak handles. Pragmas are set here and nowhere else.
+import Database from "better-sqlite3";
+import fs from "node:fs";
+import path from "node:path";
+import { config } from "../config";
+import { migrate } from "./migrations";
+
+export type DB = Database.Database;
+
+export function openDatabase(file: string): DB {
+  if (file !== ":memory:") fs.mkdirSync(path.dirname(file), { recursive: true });
+  const db = new Database(file);
+  // WAL lets readers run while one writer writes; NORMAL sync is durable across process
+  // crashes in WAL mode (only an OS crash can lose the last commits).
+  db.pragma("journal_mode = WAL");
+  db.pragma("synchronous = NORMAL");
+  db.pragma("busy_timeout = 10000");
+  db.pragma("foreign_keys = ON");
+  db.pragma("temp_store = MEMORY");
+  db.pragma("cache_size = -65536"); // 64 MiB page cache
+  db.pragma("mmap_size = 1073741824"); // reads straight from the OS page cache
+  migrate(db);
+  return db;
+}
+
+const globalForDb = globalThis as unknown as { __datastoreDb?: { file: string; db: DB } };
+
+/** The process-wide database for DATASTORE_DB. */
+export function getDb(): DB {
+  const file = config.dbPath;
+  const cached = globalForDb.__datastoreDb;
+  if (cached && cached.file === file && cached.db.open) return cached.db;
+  const db = openDatabase(file);
+  globalForDb.__datastoreDb = { file, db };
+  return db;
+}
+
+/** Closes the cached connection (tests switch files between suites). */
+export function closeDb(): void {
+  globalForDb.__datastoreDb?.db.close();
+  globalForDb.__datastoreDb = undefined;
+}

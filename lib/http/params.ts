@@ -1,0 +1,85 @@
+// Reading action parameters from a request as CKAN does (contract §1): GET query strings
+// (repeated keys become lists), POST JSON bodies (must be an object), and form posts.
+// Anything unreadable is a BadRequest, answered as a bare JSON string with status 400.
+import { config } from "../config";
+import type { Params } from "../datastore/validate";
+
+export class BadRequest extends Error {
+  constructor(
+    message: string,
+    readonly status = 400,
+  ) {
+    super(message);
+  }
+}
+
+export function queryParams(search: URLSearchParams): Params {
+  const out: Params = {};
+  for (const [key, value] of search) {
+    const prev = out[key];
+    if (prev === undefined) out[key] = value;
+    else if (Array.isArray(prev)) prev.push(value);
+    else out[key] = [prev, value];
+  }
+  return out;
+}
+
+const JSON_ERROR = "Bad request - JSON Error: ";
+
+async function readBody(request: Request): Promise<string> {
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > config.maxBodyBytes) {
+    throw new BadRequest(`Bad request - Request body is larger than ${config.maxBodyBytes} bytes`, 413);
+  }
+  if (!request.body) return "";
+  // Read in chunks so an oversized body without a Content-Length is refused early.
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > config.maxBodyBytes) {
+      await reader.cancel();
+      throw new BadRequest(`Bad request - Request body is larger than ${config.maxBodyBytes} bytes`, 413);
+    }
+    chunks.push(value);
+  }
+  const bytes = Buffer.concat(chunks);
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw new BadRequest(`${JSON_ERROR}Request body is not valid UTF-8`);
+  }
+}
+
+function parseJsonObject(text: string): Params {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    throw new BadRequest(`${JSON_ERROR}${(e as Error).message}`);
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    throw new BadRequest(`${JSON_ERROR}Request data JSON decoded to ${JSON.stringify(value)} but it needs to be a dictionary.`);
+  }
+  return value as Params;
+}
+
+export async function bodyParams(request: Request): Promise<Params> {
+  const text = await readBody(request);
+  const type = (request.headers.get("content-type") ?? "").toLowerCase();
+  if (type.startsWith("application/x-www-form-urlencoded")) {
+    const form = queryParams(new URLSearchParams(text));
+    const keys = Object.keys(form);
+    // Legacy CKAN clients post the JSON body as the single key of a form.
+    if (keys.length === 1 && (form[keys[0]] === "" || form[keys[0]] === "1")) return parseJsonObject(keys[0]);
+    return form;
+  }
+  if (type.startsWith("multipart/form-data")) {
+    throw new BadRequest(`${JSON_ERROR}multipart uploads are not supported; send a JSON body`);
+  }
+  if (text.trim() === "") return {};
+  return parseJsonObject(text);
+}

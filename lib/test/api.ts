@@ -1,0 +1,71 @@
+// Test helpers: a fresh SQLite file per suite and a caller that sends real Requests through
+// the same handler the route uses.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { closeDb } from "../db/connection";
+import { handleAction } from "../http/action-handler";
+
+export const ADMIN = "test-admin-token";
+
+/** Points DATASTORE_DB at a new temporary file; returns its path. */
+export function freshDb(): string {
+  closeDb();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "datastore-test-"));
+  const file = path.join(dir, "test.db");
+  process.env.DATASTORE_DB = file;
+  process.env.DATASTORE_ADMIN_TOKEN = ADMIN;
+  process.env.DATASTORE_SAMPLE_DATA = "0";
+  return file;
+}
+
+export interface CallOptions {
+  method?: "GET" | "POST" | "PUT";
+  token?: string;
+  path?: string;
+  body?: string;
+  contentType?: string;
+}
+
+export interface CallResult {
+  status: number;
+  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  headers: Headers;
+}
+
+/** Calls an action: POST with a JSON body, or GET with `params` as the query string. */
+export async function call(action: string, params: Record<string, unknown> = {}, opts: CallOptions = {}): Promise<CallResult> {
+  const method = opts.method ?? "POST";
+  const base = `http://localhost${opts.path ?? "/api/action"}/${action}`;
+  let url = base;
+  const init: RequestInit = { method, headers: {} as Record<string, string> };
+  const headers = init.headers as Record<string, string>;
+  if (opts.token) headers.authorization = opts.token;
+  if (method === "GET") {
+    const qs = new URLSearchParams();
+    for (const [k, v] of Object.entries(params)) {
+      if (Array.isArray(v)) v.forEach((x) => qs.append(k, String(x)));
+      else qs.append(k, typeof v === "object" ? JSON.stringify(v) : String(v));
+    }
+    url = `${base}?${qs}`;
+  } else {
+    init.body = opts.body ?? JSON.stringify(params);
+    headers["content-type"] = opts.contentType ?? "application/json";
+  }
+  const res = await handleAction(new Request(url, init), action);
+  const text = await res.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    /* not JSON: keep the text */
+  }
+  return { status: res.status, body, headers: res.headers };
+}
+
+/** Creates a resource as admin and returns its id. */
+export async function createResource(params: Record<string, unknown>): Promise<string> {
+  const res = await call("datastore_create", { resource: { name: "test" }, ...params }, { token: ADMIN });
+  if (res.status !== 200) throw new Error(`create failed: ${JSON.stringify(res.body)}`);
+  return res.body.result.resource_id;
+}
