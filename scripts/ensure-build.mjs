@@ -1,0 +1,24 @@
+// `npm start` runs this first: build the app when there is no build yet, or when a source
+// file is newer than the last build, so `npm install && npm start` is enough on a fresh clone.
+import { execSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+
+const marker = path.join(".next", "BUILD_ID");
+const SOURCES = ["app", "components", "lib", "public", "instrumentation.ts", "next.config.mjs", "package.json", "postcss.config.mjs"];
+
+function newest(p) {
+  if (!fs.existsSync(p)) return 0;
+  const st = fs.statSync(p);
+  if (!st.isDirectory()) return st.mtimeMs;
+  let t = st.mtimeMs;
+  for (const entry of fs.readdirSync(p)) t = Math.max(t, newest(path.join(p, entry)));
+  return t;
+}
+
+const built = fs.existsSync(marker) ? fs.statSync(marker).mtimeMs : 0;
+const changed = Math.max(...SOURCES.map(newest));
+if (built === 0 || changed > built) {
+  console.log(built === 0 ? "No build yet: building the app (about 30 s)…" : "Sources changed since the last build: rebuilding…");
+  execSync("npx next build", { stdio: "inherit" });
+}
