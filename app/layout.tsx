@@ -1,17 +1,49 @@
-import type { Metadata } from "next";
+import type { Metadata, Viewport } from "next";
+import Link from "next/link";
 import type { ReactNode } from "react";
+import { TokenControl } from "@/components/token/token-control";
 import "./globals.css";
+import { Providers } from "./providers";
 
 export const metadata: Metadata = {
   title: "Datastore Explorer",
   description: "Browse, search and filter open data tables through a CKAN-compatible DataStore API.",
 };
 
+export const viewport: Viewport = {
+  width: "device-width",
+  initialScale: 1,
+  colorScheme: "light dark",
+};
+
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (
     <html lang="en">
       <body className="min-h-screen bg-white text-zinc-900 antialiased dark:bg-zinc-950 dark:text-zinc-100">
-        {children}
+        <Providers>
+          <a
+            href="#main"
+            className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 dark:focus:bg-zinc-900"
+          >
+            Skip to content
+          </a>
+          <header className="border-b bg-zinc-50 dark:bg-zinc-900">
+            <div className="mx-auto flex max-w-7xl flex-wrap items-center justify-between gap-x-6 gap-y-3 px-4 py-3">
+              <div>
+                <h1 className="text-lg font-semibold">
+                  <Link href="/" className="hover:underline">
+                    Datastore Explorer
+                  </Link>
+                </h1>
+                <p className="text-xs text-zinc-600 dark:text-zinc-400">Browse, search and download open data tables</p>
+              </div>
+              <TokenControl />
+            </div>
+          </header>
+          <main id="main" className="mx-auto max-w-7xl px-4 py-4">
+            {children}
+          </main>
+        </Providers>
       </body>
     </html>
   );

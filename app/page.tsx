@@ -1,10 +1,12 @@
+import { Suspense } from "react";
+import { Explorer } from "@/components/explorer/explorer";
+import { TableSkeleton } from "@/components/explorer/table-skeleton";
+
 export default function Home() {
+  // the explorer reads its view from the URL, which only exists in the browser
   return (
-    <main className="mx-auto max-w-3xl p-8">
-      <h1 className="text-2xl font-semibold">Datastore Explorer</h1>
-      <p className="mt-2">
-        The CKAN DataStore API is served at <code>/api/action/datastore_search</code>.
-      </p>
-    </main>
+    <Suspense fallback={<TableSkeleton />}>
+      <Explorer />
+    </Suspense>
   );
 }

@@ -66,7 +66,12 @@ export function searchQuery(s: Session, req: SearchRequest) {
     queryKey: queryKeys.search(s, req),
     queryFn: ({ signal }) =>
       callAction<SearchResult>("datastore_search", { ...req, include_total: true }, s, signal),
-    placeholderData: keepPreviousData,
+    // while the next page loads, keep showing this one, but never another resource's rows
+    // (or rows read with another token)
+    placeholderData: (previous, previousQuery) => {
+      const key = previousQuery?.queryKey;
+      return key && key[1] === s.epoch && (key[3] as SearchRequest).resource_id === req.resource_id ? previous : undefined;
+    },
     staleTime: 10_000,
     retry: noRetryOnClientErrors,
   });

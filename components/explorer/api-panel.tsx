@@ -1,0 +1,53 @@
+"use client";
+// The same request for programs: a GET URL (absolute, opens in a browser), the POST body and a
+// curl command with a token placeholder.
+import { useState } from "react";
+import { searchCurl, searchGetUrl, searchPostBody, type SearchRequest } from "@/lib/view-state";
+import { Button } from "@/components/ui/button";
+import { CopyButton } from "@/components/ui/copy-button";
+
+function Block({ title, text, copyLabel, mono = true }: { title: string; text: string; copyLabel: string; mono?: boolean }) {
+  return (
+    <div>
+      <div className="mb-1 flex flex-wrap items-center justify-between gap-2">
+        <h3 className="text-sm font-medium">{title}</h3>
+        <CopyButton text={text} label={copyLabel} />
+      </div>
+      <pre
+        tabIndex={0}
+        className={`max-h-60 overflow-auto rounded-md border bg-zinc-50 p-2 text-xs break-all whitespace-pre-wrap dark:bg-zinc-900 ${mono ? "font-mono" : ""}`}
+      >
+        {text}
+      </pre>
+    </div>
+  );
+}
+
+export function ApiPanel({ request, isPrivate }: { request: SearchRequest; isPrivate: boolean }) {
+  const [open, setOpen] = useState(false);
+  const origin = typeof window === "undefined" ? "" : window.location.origin;
+  return (
+    <section aria-labelledby="api-heading" className="rounded-lg border">
+      <h2 id="api-heading" className="m-0">
+        <Button
+          variant="ghost"
+          aria-expanded={open}
+          aria-controls="api-body"
+          onClick={() => setOpen((o) => !o)}
+          className="w-full justify-start rounded-lg px-3 py-2 text-base"
+        >
+          <span aria-hidden>{open ? "▾" : "▸"}</span> API: get this view from a program
+        </Button>
+      </h2>
+      <div id="api-body" hidden={!open} className="space-y-4 border-t p-3">
+        <p className="text-sm text-zinc-700 dark:text-zinc-300">
+          This page uses the CKAN DataStore API. These requests return the records shown above.
+          {isPrivate && " This resource is private: send your token in the Authorization header."}
+        </p>
+        <Block title="GET URL" text={searchGetUrl(origin, request)} copyLabel="Copy GET URL" />
+        <Block title="POST body (to /api/action/datastore_search)" text={searchPostBody(request)} copyLabel="Copy POST body" />
+        <Block title="curl" text={searchCurl(origin, request)} copyLabel="Copy curl command" />
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,27 @@
+// One value in the table: null marked, empty text left empty, long text and JSON cut short
+// (the row's detail panel has the full value).
+import { truncate, valueText } from "./format";
+
+export function NullMark() {
+  return (
+    <span title="No value (null)" className="rounded bg-zinc-100 px-1 text-xs text-zinc-600 italic dark:bg-zinc-800 dark:text-zinc-400">
+      null
+    </span>
+  );
+}
+
+export function CellValue({ value }: { value: unknown }) {
+  if (value === null || value === undefined) return <NullMark />;
+  if (value === "") return <span className="sr-only">empty</span>;
+  const full = valueText(value);
+  const { text, truncated } = truncate(full);
+  const structured = typeof value === "object";
+  return (
+    <span
+      title={truncated || full.length > 40 ? full.slice(0, 1000) : undefined}
+      className={`block max-w-[22rem] truncate ${structured ? "font-mono text-xs" : ""}`}
+    >
+      {text}
+    </span>
+  );
+}

@@ -1,0 +1,203 @@
+"use client";
+// The explorer page: composes the controls around one view (held in the URL) and the queries
+// that show it. Every change goes through updateView so paging resets consistently.
+import { useQuery } from "@tanstack/react-query";
+import { useEffect, useMemo, useState } from "react";
+import {
+  infoQuery,
+  resourceQuery,
+  searchQuery,
+  type DatastoreField,
+  type DatastoreRecord,
+  type Resource,
+} from "@/lib/api-client";
+import { toSearchRequest, updateView, viewForResource, withChip, type ViewState } from "@/lib/view-state";
+import { useToken } from "@/components/token/token-provider";
+import { CopyButton } from "@/components/ui/copy-button";
+import { ApiPanel } from "./api-panel";
+import { ColumnChooser } from "./column-chooser";
+import { EmptyResult } from "./empty-result";
+import { ErrorState } from "./error-state";
+import { ExportButtons } from "./export-buttons";
+import { FilterBar } from "./filter-bar";
+import { displayFields, formatCount, plural, resourceLabel } from "./format";
+import { Landing } from "./landing";
+import { LimitSelect } from "./limit-select";
+import { Pager } from "./pager";
+import { PrivateBadge } from "./private-badge";
+import { RecordDetail } from "./record-detail";
+import { RecordsTable } from "./records-table";
+import { ResourcePicker, useResources } from "./resource-picker";
+import { SearchBox } from "./search-box";
+import { TableSkeleton } from "./table-skeleton";
+import { useViewState } from "./use-view-state";
+
+const ID_FIELD: DatastoreField = { id: "_id", type: "int" };
+
+function useResource(resourceId: string | null, realId: string | undefined): Resource | null {
+  const { session, ready } = useToken();
+  const { all } = useResources();
+  const listed = resourceId ? all?.find((r) => r.id === resourceId || r.aliases?.includes(resourceId)) : undefined;
+  const lookupId = realId ?? resourceId ?? "";
+  const shown = useQuery({ ...resourceQuery(session, lookupId), enabled: ready && Boolean(resourceId) && !listed && all !== undefined });
+  return listed ?? shown.data ?? null;
+}
+
+export function Explorer() {
+  const [view, setView] = useViewState();
+  const { session, ready } = useToken();
+  const rid = view.resource_id;
+  const [openRecord, setOpenRecord] = useState<DatastoreRecord | null>(null);
+
+  const info = useQuery({ ...infoQuery(session, rid ?? ""), enabled: ready && Boolean(rid) });
+  const request = useMemo(() => toSearchRequest(view), [view]);
+  const search = useQuery({ ...searchQuery(session, request), enabled: ready && Boolean(rid) });
+  const resource = useResource(rid, info.data?.meta.id);
+
+  const change = (patch: Partial<ViewState>, options?: { replace?: boolean }) => setView(updateView(view, patch), options);
+  const setChip = (field: string, values: ViewState["filters"][string][]) =>
+    change({ filters: withChip(view.filters, field, values as never) });
+
+  const title = resource ? resourceLabel(resource) : rid ?? "";
+  useEffect(() => {
+    document.title = title ? `${title} · Datastore Explorer` : "Datastore Explorer";
+  }, [title]);
+
+  const tableFields = info.data?.fields;
+  const allFields = useMemo(() => (tableFields ? [ID_FIELD, ...tableFields] : []), [tableFields]);
+  const data = search.data;
+  const shownFields = useMemo(
+    () => (data ? displayFields(data.fields, tableFields, view.fields) : []),
+    [data, tableFields, view.fields],
+  );
+  const filterable = tableFields ?? (data ? displayFields(data.fields, undefined, null).filter((f) => f.id !== "_id") : []);
+
+  const total = data?.total;
+  const estimated = Boolean(data?.total_was_estimated);
+  const narrowed = Boolean(view.q.trim()) || Object.keys(view.filters).length > 0;
+  const fullCount = info.data?.meta.count ?? resource?.row_count ?? undefined;
+  const status = !rid
+    ? ""
+    : search.isFetching && !data
+      ? "Searching…"
+      : total === undefined
+        ? ""
+        : narrowed && fullCount !== undefined
+          ? `${estimated ? "About " : ""}${formatCount(total)} of ${plural(fullCount, "record")} match`
+          : `${estimated ? "About " : ""}${plural(total, "record")}${narrowed ? " match" : ""}`;
+
+  return (
+    <div className="space-y-4">
+      <section aria-label="Choose data" className="space-y-3">
+        <ResourcePicker
+          selectedLabel={title}
+          onSelect={(r) => {
+            setOpenRecord(null);
+            setView(viewForResource(r.id));
+          }}
+        />
+        {rid && (
+          <div className="space-y-1">
+            <h2 className="flex flex-wrap items-center gap-2 text-xl font-semibold">
+              {title}
+              {resource?.private && <PrivateBadge />}
+            </h2>
+            {resource?.description && <p className="text-sm text-zinc-700 dark:text-zinc-300">{resource.description}</p>}
+            {fullCount !== undefined && (
+              <p className="text-sm text-zinc-600 dark:text-zinc-400">{plural(fullCount, "record")} in total</p>
+            )}
+          </div>
+        )}
+      </section>
+
+      {!rid ? (
+        <Landing onSelect={(r) => setView(viewForResource(r.id))} />
+      ) : (
+        <>
+          <section aria-label="Search and filters" className="space-y-3">
+            <SearchBox
+              value={view.q}
+              status={status}
+              onCommit={(q, first) => change({ q }, { replace: !first })}
+            />
+            <FilterBar view={view} fields={filterable} onChange={setChip} />
+          </section>
+
+          <section aria-label="Records" className="space-y-2">
+            <div className="flex flex-wrap items-center justify-between gap-x-4 gap-y-2">
+              <div className="flex flex-wrap items-center gap-2">
+                <ColumnChooser
+                  allFields={allFields}
+                  visible={view.fields}
+                  onChange={(fields) => change({ fields: fields && fields.length ? fields : null })}
+                />
+                <LimitSelect value={view.limit} onChange={(limit) => change({ limit })} />
+                <CopyButton text={() => window.location.href} label="Copy link" />
+              </div>
+              {data && !search.error && (
+                <Pager
+                  offset={view.offset}
+                  limit={view.limit}
+                  shown={search.isPlaceholderData ? Math.min(view.limit, data.records.length) : data.records.length}
+                  total={total}
+                  estimated={estimated}
+                  onOffset={(offset) => change({ offset })}
+                />
+              )}
+            </div>
+
+            {search.error ? (
+              <ErrorState
+                error={search.error}
+                what={rid && title !== rid ? `“${title}”` : "this resource"}
+                onRetry={() => search.refetch()}
+                onReset={() => setView(viewForResource(rid))}
+              />
+            ) : !data ? (
+              <TableSkeleton />
+            ) : data.records.length === 0 && !search.isPlaceholderData ? (
+              view.offset > 0 && (total ?? 0) > 0 ? (
+                <p className="text-sm">
+                  This page is past the last record.{" "}
+                  <button type="button" className="underline" onClick={() => change({ offset: 0 })}>
+                    Go to the first page
+                  </button>
+                </p>
+              ) : (
+                <EmptyResult
+                  view={view}
+                  onRemoveChip={(field) => setChip(field, [])}
+                  onClearSearch={() => change({ q: "" })}
+                />
+              )
+            ) : (
+              <RecordsTable
+                caption={`Records of ${title}`}
+                fields={shownFields}
+                records={data.records}
+                sort={view.sort}
+                onSort={(sort) => change({ sort })}
+                onOpen={setOpenRecord}
+                stale={search.isPlaceholderData}
+                resetKey={JSON.stringify(request)}
+              />
+            )}
+          </section>
+
+          <section aria-label="Export and API" className="space-y-3 border-t pt-4">
+            <ExportButtons view={view} filename={title || "records"} />
+            <ApiPanel request={request} isPrivate={Boolean(resource?.private)} />
+          </section>
+
+          <RecordDetail
+            resourceId={rid}
+            record={openRecord}
+            fields={shownFields}
+            allFields={tableFields}
+            onClose={() => setOpenRecord(null)}
+          />
+        </>
+      )}
+    </div>
+  );
+}

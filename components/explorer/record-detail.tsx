@@ -1,0 +1,65 @@
+"use client";
+// Every field of one record, values in full (JSON pretty-printed). Loads the whole record by
+// `_id` when the table shows only some columns.
+import { useQuery } from "@tanstack/react-query";
+import { searchQuery, type DatastoreField, type DatastoreRecord } from "@/lib/api-client";
+import { useToken } from "@/components/token/token-provider";
+import { Dialog } from "@/components/ui/dialog";
+import { NullMark } from "./cell-value";
+
+function FullValue({ value }: { value: unknown }) {
+  if (value === null || value === undefined) return <NullMark />;
+  if (value === "") return <span className="text-xs text-zinc-600 italic dark:text-zinc-400">(empty text)</span>;
+  if (typeof value === "object")
+    return <pre className="overflow-x-auto rounded bg-zinc-100 p-2 text-xs dark:bg-zinc-800">{JSON.stringify(value, null, 2)}</pre>;
+  return <span className="break-words whitespace-pre-wrap">{String(value)}</span>;
+}
+
+export function RecordDetail({
+  resourceId,
+  record,
+  fields,
+  allFields,
+  onClose,
+}: {
+  resourceId: string;
+  record: DatastoreRecord | null;
+  /** The fields of the loaded row. */
+  fields: DatastoreField[];
+  /** Every field of the resource (from datastore_info), when known. */
+  allFields: DatastoreField[] | undefined;
+  onClose: () => void;
+}) {
+  const { session, ready } = useToken();
+  const id = record?._id;
+  const partial = Boolean(allFields && allFields.some((f) => record && !(f.id in record)));
+  const full = useQuery({
+    ...searchQuery(session, { resource_id: resourceId, filters: { _id: id as number }, limit: 1 }),
+    placeholderData: undefined,
+    enabled: ready && partial && typeof id === "number",
+  });
+  const shownRecord = (partial && full.data?.records[0]) || record;
+  const shownFields = partial && full.data ? full.data.fields : allFields && !partial ? [{ id: "_id", type: "int" }, ...allFields] : fields;
+
+  return (
+    <Dialog side open={record !== null} onClose={onClose} title={typeof id === "number" ? `Record ${id}` : "Record"}>
+      {shownRecord && (
+        <dl className="divide-y divide-zinc-200 dark:divide-zinc-800">
+          {shownFields
+            .filter((f) => f.id in shownRecord)
+            .map((f) => (
+              <div key={f.id} className="grid gap-1 py-2 sm:grid-cols-[10rem_1fr] sm:gap-3">
+                <dt className="text-sm font-medium break-words">
+                  {f.id} <span className="text-xs font-normal text-zinc-600 dark:text-zinc-400">{f.type}</span>
+                </dt>
+                <dd className="min-w-0 text-sm">
+                  <FullValue value={shownRecord[f.id]} />
+                </dd>
+              </div>
+            ))}
+        </dl>
+      )}
+      {partial && full.isLoading && <p className="mt-2 text-sm">Loading the other fields…</p>}
+    </Dialog>
+  );
+}

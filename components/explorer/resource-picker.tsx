@@ -1,0 +1,157 @@
+"use client";
+// "Resource": a combobox over resource_search. Filters the list as you type (name, alias,
+// description); for very large catalogues it asks the server by name instead.
+import { useQuery } from "@tanstack/react-query";
+import { useEffect, useId, useMemo, useRef, useState } from "react";
+import { explainError, resourcesQuery, type Resource } from "@/lib/api-client";
+import { useToken } from "@/components/token/token-provider";
+import { formatCount, matchResources, resourceLabel } from "./format";
+import { PrivateBadge } from "./private-badge";
+import { useDebounced } from "./use-debounced";
+
+export function useResources(term = "") {
+  const { session, ready } = useToken();
+  const all = useQuery({ ...resourcesQuery(session), enabled: ready });
+  const complete = all.data ? all.data.count <= all.data.results.length : true;
+  const debounced = useDebounced(term.trim(), 250);
+  const byName = useQuery({ ...resourcesQuery(session, debounced), enabled: ready && !complete && debounced !== "" });
+  const source = !complete && debounced && byName.data ? byName.data.results : all.data?.results;
+  const resources = useMemo(() => {
+    if (!source) return undefined;
+    return [...matchResources(source, term)].sort((a, b) => resourceLabel(a).localeCompare(resourceLabel(b)));
+  }, [source, term]);
+  return { resources, all: all.data?.results, isLoading: all.isLoading, error: all.error };
+}
+
+export function ResourceOption({ resource }: { resource: Resource }) {
+  return (
+    <span className="block min-w-0">
+      <span className="flex flex-wrap items-center gap-x-2 gap-y-1">
+        <span className="font-medium">{resourceLabel(resource)}</span>
+        {resource.private && <PrivateBadge />}
+        {typeof resource.row_count === "number" && (
+          <span className="text-xs text-zinc-600 dark:text-zinc-400">{formatCount(resource.row_count)} rows</span>
+        )}
+      </span>
+      {resource.description && (
+        <span className="mt-0.5 line-clamp-2 block text-sm text-zinc-600 dark:text-zinc-400">{resource.description}</span>
+      )}
+    </span>
+  );
+}
+
+export function ResourcePicker({
+  selectedLabel,
+  onSelect,
+}: {
+  selectedLabel: string;
+  onSelect: (resource: Resource) => void;
+}) {
+  const [term, setTerm] = useState<string | null>(null);
+  const [open, setOpen] = useState(false);
+  const [active, setActive] = useState(0);
+  const { resources, isLoading, error } = useResources(term ?? "");
+  const listRef = useRef<HTMLUListElement>(null);
+  const inputId = useId();
+  const listId = useId();
+  const options = resources ?? [];
+  const expanded = open && options.length > 0;
+
+  useEffect(() => {
+    listRef.current?.querySelector(`[data-index="${active}"]`)?.scrollIntoView({ block: "nearest" });
+  }, [active, expanded]);
+
+  function close() {
+    setOpen(false);
+    setTerm(null);
+  }
+
+  function choose(resource: Resource | undefined) {
+    if (!resource) return;
+    onSelect(resource);
+    close();
+  }
+
+  return (
+    <div className="relative">
+      <label htmlFor={inputId} className="mb-1 block text-sm font-medium">
+        Resource
+      </label>
+      <input
+        id={inputId}
+        role="combobox"
+        aria-expanded={expanded}
+        aria-controls={listId}
+        aria-autocomplete="list"
+        aria-activedescendant={expanded && options[active] ? `${listId}-${active}` : undefined}
+        autoComplete="off"
+        spellCheck={false}
+        placeholder={isLoading ? "Loading resources…" : "Type to find a resource"}
+        value={term ?? selectedLabel}
+        onChange={(e) => {
+          setTerm(e.target.value);
+          setActive(0);
+          setOpen(true);
+        }}
+        onFocus={(e) => e.target.select()}
+        onClick={() => setOpen(true)}
+        onBlur={close}
+        onKeyDown={(e) => {
+          if (e.key === "ArrowDown") {
+            e.preventDefault();
+            if (!open) setOpen(true);
+            else setActive((i) => Math.min(i + 1, options.length - 1));
+          } else if (e.key === "ArrowUp") {
+            e.preventDefault();
+            setActive((i) => Math.max(i - 1, 0));
+          } else if (e.key === "Home" && open) {
+            setActive(0);
+          } else if (e.key === "End" && open) {
+            setActive(options.length - 1);
+          } else if (e.key === "Enter" && expanded) {
+            e.preventDefault();
+            choose(options[active]);
+          } else if (e.key === "Escape" && (open || term !== null)) {
+            e.preventDefault();
+            close();
+          }
+        }}
+        className="w-full rounded-md border bg-white px-3 py-2 text-base dark:bg-zinc-900"
+      />
+      {open && error ? (
+        <p role="alert" className="absolute z-30 mt-1 w-full rounded-md border bg-white p-3 text-sm shadow-lg dark:bg-zinc-900">
+          {explainError(error, "the resource list").title}
+        </p>
+      ) : open && resources && options.length === 0 ? (
+        <p role="status" className="absolute z-30 mt-1 w-full rounded-md border bg-white p-3 text-sm shadow-lg dark:bg-zinc-900">
+          No resource matches “{term}”.
+        </p>
+      ) : null}
+      <ul
+        ref={listRef}
+        id={listId}
+        role="listbox"
+        aria-label="Suggestions"
+        hidden={!expanded}
+        className="absolute z-30 mt-1 max-h-96 w-full overflow-auto rounded-md border bg-white py-1 shadow-lg dark:bg-zinc-900"
+      >
+        {expanded &&
+          options.map((r, i) => (
+            <li
+              key={r.id}
+              id={`${listId}-${i}`}
+              data-index={i}
+              role="option"
+              aria-selected={i === active}
+              onMouseDown={(e) => e.preventDefault()}
+              onMouseMove={() => setActive(i)}
+              onClick={() => choose(r)}
+              className={`cursor-pointer px-3 py-2 ${i === active ? "bg-blue-50 dark:bg-blue-950" : ""}`}
+            >
+              <ResourceOption resource={r} />
+            </li>
+          ))}
+      </ul>
+    </div>
+  );
+}
