@@ -11,7 +11,7 @@ function intEnv(name: string, fallback: number): number {
 
 export const config = {
   get dbPath(): string {
-    return path.resolve(process.env.DATASTORE_DB || "data/datastore.db");
+    return path.resolve(/* turbopackIgnore: true */ process.cwd(), process.env.DATASTORE_DB || "data/datastore.db");
   },
   get adminToken(): string | undefined {
     return process.env.DATASTORE_ADMIN_TOKEN || undefined;

@@ -59,7 +59,8 @@ interface Internal extends Resource {
 }
 
 const ID_FIELD: StoredField = { id: "_id", type: "int8", column: "_id" };
-const FTS_OPTIONS = "content='', contentless_delete=1, detail=column, tokenize='porter unicode61 remove_diacritics 2'";
+// Contentless (the table holds the text) with full detail: bm25 needs positions when there is no content.
+const FTS_OPTIONS = "content='', contentless_delete=1, tokenize='porter unicode61 remove_diacritics 2'";
 /** Rows a value count reads at most, so suggestions stay bounded on huge tables. */
 const VALUE_COUNT_ROW_BUDGET = 200_000;
 
