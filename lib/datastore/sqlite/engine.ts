@@ -19,6 +19,7 @@ import type {
   ValueCount,
   WriteMethod,
 } from "../engine";
+import { config } from "../../config";
 import { DatastoreError } from "../errors";
 import {
   CastError,
@@ -68,6 +69,13 @@ function now(): string {
   return new Date().toISOString().replace(/\.\d+Z$/, "");
 }
 
+function tooLong(): DatastoreError {
+  return DatastoreError.field(
+    "query",
+    `Query took too long (over ${config.queryTimeoutMs} ms): narrow it with filters or a search, or ask for fewer rows`,
+  );
+}
+
 function castError(e: unknown): DatastoreError | null {
   return e instanceof CastError ? DatastoreError.field("query", e.message) : null;
 }
@@ -78,8 +86,39 @@ function bm25ToRank(raw: number | null): number {
   return s / (1 + s);
 }
 
+/** Thrown from inside SQLite (by `ds_deadline()`) when a read runs past its time budget. */
+class DeadlineExceeded extends Error {}
+
+/** Per-connection deadline, checked by `ds_deadline()` every few hundred rows a read visits. */
+const deadlines = new WeakMap<DB, { at: number }>();
+
+/** Rows counted for an estimate when an exact count would exceed its budget. */
+const ESTIMATE_SAMPLE_ROWS = 100_000;
+
 export class SqliteEngine implements DatastoreEngine {
-  constructor(readonly db: DB) {}
+  constructor(readonly db: DB) {
+    if (!deadlines.has(db)) {
+      const state = { at: Infinity };
+      deadlines.set(db, state);
+      // better-sqlite3 has no sqlite3_interrupt: a function that throws stops the statement.
+      db.function("ds_deadline", { deterministic: false }, () => {
+        if (Date.now() > state.at) throw new DeadlineExceeded("deadline");
+        return 1;
+      });
+    }
+  }
+
+  /** Runs fn with reads limited to `ms` (nested budgets keep the earlier deadline). */
+  private within<T>(ms: number, fn: () => T): T {
+    const state = deadlines.get(this.db)!;
+    const saved = state.at;
+    state.at = Math.min(saved, Date.now() + ms);
+    try {
+      return fn();
+    } finally {
+      state.at = saved;
+    }
+  }
 
   transaction<T>(fn: () => T): T {
     return this.db.transaction(fn)();
@@ -397,29 +436,48 @@ export class SqliteEngine implements DatastoreEngine {
       `SELECT ${distinct}${select.join(", ")} FROM ${from} WHERE ${cond}` +
       (order.length ? ` ORDER BY ${order.join(", ")}` : "") +
       ` LIMIT ? OFFSET ?`;
-    const raw = this.db.prepare(sql).raw(true).all(...where.params, query.limit, query.offset) as Stored[][];
-    const rows = raw.map((row) => row.map((v, i) => decoders[i](v)));
-    const out: SearchOutput = { rows };
-    if (query.includeTotal) {
-      out.total = this.count(r, where, query, select);
-      out.totalEstimated = false;
+    try {
+      return this.within(config.queryTimeoutMs, () => {
+        const raw = this.db.prepare(sql).raw(true).all(...where.params, query.limit, query.offset) as Stored[][];
+        const out: SearchOutput = { rows: raw.map((row) => row.map((v, i) => decoders[i](v))) };
+        if (query.includeTotal) {
+          const { total, estimated } = this.count(r, where, query, select);
+          out.total = total;
+          out.totalEstimated = estimated;
+        }
+        return out;
+      });
+    } catch (e) {
+      if (e instanceof DeadlineExceeded) throw tooLong();
+      throw e;
     }
-    return out;
   }
 
-  private count(r: Internal, where: Where, query: SearchQuery, select: string[]): number {
-    if (!query.distinct && where.parts.length === 0 && !where.ftsJoin) return r.rowCount;
-    if (query.distinct) {
-      const cols = select.filter((s) => s.startsWith("t."));
-      return this.db
-        .prepare(`SELECT count(*) FROM (SELECT DISTINCT ${cols.join(", ") || "1"} FROM ${q(r.table)} AS t ${where.ftsJoin} WHERE ${where.sql()})`)
-        .pluck()
-        .get(...where.params) as number;
+  /**
+   * The number of matching rows: the catalog's row count when nothing narrows the search,
+   * an exact count when it fits the count budget, otherwise an estimate scaled up from the
+   * first ESTIMATE_SAMPLE_ROWS rows (CKAN's `total_was_estimated`).
+   */
+  private count(r: Internal, where: Where, query: SearchQuery, select: string[]): { total: number; estimated: boolean } {
+    if (!query.distinct && where.parts.length === 0 && !where.ftsJoin) return { total: r.rowCount, estimated: false };
+    const cols = select.filter((s) => s.startsWith("t."));
+    const countSql = (extra: string) =>
+      query.distinct
+        ? `SELECT count(*) FROM (SELECT DISTINCT ${cols.join(", ") || "1"} FROM ${q(r.table)} AS t ${where.ftsJoin} WHERE ${where.sql()}${extra})`
+        : `SELECT count(*) FROM ${q(r.table)} AS t ${where.ftsJoin} WHERE ${where.sql()}${extra}`;
+    try {
+      const total = this.within(config.countBudgetMs, () => this.db.prepare(countSql("")).pluck().get(...where.params) as number);
+      return { total, estimated: false };
+    } catch (e) {
+      if (!(e instanceof DeadlineExceeded)) throw e;
     }
-    return this.db
-      .prepare(`SELECT count(*) FROM ${q(r.table)} AS t ${where.ftsJoin} WHERE ${where.sql()}`)
+    const lastSampled = this.db
+      .prepare(`SELECT _id FROM ${q(r.table)} ORDER BY _id LIMIT 1 OFFSET ?`)
       .pluck()
-      .get(...where.params) as number;
+      .get(ESTIMATE_SAMPLE_ROWS - 1) as number | undefined;
+    if (lastSampled === undefined) return { total: r.rowCount, estimated: true };
+    const sampled = this.db.prepare(countSql(" AND t._id <= ?")).pluck().get(...where.params, lastSampled) as number;
+    return { total: Math.round((sampled * r.rowCount) / ESTIMATE_SAMPLE_ROWS), estimated: true };
   }
 
   *iterate(resource: Resource, query: SearchQuery): IterableIterator<unknown[]> {
@@ -433,6 +491,7 @@ export class SqliteEngine implements DatastoreEngine {
     // A private read-only connection: one consistent snapshot for the whole stream, and the
     // shared connection stays free for other requests between chunks.
     const reader = new Database(this.db.name, { readonly: true, fileMustExist: true });
+    reader.function("ds_deadline", () => 1); // dumps stream for as long as they take
     try {
       const limit = query.limit < 0 ? -1 : query.limit;
       const it = reader.prepare(sql).raw(true).iterate(...where.params, limit, query.offset) as IterableIterator<Stored[]>;
@@ -563,8 +622,9 @@ class Where {
     return { join: this.ftsJoin.slice("JOIN ".length), ranks };
   }
 
+  /** The condition, with a deadline check every 256 rows visited (see `within`). */
   sql(): string {
-    return this.parts.length ? this.parts.join(" AND ") : "1";
+    return [...this.parts, "(t._id % 256 != 0 OR ds_deadline())"].join(" AND ");
   }
 }
 
