@@ -183,8 +183,17 @@ function parseDateTime(raw: string): number[] | null {
   return null;
 }
 
+// The strptime formats CKAN tries when guessing (`_DATE_FORMATS`); nothing looser.
+const GUESS_DATE_FORMATS = [
+  /^\d{4}-\d{1,2}-\d{1,2}$/,
+  /^\d{4}-\d{1,2}-\d{1,2}[ T]\d{1,2}:\d{2}:\d{2}$/,
+  /^\d{4}-\d{1,2}-\d{1,2}T\d{1,2}:\d{2}:\d{2}Z$/,
+  /^\d{1,2}\/\d{1,2}\/\d{4}$/,
+  /^\d{1,2}-\d{1,2}-\d{4}$/,
+];
+
 export function looksLikeTimestamp(s: string): boolean {
-  return parseDateTime(s) !== null && /^\d{1,4}[-/]\d{1,2}[-/]\d{1,4}/.test(s.trim());
+  return GUESS_DATE_FORMATS.some((re) => re.test(s)) && parseDateTime(s) !== null;
 }
 
 function castScalar(t: ScalarType, value: unknown): Stored {
