@@ -20,8 +20,8 @@ export interface FtsExpr {
 /**
  * Compiles a query tree to an FTS5 expression. FTS5 has only binary NOT (`a NOT b`), so
  * negations inside an AND become `(positives) NOT (negatives)`; a tree that is negative at
- * the top comes back `negated` and the caller excludes its matches. A negation under OR
- * that cannot be expressed is a syntax error for the caller to report.
+ * the top comes back `negated` and the caller excludes its matches. An OR with negated
+ * parts is rewritten by De Morgan (`a | !b` = `!(b NOT a)`), so every tree compiles.
  */
 export function compileFts(node: FtsNode): FtsExpr {
   switch (node.op) {
@@ -31,21 +31,22 @@ export function compileFts(node: FtsNode): FtsExpr {
       const inner = compileFts(node.child);
       return { expr: inner.expr, negated: !inner.negated };
     }
-    case "and": {
-      const parts = node.children.map(compileFts);
-      const pos = parts.filter((p) => !p.negated).map((p) => `(${p.expr})`);
-      const neg = parts.filter((p) => p.negated).map((p) => `(${p.expr})`);
-      if (pos.length === 0) return { expr: neg.join(" OR "), negated: true };
-      const positive = pos.join(" AND ");
-      return { expr: neg.length ? `(${positive}) NOT (${neg.join(" OR ")})` : positive, negated: false };
-    }
+    case "and":
+      return compileAnd(node.children.map(compileFts));
     case "or": {
       const parts = node.children.map(compileFts);
-      if (parts.every((p) => p.negated)) {
-        return { expr: parts.map((p) => `(${p.expr})`).join(" AND "), negated: true };
-      }
-      if (parts.some((p) => p.negated)) throw new Error("unsupported negation inside OR");
-      return { expr: parts.map((p) => `(${p.expr})`).join(" OR "), negated: false };
+      if (parts.every((p) => !p.negated)) return { expr: parts.map((p) => `(${p.expr})`).join(" OR "), negated: false };
+      // a | b = !(!a & !b)
+      const inner = compileAnd(parts.map((p) => ({ expr: p.expr, negated: !p.negated })));
+      return { expr: inner.expr, negated: !inner.negated };
     }
   }
+}
+
+function compileAnd(parts: FtsExpr[]): FtsExpr {
+  const pos = parts.filter((p) => !p.negated).map((p) => `(${p.expr})`);
+  const neg = parts.filter((p) => p.negated).map((p) => `(${p.expr})`);
+  if (pos.length === 0) return { expr: neg.join(" OR "), negated: true };
+  const positive = pos.join(" AND ");
+  return { expr: neg.length ? `(${positive}) NOT (${neg.join(" OR ")})` : positive, negated: false };
 }
