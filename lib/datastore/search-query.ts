@@ -37,8 +37,9 @@ export function parseSearchParams(params: Params, bag: ErrorBag, opts: { unlimit
     limit: 0,
     offset: asInt(params.offset, "offset", bag, 0, `invalid value "${String(params.offset)}"`),
   };
-  const limit = asInt(params.limit, "limit", bag, config.limitDefault, "Must be a natural number");
-  out.limit = opts.unlimited ? limit : Math.min(limit, config.limitMax);
+  const max = opts.unlimited ? undefined : config.limitMax;
+  const limit = asInt(params.limit, "limit", bag, config.limitDefault, "Must be a natural number", max);
+  out.limit = max === undefined ? limit : Math.min(limit, max);
 
   if (!isUnset(params.filters)) {
     const f = parseJsonString(params.filters);

@@ -21,13 +21,17 @@ export function asBool(v: unknown, fallback: boolean): boolean {
   return false;
 }
 
-/** Integer parameter: "Invalid integer" for non-integers, `negative` message below zero. */
+/**
+ * Integer parameter: "Invalid integer" for non-integers, `negative` message below zero.
+ * With `max`, larger integers (however large) are clamped to it, as CKAN clamps `limit`.
+ */
 export function asInt(
   v: unknown,
   key: string,
   bag: ErrorBag,
   fallback: number,
   negative: string,
+  max?: number,
 ): number {
   if (isUnset(v)) return fallback;
   let n: number;
@@ -37,12 +41,13 @@ export function asInt(
     bag.add(key, "Invalid integer");
     return fallback;
   }
-  if (!Number.isSafeInteger(n)) {
-    bag.add(key, "Invalid integer");
-    return fallback;
-  }
   if (n < 0) {
     bag.add(key, negative);
+    return fallback;
+  }
+  if (max !== undefined && n > max) return max;
+  if (!Number.isSafeInteger(n)) {
+    bag.add(key, "Invalid integer");
     return fallback;
   }
   return n;
