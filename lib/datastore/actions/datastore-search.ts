@@ -4,7 +4,7 @@ import { findResource, requireRead, type ActionContext } from "../context";
 import { ErrorBag } from "../errors";
 import { rowLine, type ColumnInfo } from "../formats";
 import { bindSearch, parseSearchParams } from "../search-query";
-import { requireResourceId, type Params } from "../validate";
+import { isUnset, requireResourceId, type Params } from "../validate";
 import { tableMetadataResource } from "./table-metadata";
 
 const KNOWN = new Set([
@@ -24,8 +24,8 @@ export function datastoreSearch(ctx: ActionContext, params: Params) {
     bag.add("resource_id", "Missing value");
   }
   const p = parseSearchParams(params, bag);
-  const format = params.records_format ?? "objects";
-  if (params.records_format !== undefined && params.records_format !== null && !FORMATS.includes(String(format))) {
+  const format = isUnset(params.records_format) ? "objects" : params.records_format;
+  if (typeof format !== "string" || !FORMATS.includes(format)) {
     bag.add("records_format", `Value must be one of ${FORMATS.join(", ")}`);
   }
   bag.throwIfAny();
@@ -42,7 +42,8 @@ export function datastoreSearch(ctx: ActionContext, params: Params) {
     resource_id: resource.id,
     records_format: format,
     limit: p.limit,
-    total_estimation_threshold: params.total_estimation_threshold ?? null,
+    // Accepted and echoed (validated as an integer); totals are exact unless over budget.
+    total_estimation_threshold: isUnset(params.total_estimation_threshold) ? null : Number(params.total_estimation_threshold),
   };
   if (p.filters) result.filters = p.filters;
   if (p.q !== undefined) result.q = p.q;
