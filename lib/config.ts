@@ -33,6 +33,11 @@ export const config = {
   get queryTimeoutMs(): number {
     return intEnv("DATASTORE_QUERY_TIMEOUT_MS", 10000);
   },
+  /** Read worker threads; unset: one more than the cores; 0 runs reads on the main thread. */
+  get readWorkers(): number | undefined {
+    const raw = process.env.DATASTORE_READ_WORKERS;
+    return raw === undefined || raw === "" ? undefined : intEnv("DATASTORE_READ_WORKERS", 0);
+  },
   get maxBodyBytes(): number {
     return intEnv("DATASTORE_MAX_BODY_BYTES", 50 * 1024 * 1024);
   },

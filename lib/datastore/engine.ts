@@ -73,6 +73,11 @@ export interface ValueCount {
   count: number;
 }
 
+export interface ValueCountsOutput {
+  values: ValueCount[];
+  partial: boolean; // true: counted from the first rows only (a bounded read)
+}
+
 export type WriteMethod = "insert" | "update" | "upsert";
 
 export interface ResourceStats {
@@ -103,9 +108,9 @@ export interface DatastoreEngine {
   write(id: string, records: Record<string, unknown>[], method: WriteMethod): void;
   deleteRows(id: string, filters: Filter[]): number;
 
-  search(resource: Resource, query: SearchQuery): SearchOutput;
+  search(resource: Resource, query: SearchQuery): Promise<SearchOutput>;
   /** Streams rows (JSON values in `columns` order) without holding the result in memory. */
   iterate(resource: Resource, query: SearchQuery): IterableIterator<unknown[]>;
-  valueCounts(resource: Resource, field: string, query: SearchQuery, limit: number): { values: ValueCount[]; partial: boolean };
+  valueCounts(resource: Resource, field: string, query: SearchQuery, limit: number): Promise<ValueCountsOutput>;
   stats(resource: Resource): ResourceStats;
 }

@@ -24,6 +24,15 @@ export function openDatabase(file: string): DB {
   return db;
 }
 
+/** A read-only connection for a read worker or a stream: the writer owns migrations and WAL. */
+export function openReader(file: string): DB {
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  db.pragma("busy_timeout = 10000");
+  db.pragma("cache_size = -65536");
+  db.pragma("mmap_size = 1073741824");
+  return db;
+}
+
 const globalForDb = globalThis as unknown as { __datastoreDb?: { file: string; db: DB } };
 
 /** The process-wide database for DATASTORE_DB. */

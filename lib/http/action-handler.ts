@@ -53,7 +53,7 @@ export async function handleAction(request: Request, name: string): Promise<Resp
     }
     const { engine, tokens } = getDatastore();
     const user = callback ? { scope: null } : tokens.authenticate(request.headers.get("authorization"));
-    const result = action.run({ engine, tokens, user }, params);
+    const result = await action.run({ engine, tokens, user }, params);
     if (name === "datastore_search" && result && typeof result === "object") {
       (result as Record<string, unknown>)._links = links(url, method, params, result as Record<string, unknown>);
     }

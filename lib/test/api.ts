@@ -16,6 +16,7 @@ export function freshDb(): string {
   process.env.DATASTORE_DB = file;
   process.env.DATASTORE_ADMIN_TOKEN = ADMIN;
   process.env.DATASTORE_SAMPLE_DATA = "0";
+  process.env.DATASTORE_READ_WORKERS ??= "0"; // reads in-process; read-pool.test.ts covers the workers
   return file;
 }
 

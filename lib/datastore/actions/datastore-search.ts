@@ -13,7 +13,7 @@ const KNOWN = new Set([
 ]);
 const FORMATS = ["objects", "lists", "csv", "tsv"];
 
-export function datastoreSearch(ctx: ActionContext, params: Params) {
+export async function datastoreSearch(ctx: ActionContext, params: Params) {
   const bag = new ErrorBag();
   const extras = Object.keys(params).filter((k) => !KNOWN.has(k));
   if (extras.length) for (const k of extras) bag.add("__extras", `invalid value "${k}"`);
@@ -35,7 +35,7 @@ export function datastoreSearch(ctx: ActionContext, params: Params) {
   if (!meta) requireRead(ctx, resource, "datastore_search");
 
   const bound = bindSearch(resource, p);
-  const out = meta ? meta.search(bound.query) : ctx.engine.search(resource, bound.query);
+  const out = meta ? meta.search(bound.query) : await ctx.engine.search(resource, bound.query);
 
   const result: Record<string, unknown> = {
     include_total: p.includeTotal,

@@ -7,7 +7,7 @@ import { DatastoreError, ErrorBag } from "../errors";
 import { bindSearch, parseSearchParams } from "../search-query";
 import { asInt, isUnset, requireResourceId, type Params } from "../validate";
 
-export function datastoreValueCounts(ctx: ActionContext, params: Params) {
+export async function datastoreValueCounts(ctx: ActionContext, params: Params) {
   const bag = new ErrorBag();
   let resourceId = "";
   try {
@@ -25,6 +25,6 @@ export function datastoreValueCounts(ctx: ActionContext, params: Params) {
   const field = params.field as string;
   if (field !== "_id" && !r.fields.some((f) => f.id === field)) throw DatastoreError.field("field", `invalid value "${field}"`);
   const { query } = bindSearch(r, p);
-  const counts = ctx.engine.valueCounts(r, field, query, limit);
+  const counts = await ctx.engine.valueCounts(r, field, query, limit);
   return { resource_id: r.id, field, values: counts.values, partial: counts.partial };
 }

@@ -12,7 +12,7 @@ import { datastoreValueCounts } from "./datastore-value-counts";
 import { resourceSearch, resourceShow } from "./resources";
 
 export interface Action {
-  run: (ctx: ActionContext, params: Params) => unknown;
+  run: (ctx: ActionContext, params: Params) => unknown | Promise<unknown>;
   /** Read actions accept GET as well as POST. */
   read: boolean;
 }

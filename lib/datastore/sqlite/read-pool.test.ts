@@ -1,0 +1,79 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase } from "../../db/connection";
+import type { SearchQuery } from "../engine";
+import { DatastoreError } from "../errors";
+import { SqliteEngine } from "./engine";
+import { ReadPool } from "./read-pool";
+
+const ROWS = 150_000;
+const base: SearchQuery = { filters: [], fts: [], columns: ["_id", "n", "word"], sort: [], distinct: false, limit: 5, offset: 0, includeTotal: true };
+
+describe("read pool and bounded reads", () => {
+  let file: string;
+  let engine: SqliteEngine;
+  let pool: ReadPool;
+  let resourceId: string;
+
+  beforeAll(() => {
+    file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "pool-")), "pool.db");
+    engine = new SqliteEngine(openDatabase(file));
+    resourceId = engine.createResource({ id: "big", name: "big", description: "", private: false }, [
+      { id: "n", type: "int4" },
+      { id: "word", type: "text" },
+    ]).id;
+    const words = ["alpha", "beta", "gamma", "delta"];
+    engine.write(resourceId, Array.from({ length: ROWS }, (_, i) => ({ n: (i * 7919) % ROWS, word: words[i % 4] })), "insert");
+    pool = new ReadPool(file, 2);
+  });
+
+  afterAll(async () => {
+    await pool.close();
+    delete process.env.DATASTORE_QUERY_TIMEOUT_MS;
+    delete process.env.DATASTORE_COUNT_BUDGET_MS;
+  });
+
+  it("answers on worker threads exactly as in process", async () => {
+    const r = engine.getResource(resourceId)!;
+    const query: SearchQuery = { ...base, filters: [{ field: "word", values: ["beta"] }], sort: [{ field: "n", desc: true, nullsFirst: true }] };
+    const inProcess = engine.searchNow(r, query);
+    const pooled = await pool.run({ op: "search", resourceId, query });
+    expect(pooled).toEqual(inProcess);
+    expect(inProcess.total).toBe(ROWS / 4);
+  });
+
+  it("runs reads in parallel on several workers", async () => {
+    const query: SearchQuery = { ...base, sort: [{ field: "word", desc: false, nullsFirst: false }] };
+    const answers = await Promise.all([1, 2, 3, 4].map(() => pool.run({ op: "search", resourceId, query })));
+    expect(new Set(answers.map((a) => JSON.stringify(a))).size).toBe(1);
+  });
+
+  it("stops a query past the time budget with a 409 query error", async () => {
+    process.env.DATASTORE_QUERY_TIMEOUT_MS = "1";
+    try {
+      const query: SearchQuery = { ...base, filters: [{ field: "word", values: ["beta", "gamma"] }], sort: [{ field: "word", desc: true, nullsFirst: true }] };
+      const err = await pool.run({ op: "search", resourceId, query }).catch((e) => e);
+      expect(err).toBeInstanceOf(DatastoreError);
+      expect((err as DatastoreError).kind).toBe("validation");
+      expect(Object.keys((err as DatastoreError).details)).toEqual(["query"]);
+    } finally {
+      delete process.env.DATASTORE_QUERY_TIMEOUT_MS;
+    }
+  });
+
+  it("estimates a total that would exceed the count budget, and says so", () => {
+    process.env.DATASTORE_COUNT_BUDGET_MS = "0";
+    try {
+      const r = engine.getResource(resourceId)!;
+      const out = engine.searchNow(r, { ...base, filters: [{ field: "word", values: ["alpha", "delta"] }] });
+      expect(out.totalEstimated).toBe(true);
+      expect(Math.abs(out.total! - ROWS / 2)).toBeLessThan(ROWS * 0.05);
+    } finally {
+      delete process.env.DATASTORE_COUNT_BUDGET_MS;
+    }
+    const exact = engine.searchNow(engine.getResource(resourceId)!, { ...base, filters: [{ field: "word", values: ["alpha", "delta"] }] });
+    expect(exact).toMatchObject({ total: ROWS / 2, totalEstimated: false });
+  });
+});

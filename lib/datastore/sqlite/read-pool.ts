@@ -1,0 +1,131 @@
+// A pool of read workers (worker_threads), each with its own SQLite connection. Searches run
+// there in parallel with each other and with the event loop; a task past the query timeout
+// (plus a grace period for work SQLite does between deadline checks, like a big sort) has its
+// worker terminated and replaced, and answers 409 "query took too long".
+import os from "node:os";
+import { SHARE_ENV, Worker } from "node:worker_threads";
+import { config } from "../../config";
+import type { SearchQuery } from "../engine";
+import { DatastoreError, type ErrorKind } from "../errors";
+
+export type NewReadTask = { resourceId: string; query: SearchQuery } & (
+  | { op: "search" }
+  | { op: "valueCounts"; field: string; limit: number }
+);
+export type ReadTask = NewReadTask & { id: number };
+
+type Reply = { id: number; result?: unknown; error?: { kind?: ErrorKind; details?: Record<string, unknown>; message?: string; code?: string } };
+
+interface Slot {
+  worker: Worker;
+  busy: boolean;
+}
+
+interface Pending {
+  task: ReadTask;
+  resolve: (v: unknown) => void;
+  reject: (e: unknown) => void;
+  slot?: Slot;
+  timer?: NodeJS.Timeout;
+}
+
+const GRACE_MS = 2000;
+
+export function defaultReadWorkers(): number {
+  // One more than the cores, so one slow query leaves every core serving others.
+  return Math.max(2, os.availableParallelism()) + 1;
+}
+
+export class ReadPool {
+  private slots: Slot[] = [];
+  private queue: Pending[] = [];
+  private running = new Map<number, Pending>();
+  private nextId = 1;
+
+  constructor(
+    private file: string,
+    size: number,
+  ) {
+    for (let i = 0; i < size; i++) this.slots.push(this.spawn());
+  }
+
+  private spawn(): Slot {
+    const url = new URL("./read-worker.ts", import.meta.url);
+    // Workers read the same live environment, so configuration stays in one place.
+    const options = { workerData: { file: this.file }, env: SHARE_ENV as typeof SHARE_ENV };
+    // Built servers run the bundled worker; under vitest it is TypeScript source, loaded via tsx.
+    const worker = url.pathname.endsWith(".ts")
+      ? new Worker(`require("tsx/cjs/api").register(); require(${JSON.stringify(url.pathname)});`, { ...options, eval: true })
+      : new Worker(url, options);
+    const slot: Slot = { worker, busy: false };
+    worker.unref();
+    worker.on("message", (reply: Reply) => this.settle(slot, reply));
+    worker.on("error", (err) => this.fail(slot, err));
+    return slot;
+  }
+
+  run(task: NewReadTask): Promise<unknown> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ task: { ...task, id: this.nextId++ }, resolve, reject });
+      this.dispatch();
+    });
+  }
+
+  private dispatch(): void {
+    for (const slot of this.slots) {
+      if (slot.busy) continue;
+      const job = this.queue.shift();
+      if (!job) return;
+      slot.busy = true;
+      job.slot = slot;
+      job.timer = setTimeout(() => this.timeout(job), config.queryTimeoutMs + GRACE_MS);
+      this.running.set(job.task.id, job);
+      slot.worker.postMessage(job.task);
+    }
+  }
+
+  private settle(slot: Slot, reply: Reply): void {
+    const job = this.running.get(reply.id);
+    slot.busy = false;
+    if (job) {
+      this.running.delete(reply.id);
+      clearTimeout(job.timer);
+      if (!reply.error) job.resolve(reply.result);
+      else if (reply.error.kind) job.reject(new DatastoreError(reply.error.kind, reply.error.details ?? {}));
+      else job.reject(Object.assign(new Error(reply.error.message), { code: reply.error.code }));
+    }
+    this.dispatch();
+  }
+
+  private replace(slot: Slot): void {
+    const i = this.slots.indexOf(slot);
+    if (i >= 0) this.slots[i] = this.spawn();
+  }
+
+  private timeout(job: Pending): void {
+    this.running.delete(job.task.id);
+    if (job.slot) {
+      void job.slot.worker.terminate();
+      this.replace(job.slot);
+    }
+    job.reject(
+      DatastoreError.field("query", `Query took too long (over ${config.queryTimeoutMs} ms): narrow it with filters or a search, or ask for fewer rows`),
+    );
+    this.dispatch();
+  }
+
+  private fail(slot: Slot, err: Error): void {
+    for (const [id, job] of this.running) {
+      if (job.slot !== slot) continue;
+      this.running.delete(id);
+      clearTimeout(job.timer);
+      job.reject(err);
+    }
+    this.replace(slot);
+    this.dispatch();
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.slots.map((s) => s.worker.terminate()));
+  }
+}
