@@ -80,6 +80,20 @@ export interface ValueCountsOutput {
 
 export type WriteMethod = "insert" | "update" | "upsert";
 
+/**
+ * An insert-only bulk load (imports). The caller runs the whole load inside one transaction,
+ * so nothing is visible, or left behind, until it commits.
+ */
+export interface BulkLoad {
+  /** Appends rows of values in the order of the fields given to bulkLoad, cast as write() casts;
+   *  a bad value throws DatastoreError with `records_row` (index into `rows`) and `field`. */
+  append(rows: unknown[][]): void;
+  /** Full-text indexes up to `max` more appended rows; returns how many are left (0: done). */
+  index(max: number): number;
+  /** Indexes the rest, adds the rows to the catalog's count, refreshes statistics; returns rows added. */
+  finish(): number;
+}
+
 export interface ResourceStats {
   size: number;
   idxSize: number;
@@ -107,6 +121,8 @@ export interface DatastoreEngine {
   /** Writes records; throws DatastoreError for bad values or key violations. */
   write(id: string, records: Record<string, unknown>[], method: WriteMethod): void;
   deleteRows(id: string, filters: Filter[]): number;
+  /** Starts a bulk load of rows holding `fields` (ids; other fields stay NULL). */
+  bulkLoad(id: string, fields: string[]): BulkLoad;
 
   search(resource: Resource, query: SearchQuery): Promise<SearchOutput>;
   /** Streams rows (JSON values in `columns` order) without holding the result in memory. */

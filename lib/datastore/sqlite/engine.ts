@@ -7,6 +7,7 @@ import Database from "better-sqlite3";
 import { randomBytes } from "node:crypto";
 import type { DB } from "../../db/connection";
 import type {
+  BulkLoad,
   DatastoreEngine,
   Field,
   Filter,
@@ -32,6 +33,7 @@ import {
   type TypeName,
 } from "../types";
 import type { ReadPool } from "./read-pool";
+import { BulkLoader } from "./bulk-load";
 import { compileFts, quoteIdent as q } from "./sql";
 
 interface StoredField extends Field {
@@ -361,6 +363,15 @@ export class SqliteEngine implements DatastoreEngine {
       });
       this.touch(id, added);
     });
+  }
+
+  bulkLoad(id: string, fields: string[]): BulkLoad {
+    const r = this.mustGet(id);
+    const targets = fields.map((f) => {
+      if (f === "_id") throw DatastoreError.field("fields", `field "_id" cannot be loaded`);
+      return this.column(r, f);
+    });
+    return new BulkLoader(this.db, r.table, [...r.columns.values()], targets, (added) => this.touch(id, added));
   }
 
   deleteRows(id: string, filters: Filter[]): number {

@@ -1,0 +1,78 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { beforeEach, describe, expect, it } from "vitest";
+import { openDatabase } from "../../db/connection";
+import type { SearchQuery } from "../engine";
+import { DatastoreError } from "../errors";
+import { parsePlain } from "../full-text";
+import { SqliteEngine } from "./engine";
+
+const all: SearchQuery = { filters: [], fts: [], columns: ["_id", "n", "word", "ok"], sort: [{ field: "_id", desc: false, nullsFirst: false }], distinct: false, limit: 1000, offset: 0, includeTotal: true };
+
+function caught(fn: () => void): DatastoreError {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof DatastoreError) return e;
+    throw e;
+  }
+  throw new Error("expected a DatastoreError");
+}
+
+describe("bulk load", () => {
+  let engine: SqliteEngine;
+
+  beforeEach(() => {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "bulk-")), "bulk.db");
+    engine = new SqliteEngine(openDatabase(file));
+    engine.createResource({ id: "r", name: "r", description: "", private: false }, [
+      { id: "n", type: "int4" },
+      { id: "word", type: "text" },
+      { id: "ok", type: "bool" },
+    ]);
+  });
+
+  it("appends in multi-row statements, then indexes for full text and counts", async () => {
+    engine.write("r", [{ n: 0, word: "existing", ok: true }], "insert");
+    const load = engine.bulkLoad("r", ["word", "n"]);
+    const rows = Array.from({ length: 1234 }, (_, i) => [i % 2 ? "odd" : "even", String(i + 1)]);
+    load.append(rows.slice(0, 1000));
+    load.append(rows.slice(1000));
+    expect(load.index(500)).toBe(734);
+    expect(load.finish()).toBe(1234);
+    const r = engine.getResource("r")!;
+    expect(r.rowCount).toBe(1235);
+    const out = await engine.search(r, { ...all, limit: 3 });
+    expect(out.rows).toEqual([
+      [1, 0, "existing", true],
+      [2, 1, "even", null],
+      [3, 2, "odd", null],
+    ]);
+    const odd = await engine.search(r, { ...all, fts: [{ field: null, tree: parsePlain("odd"), rank: "rank" }], limit: 0 });
+    expect(odd.total).toBe(617);
+    const bools = await engine.search(r, { ...all, fts: [{ field: null, tree: parsePlain("true"), rank: "rank" }], limit: 0 });
+    expect(bools.total).toBe(1);
+  });
+
+  it("names the row and field of a value the column cannot hold", () => {
+    const load = engine.bulkLoad("r", ["n", "word"]);
+    const rows = Array.from({ length: 2000 }, (_, i) => [i === 1500 ? "x1" : i, "w"]);
+    const e = caught(() => load.append(rows));
+    expect(e.details).toMatchObject({ records_row: 1500, field: "n" });
+    expect(String((e.details.records as string[])[0])).toContain('"x1"');
+  });
+
+  it("finds the duplicate row behind a unique key violation", () => {
+    engine.setPrimaryKey("r", ["n"]);
+    const load = engine.bulkLoad("r", ["n"]);
+    const rows = Array.from({ length: 3000 }, (_, i) => [i === 2500 ? 7 : i]);
+    const e = caught(() => load.append(rows));
+    expect(e.details).toMatchObject({ records_row: 2500 });
+  });
+
+  it("rejects unknown fields and _id", () => {
+    expect(caught(() => engine.bulkLoad("r", ["nope"])).details).toHaveProperty("fields");
+    expect(caught(() => engine.bulkLoad("r", ["_id"])).details).toHaveProperty("fields");
+  });
+});

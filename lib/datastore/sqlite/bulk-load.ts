@@ -1,0 +1,152 @@
+// The bulk-load fast path behind SqliteEngine.bulkLoad (imports): rows go in with multi-row
+// INSERTs from one prepared statement, and the full-text index is filled afterwards from the
+// table with INSERT … SELECT in chunks, so no per-row FTS call crosses from JS. The caller
+// holds one transaction around the whole load; values are cast by the same toStorage rules
+// as every other write.
+import type Database from "better-sqlite3";
+import type { DB } from "../../db/connection";
+import type { BulkLoad, Field } from "../engine";
+import { DatastoreError } from "../errors";
+import { CastError, toStorage, type Stored } from "../types";
+import { quoteIdent as q } from "./sql";
+
+export interface BulkColumn extends Field {
+  column: string;
+}
+
+/** Bound parameters per multi-row INSERT: large enough to amortise the call, well under SQLite's limit. */
+const PARAMS_PER_STATEMENT = 2000;
+
+export class BulkLoader implements BulkLoad {
+  private readonly perStatement: number;
+  private readonly multi: Database.Statement | null;
+  private readonly single: Database.Statement;
+  private readonly buffer: Stored[];
+  /** Rows appended get ids above this (AUTOINCREMENT never goes back). */
+  private readonly firstId: number;
+  private indexedTo: number;
+  private added = 0;
+  private indexed = 0;
+  private finished = false;
+
+  constructor(
+    private readonly db: DB,
+    private readonly table: string,
+    private readonly all: BulkColumn[],
+    private readonly targets: BulkColumn[],
+    private readonly onFinish: (added: number) => void,
+  ) {
+    const n = targets.length;
+    const cols = `(${targets.map((c) => q(c.column)).join(", ")})`;
+    const one = `(${targets.map(() => "?").join(", ")})`;
+    this.perStatement = n === 0 ? 1 : Math.max(1, Math.floor(PARAMS_PER_STATEMENT / n));
+    this.single = db.prepare(n ? `INSERT INTO ${q(table)} ${cols} VALUES ${one}` : `INSERT INTO ${q(table)} DEFAULT VALUES`);
+    this.multi =
+      n && this.perStatement > 1
+        ? db.prepare(`INSERT INTO ${q(table)} ${cols} VALUES ${new Array(this.perStatement).fill(one).join(", ")}`)
+        : null;
+    this.buffer = new Array(this.perStatement * n);
+    this.firstId = db.prepare(`SELECT coalesce(max(_id), 0) FROM ${q(table)}`).pluck().get() as number;
+    this.indexedTo = this.firstId;
+  }
+
+  append(rows: unknown[][]): void {
+    if (this.finished) throw new Error("bulk load already finished");
+    const n = this.targets.length;
+    const types = this.targets.map((c) => c.type);
+    let start = 0;
+    if (this.multi) {
+      const per = this.perStatement;
+      const buf = this.buffer;
+      for (; start + per <= rows.length; start += per) {
+        let row = start;
+        let col = 0;
+        try {
+          let k = 0;
+          for (; row < start + per; row++) {
+            const values = rows[row];
+            for (col = 0; col < n; col++) buf[k++] = toStorage(types[col], values[col]);
+          }
+        } catch (e) {
+          throw this.castFailure(e, row, col);
+        }
+        try {
+          this.multi.run(buf);
+        } catch (e) {
+          if (!isUnique(e)) throw e;
+          // The statement failed as a whole: find the offending row one by one.
+          this.insertEach(rows, start, start + per);
+        }
+      }
+    }
+    this.insertEach(rows, start, rows.length);
+    this.added += rows.length;
+  }
+
+  private insertEach(rows: unknown[][], from: number, to: number): void {
+    const n = this.targets.length;
+    const values: Stored[] = new Array(n);
+    for (let row = from; row < to; row++) {
+      let col = 0;
+      try {
+        for (; col < n; col++) values[col] = toStorage(this.targets[col].type, rows[row][col]);
+      } catch (e) {
+        throw this.castFailure(e, row, col);
+      }
+      try {
+        this.single.run(values);
+      } catch (e) {
+        if (!isUnique(e)) throw e;
+        throw DatastoreError.validation({
+          records: [`duplicate key value violates unique constraint "${this.table}_pk"`],
+          records_row: row,
+        });
+      }
+    }
+  }
+
+  private castFailure(e: unknown, row: number, col: number): unknown {
+    if (!(e instanceof CastError)) return e;
+    return DatastoreError.validation({ records: [e.message], records_row: row, field: this.targets[col].id });
+  }
+
+  index(max: number): number {
+    const remaining = this.added - this.indexed;
+    if (remaining === 0 || this.all.length === 0) return 0;
+    const fts = `${this.table}_fts`;
+    const cols = this.all.map((c) => q(c.column)).join(", ");
+    const exprs = this.all.map((c) =>
+      c.type === "bool" ? `CASE ${q(c.column)} WHEN 1 THEN 'true' WHEN 0 THEN 'false' END` : q(c.column),
+    );
+    // Appended ids are contiguous in practice; a range over _id keeps each chunk a rowid seek.
+    const upTo = this.indexedTo + max;
+    const changes = this.db
+      .prepare(`INSERT INTO ${q(fts)} (rowid, ${cols}) SELECT _id, ${exprs.join(", ")} FROM ${q(this.table)} WHERE _id > ? AND _id <= ?`)
+      .run(this.indexedTo, upTo).changes;
+    this.indexedTo = upTo;
+    this.indexed += changes;
+    if (changes === 0 && this.indexed < this.added) {
+      // Ids skipped ahead (not expected inside one transaction): index the rest at once.
+      this.indexed += this.db
+        .prepare(`INSERT INTO ${q(fts)} (rowid, ${cols}) SELECT _id, ${exprs.join(", ")} FROM ${q(this.table)} WHERE _id > ?`)
+        .run(this.indexedTo).changes;
+      this.indexedTo = Number.MAX_SAFE_INTEGER;
+    }
+    return this.added - this.indexed;
+  }
+
+  finish(): number {
+    if (this.finished) return this.added;
+    while (this.index(100_000) > 0);
+    this.finished = true;
+    this.onFinish(this.added);
+    // Fresh planner statistics for a table that just grew by a bulk load.
+    this.db.exec(`ANALYZE ${q(this.table)}`);
+    return this.added;
+  }
+}
+
+function isUnique(e: unknown): boolean {
+  const code = (e as { code?: string }).code;
+  return code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY";
+}
