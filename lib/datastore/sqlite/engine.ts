@@ -427,14 +427,43 @@ export class SqliteEngine implements DatastoreEngine {
       const rank = fts.ranks.get(s.field);
       if (rank !== undefined) {
         order.push(`${rank} ${s.desc ? "ASC" : "DESC"}`); // raw bm25: lower is better
-      } else {
-        const col = `t.${q(this.column(r, s.field).column)}`;
-        order.push(`${col} ${s.desc ? "DESC" : "ASC"} NULLS ${s.nullsFirst ? "FIRST" : "LAST"}`);
+        continue;
       }
+      const f = this.column(r, s.field);
+      const col = `t.${q(f.column)}`;
+      // SQLite sorts NULLs first ascending, PostgreSQL last. An explicit NULLS clause keeps
+      // SQLite from reading an index in order, so it is left out when it changes nothing.
+      const natural = s.nullsFirst === !s.desc;
+      const nulls = natural || !this.mayHoldNulls(r, f) ? "" : ` NULLS ${s.nullsFirst ? "FIRST" : "LAST"}`;
+      order.push(`${col} ${s.desc ? "DESC" : "ASC"}${nulls}`);
     }
     const from = fts.join ? `${q(r.table)} AS t JOIN ${fts.join}` : `${q(r.table)} AS t`;
-    const cond = where.sql();
-    return { where, from, cond, select, decoders, order };
+    // The page query may seek instead of skipping; counts use `where` as it stands.
+    const seekFrom = this.denseOffsetStart(r, query, where);
+    const cond = seekFrom === null ? where.sql() : `${where.sql()} AND t._id >= ?`;
+    const params = seekFrom === null ? where.params : [...where.params, seekFrom];
+    const offset = seekFrom === null ? query.offset : 0;
+    return { where, from, cond, params, select, decoders, order, offset };
+  }
+
+  /** False when an index on the column proves it holds no NULL (a probe of microseconds). */
+  private mayHoldNulls(r: Internal, f: StoredField): boolean {
+    if (f === ID_FIELD) return false;
+    const indexed = r.primaryKey[0] === f.id || r.indexes.some((ix) => ix[0] === f.id);
+    if (!indexed) return true;
+    return this.db.prepare(`SELECT 1 FROM ${q(r.table)} WHERE ${q(f.column)} IS NULL LIMIT 1`).get() !== undefined;
+  }
+
+  /**
+   * Deep pages in `_id` order without filters: when no row was ever deleted out of the middle
+   * (`_id`s are dense), row N is `_id = min + N`, so OFFSET becomes an index seek.
+   */
+  private denseOffsetStart(r: Internal, query: SearchQuery, where: Where): number | null {
+    const byId = query.sort.length === 1 && query.sort[0].field === "_id" && !query.sort[0].desc;
+    if (query.offset === 0 || !byId || query.distinct || where.parts.length || where.ftsJoin) return null;
+    const { lo, hi } = this.db.prepare(`SELECT min(_id) AS lo, max(_id) AS hi FROM ${q(r.table)}`).get() as { lo: number | null; hi: number | null };
+    if (lo === null || hi === null || hi - lo + 1 !== r.rowCount) return null;
+    return lo + query.offset;
   }
 
   /** Reads run on the pool's workers when there is one, else on this connection. */
@@ -458,7 +487,7 @@ export class SqliteEngine implements DatastoreEngine {
     } catch (e) {
       throw castError(e) ?? e;
     }
-    const { where, from, cond, select, decoders, order } = c;
+    const { where, from, cond, params, select, decoders, order, offset } = c;
     const distinct = query.distinct ? "DISTINCT " : "";
     const sql =
       `SELECT ${distinct}${select.join(", ")} FROM ${from} WHERE ${cond}` +
@@ -466,7 +495,7 @@ export class SqliteEngine implements DatastoreEngine {
       ` LIMIT ? OFFSET ?`;
     try {
       return this.within(config.queryTimeoutMs, () => {
-        const raw = this.db.prepare(sql).raw(true).all(...where.params, query.limit, query.offset) as Stored[][];
+        const raw = this.db.prepare(sql).raw(true).all(...params, query.limit, offset) as Stored[][];
         const out: SearchOutput = { rows: raw.map((row) => row.map((v, i) => decoders[i](v))) };
         if (query.includeTotal) {
           const { total, estimated } = this.count(r, where, query, select);
@@ -510,7 +539,7 @@ export class SqliteEngine implements DatastoreEngine {
 
   *iterate(resource: Resource, query: SearchQuery): IterableIterator<unknown[]> {
     const r = resource as Internal;
-    const { where, from, cond, select, decoders, order } = this.compile(r, query);
+    const { from, cond, params, select, decoders, order, offset } = this.compile(r, query);
     const distinct = query.distinct ? "DISTINCT " : "";
     const sql =
       `SELECT ${distinct}${select.join(", ")} FROM ${from} WHERE ${cond}` +
@@ -522,7 +551,7 @@ export class SqliteEngine implements DatastoreEngine {
     reader.function("ds_deadline", () => 1); // dumps stream for as long as they take
     try {
       const limit = query.limit < 0 ? -1 : query.limit;
-      const it = reader.prepare(sql).raw(true).iterate(...where.params, limit, query.offset) as IterableIterator<Stored[]>;
+      const it = reader.prepare(sql).raw(true).iterate(...params, limit, offset) as IterableIterator<Stored[]>;
       for (const row of it) yield row.map((v, i) => decoders[i](v));
     } finally {
       reader.close();
