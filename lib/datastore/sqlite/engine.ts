@@ -487,12 +487,8 @@ export class SqliteEngine implements DatastoreEngine {
     } catch (e) {
       throw castError(e) ?? e;
     }
-    const { where, from, cond, params, select, decoders, order, offset } = c;
-    const distinct = query.distinct ? "DISTINCT " : "";
-    const sql =
-      `SELECT ${distinct}${select.join(", ")} FROM ${from} WHERE ${cond}` +
-      (order.length ? ` ORDER BY ${order.join(", ")}` : "") +
-      ` LIMIT ? OFFSET ?`;
+    const { where, params, select, decoders, offset } = c;
+    const sql = pageSql(c, query.distinct);
     try {
       return this.within(config.queryTimeoutMs, () => {
         const raw = this.db.prepare(sql).raw(true).all(...params, query.limit, offset) as Stored[][];
@@ -517,11 +513,7 @@ export class SqliteEngine implements DatastoreEngine {
    */
   private count(r: Internal, where: Where, query: SearchQuery, select: string[]): { total: number; estimated: boolean } {
     if (!query.distinct && where.parts.length === 0 && !where.ftsJoin) return { total: r.rowCount, estimated: false };
-    const cols = select.filter((s) => s.startsWith("t."));
-    const countSql = (extra: string) =>
-      query.distinct
-        ? `SELECT count(*) FROM (SELECT DISTINCT ${cols.join(", ") || "1"} FROM ${q(r.table)} AS t ${where.ftsJoin} WHERE ${where.sql()}${extra})`
-        : `SELECT count(*) FROM ${q(r.table)} AS t ${where.ftsJoin} WHERE ${where.sql()}${extra}`;
+    const countSql = (extra: string) => this.countSql(r, where, query, select, extra);
     try {
       const total = this.within(config.countBudgetMs, () => this.db.prepare(countSql("")).pluck().get(...where.params) as number);
       return { total, estimated: false };
@@ -537,14 +529,28 @@ export class SqliteEngine implements DatastoreEngine {
     return { total: Math.round((sampled * r.rowCount) / ESTIMATE_SAMPLE_ROWS), estimated: true };
   }
 
+  private countSql(r: Internal, where: Where, query: SearchQuery, select: string[], extra = ""): string {
+    const cols = select.filter((s) => s.startsWith("t."));
+    return query.distinct
+      ? `SELECT count(*) FROM (SELECT DISTINCT ${cols.join(", ") || "1"} FROM ${q(r.table)} AS t ${where.ftsJoin} WHERE ${where.sql()}${extra})`
+      : `SELECT count(*) FROM ${q(r.table)} AS t ${where.ftsJoin} WHERE ${where.sql()}${extra}`;
+  }
+
+  /** The statements an exact search runs (page, then count if needed): the benchmark's floor. */
+  searchStatements(resource: Resource, query: SearchQuery): { sql: string; params: unknown[] }[] {
+    const r = resource as Internal;
+    const c = this.compile(r, query);
+    const out = [{ sql: pageSql(c, query.distinct), params: [...c.params, query.limit, c.offset] }];
+    const counted = query.includeTotal && (query.distinct || c.where.parts.length > 0 || c.where.ftsJoin !== "");
+    if (counted) out.push({ sql: this.countSql(r, c.where, query, c.select), params: c.where.params });
+    return out;
+  }
+
   *iterate(resource: Resource, query: SearchQuery): IterableIterator<unknown[]> {
     const r = resource as Internal;
-    const { from, cond, params, select, decoders, order, offset } = this.compile(r, query);
-    const distinct = query.distinct ? "DISTINCT " : "";
-    const sql =
-      `SELECT ${distinct}${select.join(", ")} FROM ${from} WHERE ${cond}` +
-      (order.length ? ` ORDER BY ${order.join(", ")}` : "") +
-      ` LIMIT ? OFFSET ?`;
+    const c = this.compile(r, query);
+    const { params, decoders, offset } = c;
+    const sql = pageSql(c, query.distinct);
     // A private read-only connection: one consistent snapshot for the whole stream, and the
     // shared connection stays free for other requests between chunks.
     const reader = new Database(this.db.name, { readonly: true, fileMustExist: true });
@@ -609,6 +615,14 @@ export class SqliteEngine implements DatastoreEngine {
     const others = objects.filter((o) => !tables.includes(o.name) && o.name !== `${r.table}_fts`).map((o) => o.name);
     return { size: sizeOf(tables), idxSize: sizeOf(others), dbSize: pageSize * pageCount };
   }
+}
+
+function pageSql(c: { select: string[]; from: string; cond: string; order: string[] }, distinct: boolean): string {
+  return (
+    `SELECT ${distinct ? "DISTINCT " : ""}${c.select.join(", ")} FROM ${c.from} WHERE ${c.cond}` +
+    (c.order.length ? ` ORDER BY ${c.order.join(", ")}` : "") +
+    " LIMIT ? OFFSET ?"
+  );
 }
 
 /** Builds a WHERE clause over `t` (the resource table) with bound parameters. */
