@@ -1,0 +1,337 @@
+// `npm run bench`: the 3M-row benchmark. Builds (once, cached under data/bench/) a CSV of
+// vega-datasets' flights-3m.parquet joined with airports.csv, imports it with the real
+// importer, starts the real server, runs a fixed query mix over HTTP with concurrent clients,
+// runs the same SQL in-process through better-sqlite3 for the floor, and prints (and writes
+// as JSON) median and p95 per query, the margin over the floor, throughput, server memory,
+// import rate, index build times and file size. Every figure comes from this run.
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import http from "node:http";
+import path from "node:path";
+import { parse } from "csv-parse/sync";
+import { asyncBufferFromFile, parquetMetadataAsync, parquetRead } from "hyparquet";
+import { compressors } from "hyparquet-compressors";
+import { openDatabase, openReader } from "../lib/db/connection";
+import { bindSearch, parseSearchParams } from "../lib/datastore/search-query";
+import { ErrorBag } from "../lib/datastore/errors";
+import { SqliteEngine } from "../lib/datastore/sqlite/engine";
+
+const DIR = path.resolve("data/bench");
+const CSV = path.join(DIR, "flights-3m-airports.csv");
+const DB = path.join(DIR, "bench.db");
+const META = path.join(DIR, "build.json");
+const RESULTS = path.join(DIR, "results.json");
+const DATA = path.resolve("node_modules/vega-datasets/data");
+const RESOURCE = "flights-3m";
+const PORT = Number(process.env.BENCH_PORT ?? 3917);
+const TOKEN = "bench-admin-token";
+const INDEXES = ["origin", "destination", "date", "delay"];
+
+type Body = Record<string, unknown>;
+
+// ------------------------------------------------------------------------------ data set
+
+async function buildCsv(): Promise<void> {
+  const airports = new Map<string, { name: string; city: string }>();
+  for (const a of parse(fs.readFileSync(path.join(DATA, "airports.csv"), "utf8"), { columns: true }) as Record<string, string>[]) {
+    airports.set(a.iata, { name: a.name, city: a.city });
+  }
+  const quote = (s: string) => (/[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
+  const file = await asyncBufferFromFile(path.join(DATA, "flights-3m.parquet"));
+  const meta = await parquetMetadataAsync(file);
+  const out = fs.createWriteStream(`${CSV}.tmp`);
+  out.write("date,delay,distance,origin,origin_name,origin_city,destination,destination_name,destination_city\n");
+  let start = 0;
+  for (const group of meta.row_groups) {
+    const end = start + Number(group.num_rows);
+    let rows: unknown[][] = [];
+    await parquetRead({ file, metadata: meta, compressors, rowStart: start, rowEnd: end, onComplete: (r) => (rows = r as unknown[][]) });
+    let chunk = "";
+    for (const [date, delay, distance, origin, destination] of rows) {
+      const o = airports.get(String(origin));
+      const d = airports.get(String(destination));
+      const iso = (date instanceof Date ? date : new Date(Number(date) / 1000)).toISOString().slice(0, 19);
+      chunk += `${iso},${delay},${distance},${origin},${quote(o?.name ?? "")},${quote(o?.city ?? "")},${destination},${quote(d?.name ?? "")},${quote(d?.city ?? "")}\n`;
+    }
+    if (!out.write(chunk)) await new Promise<void>((r) => out.once("drain", () => r()));
+    start = end;
+  }
+  await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
+  fs.renameSync(`${CSV}.tmp`, CSV);
+}
+
+interface BuildMeta {
+  rows: number;
+  csvBytes: number;
+  importSeconds: number;
+  importRowsPerSecond: number;
+  indexSeconds: Record<string, number>;
+  analyzeSeconds: number;
+  dbBytes: number;
+}
+
+function buildDb(): BuildMeta {
+  for (const f of [DB, `${DB}-wal`, `${DB}-shm`]) fs.rmSync(f, { force: true });
+  const env = { ...process.env, DATASTORE_DB: DB, DATASTORE_SAMPLE_DATA: "0" };
+  const t0 = process.hrtime.bigint();
+  const res = spawnSync(
+    process.execPath,
+    ["--conditions=react-server", "--import", "tsx", "scripts/import.ts", CSV, "--name", "US flights (3M) with airports", "--resource-id", RESOURCE, "--no-auto-index"],
+    { env, stdio: ["ignore", "inherit", "inherit"] },
+  );
+  if (res.status !== 0) throw new Error("import failed");
+  const importSeconds = Number(process.hrtime.bigint() - t0) / 1e9;
+  const db = openDatabase(DB);
+  const engine = new SqliteEngine(db);
+  const rows = engine.getResource(RESOURCE)!.rowCount;
+  // Index build times, one index at a time (the rule in README "Indexes" picks these fields).
+  const indexSeconds: Record<string, number> = {};
+  const done: string[][] = [];
+  for (const field of INDEXES) {
+    const t = process.hrtime.bigint();
+    done.push([field]);
+    engine.setIndexes(RESOURCE, done);
+    indexSeconds[field] = Number(process.hrtime.bigint() - t) / 1e9;
+  }
+  const ta = process.hrtime.bigint();
+  db.exec("ANALYZE");
+  const analyzeSeconds = Number(process.hrtime.bigint() - ta) / 1e9;
+  db.pragma("wal_checkpoint(TRUNCATE)");
+  db.close();
+  const meta: BuildMeta = {
+    rows,
+    csvBytes: fs.statSync(CSV).size,
+    importSeconds,
+    importRowsPerSecond: Math.round(rows / importSeconds),
+    indexSeconds,
+    analyzeSeconds,
+    dbBytes: fs.statSync(DB).size,
+  };
+  fs.writeFileSync(META, JSON.stringify(meta, null, 2));
+  return meta;
+}
+
+// -------------------------------------------------------------------------------- server
+
+function startServer(): ChildProcess {
+  const ensure = spawnSync(process.execPath, ["scripts/ensure-build.mjs"], { stdio: "inherit" });
+  if (ensure.status !== 0) throw new Error("build failed");
+  return spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(PORT)], {
+    env: { ...process.env, DATASTORE_DB: DB, DATASTORE_SAMPLE_DATA: "0", DATASTORE_ADMIN_TOKEN: TOKEN, PORT: String(PORT) },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+}
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+
+function post(action: string, body: Body): Promise<{ status: number; ms: number; bytes: number; json: () => unknown }> {
+  const payload = JSON.stringify(body);
+  const t = process.hrtime.bigint();
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      { host: "127.0.0.1", port: PORT, path: `/api/action/${action}`, method: "POST", agent, headers: { "content-type": "application/json", "content-length": Buffer.byteLength(payload) } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => {
+          const buf = Buffer.concat(chunks);
+          resolve({ status: res.statusCode ?? 0, ms: Number(process.hrtime.bigint() - t) / 1e6, bytes: buf.length, json: () => JSON.parse(buf.toString("utf8")) });
+        });
+      },
+    );
+    req.on("error", reject);
+    req.end(payload);
+  });
+}
+
+async function waitReady(): Promise<void> {
+  for (let i = 0; i < 300; i++) {
+    try {
+      if ((await post("datastore_search", { resource_id: RESOURCE, limit: 1 })).status === 200) return;
+    } catch {
+      /* not listening yet */
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error("server did not start");
+}
+
+function rssMb(pid: number): { rss: number; hwm: number } {
+  const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+  return { rss: kb("VmRSS") / 1024, hwm: kb("VmHWM") / 1024 };
+}
+
+// -------------------------------------------------------------------------------- queries
+
+interface Query {
+  name: string;
+  action?: string;
+  body: Body;
+  indexed?: boolean; // part of the throughput mix
+}
+
+const QUERIES: Query[] = [
+  { name: "first page", body: { limit: 100, include_total: false }, indexed: true },
+  { name: "first page + total", body: { limit: 100 }, indexed: true },
+  { name: "origin=SEA + total", body: { filters: { origin: "SEA" }, limit: 100 }, indexed: true },
+  { name: "origin in 3 AND dest + total", body: { filters: { origin: ["SEA", "PDX", "SFO"], destination: "LAX" }, limit: 100 }, indexed: true },
+  { name: "q=Portland + total", body: { q: "Portland", limit: 100 }, indexed: true },
+  { name: "q + filter + total", body: { q: "Portland", filters: { destination: "SFO" }, limit: 100 } },
+  { name: "q=Portland rank order", body: { q: "Portland", limit: 100, include_total: false } },
+  { name: "sort delay desc", body: { sort: "delay desc", limit: 100, include_total: false } },
+  { name: "offset=1000000", body: { offset: 1000000, limit: 100, include_total: false } },
+  { name: "limit=32000", body: { limit: 32000, include_total: false } },
+  { name: "distinct origin", body: { fields: "origin", distinct: true, limit: 100, include_total: false } },
+  { name: "value counts origin", action: "datastore_value_counts", body: { field: "origin", limit: 10 } },
+];
+
+function stats(ms: number[]) {
+  const s = [...ms].sort((a, b) => a - b);
+  const at = (p: number) => s[Math.min(s.length - 1, Math.floor(p * s.length))];
+  return { n: s.length, median: at(0.5), p95: at(0.95) };
+}
+
+/** Runs `body` from `clients` concurrent loops until `count` requests or `seconds` are done. */
+async function load(queries: Query[], clients: number, opts: { count?: number; seconds?: number }) {
+  const latencies = new Map<string, number[]>(queries.map((q) => [q.name, []]));
+  let sent = 0;
+  let errors = 0;
+  const until = Date.now() + (opts.seconds ?? 60) * 1000;
+  const t0 = Date.now();
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (Date.now() < until && (opts.count === undefined || sent < opts.count)) {
+        const q = queries[sent++ % queries.length];
+        const res = await post(q.action ?? "datastore_search", { resource_id: RESOURCE, ...q.body });
+        if (res.status !== 200) errors++;
+        latencies.get(q.name)!.push(res.ms);
+      }
+    }),
+  );
+  const seconds = (Date.now() - t0) / 1000;
+  const total = [...latencies.values()].reduce((n, l) => n + l.length, 0);
+  return { latencies, errors, rps: total / seconds };
+}
+
+/** The same SQL the server runs, through better-sqlite3 in this process. */
+function floor(query: Query, repeats: number): number[] {
+  const db = openReader(DB);
+  const engine = new SqliteEngine(db);
+  const r = engine.getResource(RESOURCE)!;
+  const bag = new ErrorBag();
+  const params = { resource_id: RESOURCE, ...query.body };
+  let statements: { sql: string; params: unknown[] }[];
+  if (query.action === "datastore_value_counts") {
+    // Value counts: time the engine's own bounded count (its SQL is two statements).
+    const bound = bindSearch(r, parseSearchParams({}, bag));
+    const times: number[] = [];
+    for (let i = 0; i < repeats; i++) {
+      const t = process.hrtime.bigint();
+      engine.valueCountsNow(r, String(query.body.field), bound.query, 10);
+      times.push(Number(process.hrtime.bigint() - t) / 1e6);
+    }
+    db.close();
+    return times;
+  }
+  statements = engine.searchStatements(r, bindSearch(r, parseSearchParams(params, bag)).query);
+  const prepared = statements.map((s) => ({ stmt: db.prepare(s.sql).raw(true), params: s.params }));
+  const times: number[] = [];
+  for (let i = 0; i < repeats; i++) {
+    const t = process.hrtime.bigint();
+    for (const p of prepared) p.stmt.all(...p.params);
+    times.push(Number(process.hrtime.bigint() - t) / 1e6);
+  }
+  db.close();
+  return times;
+}
+
+// ---------------------------------------------------------------------------------- main
+
+async function main() {
+  fs.mkdirSync(DIR, { recursive: true });
+  if (!fs.existsSync(CSV)) {
+    console.log("Building the joined CSV from flights-3m.parquet + airports.csv (once)…");
+    await buildCsv();
+  }
+  let meta: BuildMeta;
+  if (fs.existsSync(META) && fs.existsSync(DB) && !process.argv.includes("--rebuild")) {
+    meta = JSON.parse(fs.readFileSync(META, "utf8"));
+    console.log(`Using the cached database ${DB} (rebuild with: npm run bench -- --rebuild)`);
+  } else {
+    console.log("Importing 3M rows with the importer (once)…");
+    meta = buildDb();
+  }
+
+  const server = startServer();
+  const memory = { maxRss: 0 };
+  let sampler: NodeJS.Timeout | undefined;
+  try {
+    await waitReady();
+    sampler = setInterval(() => {
+      try {
+        memory.maxRss = Math.max(memory.maxRss, rssMb(server.pid!).rss);
+      } catch {
+        /* exited */
+      }
+    }, 50);
+
+    const rows: Record<string, unknown>[] = [];
+    for (const q of QUERIES) {
+      const repeats = q.name === "limit=32000" ? 15 : 40;
+      await load([q], 1, { count: 3 }); // warm up
+      const http = stats([...(await load([q], 2, { count: repeats })).latencies.values()][0]);
+      const base = stats(floor(q, repeats));
+      rows.push({ query: q.name, median: http.median, p95: http.p95, floorMedian: base.median, floorP95: base.p95, margin: http.median - base.median });
+    }
+
+    const mix = QUERIES.filter((q) => q.indexed);
+    const throughput = await load(mix, 8, { seconds: 10 });
+
+    // A slow request (a count over an unindexed field, and a 32000-row page) next to first pages.
+    const slowQueries: Query[] = [
+      { name: "slow: unindexed count", body: { filters: { distance: 1000 }, limit: 1 } },
+      { name: "slow: limit 32000", body: { limit: 32000, include_total: false } },
+    ];
+    let slowRunning = true;
+    const slow = (async () => {
+      const times: number[] = [];
+      while (slowRunning) for (const q of slowQueries) times.push((await post("datastore_search", { resource_id: RESOURCE, ...q.body })).ms);
+      return times;
+    })();
+    const beside = await load([QUERIES[0]], 3, { seconds: 5 });
+    slowRunning = false;
+    const slowTimes = await slow;
+
+    const result = {
+      machine: { cpus: (await import("node:os")).cpus().length, node: process.version },
+      build: { ...meta, dbToCsv: meta.dbBytes / meta.csvBytes },
+      queries: rows,
+      throughput: { queries: mix.map((q) => q.name), clients: 8, requestsPerSecond: throughput.rps, errors: throughput.errors },
+      isolation: { firstPage: stats([...beside.latencies.values()][0]), slowRequests: stats(slowTimes) },
+      serverMemoryMb: { maxRss: memory.maxRss, peak: rssMb(server.pid!).hwm },
+    };
+    fs.writeFileSync(RESULTS, JSON.stringify(result, null, 2));
+
+    const f = (n: unknown) => (typeof n === "number" ? n.toFixed(1).padStart(8) : String(n).padStart(8));
+    console.log(`\n3M-row benchmark — ${meta.rows.toLocaleString("en-US")} rows, ${result.machine.cpus} cores, ${process.version}`);
+    console.log(`${"query".padEnd(30)} ${"median".padStart(8)} ${"p95".padStart(8)} ${"floor".padStart(8)} ${"floor95".padStart(8)} ${"margin".padStart(8)}  (ms)`);
+    for (const r of rows) console.log(`${String(r.query).padEnd(30)} ${f(r.median)} ${f(r.p95)} ${f(r.floorMedian)} ${f(r.floorP95)} ${f(r.margin)}`);
+    console.log(`\nthroughput, 5 indexed queries, 8 clients: ${throughput.rps.toFixed(0)} req/s (${throughput.errors} errors)`);
+    console.log(`first page beside slow requests: median ${result.isolation.firstPage.median.toFixed(1)} ms, p95 ${result.isolation.firstPage.p95.toFixed(1)} ms (${result.isolation.firstPage.n} requests; slow ones: median ${result.isolation.slowRequests.median.toFixed(0)} ms)`);
+    console.log(`server memory: max RSS ${memory.maxRss.toFixed(0)} MB (peak ${result.serverMemoryMb.peak.toFixed(0)} MB)`);
+    console.log(`import: ${meta.importRowsPerSecond.toLocaleString("en-US")} rows/s (${meta.importSeconds.toFixed(1)} s incl. full-text index)`);
+    console.log(`indexes: ${Object.entries(meta.indexSeconds).map(([k, v]) => `${k} ${v.toFixed(1)} s`).join(", ")}; ANALYZE ${meta.analyzeSeconds.toFixed(1)} s`);
+    console.log(`size: database ${(meta.dbBytes / 1e6).toFixed(0)} MB, CSV ${(meta.csvBytes / 1e6).toFixed(0)} MB, ratio ${result.build.dbToCsv.toFixed(2)}`);
+    console.log(`\nJSON: ${RESULTS}`);
+  } finally {
+    if (sampler) clearInterval(sampler);
+    server.kill("SIGTERM");
+    agent.destroy();
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
