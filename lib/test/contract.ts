@@ -48,6 +48,11 @@ export function invalid(res: CallResult, ...keys: string[]): void {
   fails(res, 409, Object.fromEntries(keys.map((k) => [k, expect.arrayContaining([expect.any(String)])])));
 }
 
+/** 409 for a record the database refused: `records` messages and the 0-based `records_row`. */
+export function rowError(res: CallResult, row: number): void {
+  fails(res, 409, { records: [expect.any(String)], records_row: row });
+}
+
 export const notFound = (res: CallResult) => fails(res, 404, { message: expect.stringMatching(/^Not found: /) });
 export const denied = (res: CallResult) => fails(res, 403, { message: expect.stringMatching(/^Access denied: /) });
 
