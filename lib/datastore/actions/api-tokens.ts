@@ -12,9 +12,10 @@ export function apiTokenCreate(ctx: ActionContext, params: Params) {
   // CKAN: expires_in counts `unit`s of seconds (unit defaults to a day here).
   const expiresIn = asInt(params.expires_in, "expires_in", bag, 0, "Must be a natural number");
   const unit = asInt(params.unit, "unit", bag, 86400, "Must be a natural number");
+  const expires = expiresIn > 0 ? new Date(Date.now() + expiresIn * unit * 1000) : undefined;
+  if (expires && Number.isNaN(expires.getTime())) bag.add("expires_in", "expiry is too far in the future");
   bag.throwIfAny();
   requireScope(ctx, "admin", "api_token_create");
-  const expires = expiresIn > 0 ? new Date(Date.now() + expiresIn * unit * 1000) : undefined;
   return ctx.tokens.create(params.name as string, scope, expires);
 }
 
