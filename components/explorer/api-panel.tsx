@@ -1,7 +1,7 @@
 "use client";
 // The same request for programs: a GET URL (absolute, opens in a browser), the POST body and a
 // curl command with a token placeholder.
-import { useState } from "react";
+import { useState, useSyncExternalStore } from "react";
 import { searchCurl, searchGetUrl, searchPostBody, type SearchRequest } from "@/lib/view-state";
 import { Button } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
@@ -23,9 +23,11 @@ function Block({ title, text, copyLabel, mono = true }: { title: string; text: s
   );
 }
 
+const noSubscribe = () => () => {};
+
 export function ApiPanel({ request, isPrivate }: { request: SearchRequest; isPrivate: boolean }) {
   const [open, setOpen] = useState(false);
-  const origin = typeof window === "undefined" ? "" : window.location.origin;
+  const origin = useSyncExternalStore(noSubscribe, () => window.location.origin, () => "");
   return (
     <section aria-labelledby="api-heading" className="rounded-lg border">
       <h2 id="api-heading" className="m-0">

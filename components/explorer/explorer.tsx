@@ -78,7 +78,7 @@ export function Explorer() {
   const fullCount = info.data?.meta.count ?? resource?.row_count ?? undefined;
   const status = !rid
     ? ""
-    : search.isFetching && !data
+    : (search.isFetching && !data) || search.isPlaceholderData
       ? "Searching…"
       : total === undefined
         ? ""
@@ -114,14 +114,14 @@ export function Explorer() {
         <Landing onSelect={(r) => setView(viewForResource(r.id))} />
       ) : (
         <>
-          <section aria-label="Search and filters" className="space-y-3">
+          <div className="space-y-3">
             <SearchBox
               value={view.q}
               status={status}
               onCommit={(q, first) => change({ q }, { replace: !first })}
             />
             <FilterBar view={view} fields={filterable} onChange={setChip} />
-          </section>
+          </div>
 
           <section aria-label="Records" className="space-y-2">
             <div className="flex flex-wrap items-center justify-between gap-x-4 gap-y-2">
@@ -134,7 +134,7 @@ export function Explorer() {
                 <LimitSelect value={view.limit} onChange={(limit) => change({ limit })} />
                 <CopyButton text={() => window.location.href} label="Copy link" />
               </div>
-              {data && !search.error && (
+              {data && !search.error && (data.records.length > 0 || view.offset > 0) && (
                 <Pager
                   offset={view.offset}
                   limit={view.limit}

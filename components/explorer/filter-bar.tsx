@@ -71,7 +71,7 @@ export function FilterBar({
       <Dialog
         open={editing.mode !== "closed"}
         onClose={close}
-        title={current ? `Filter: ${current.id}` : "Add filter"}
+        title={current ? `Filter: ${current.id}` : "New filter"}
       >
         {editing.mode !== "closed" &&
           (current ? (

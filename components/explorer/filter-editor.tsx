@@ -79,6 +79,8 @@ export function ValuePicker({
 }) {
   const { session, ready } = useToken();
   const [selected, setSelected] = useState<Scalar[]>(initial);
+  // values chosen in this dialog stay listed after being unticked, so they can be ticked again
+  const [known, setKnown] = useState<Scalar[]>(initial);
   const [typed, setTyped] = useState("");
   const [error, setError] = useState<string | null>(null);
   const inputId = useId();
@@ -99,7 +101,7 @@ export function ValuePicker({
   const suggestions = counts.data?.values ?? [];
   const needle = typed.trim().toLowerCase();
   const visible = needle ? suggestions.filter((s) => formatScalar(s.value).toLowerCase().includes(needle)) : suggestions;
-  const extra = selected.filter((v) => !suggestions.some((s) => sameValue(s.value, v)));
+  const extra = known.filter((v) => !suggestions.some((s) => sameValue(s.value, v)));
 
   function addTyped() {
     const match = suggestions.find((s) => s.value !== null && formatScalar(s.value) === typed.trim());
@@ -109,6 +111,7 @@ export function ValuePicker({
       return;
     }
     toggle(parsed.value, true);
+    setKnown((cur) => (cur.some((s) => sameValue(s, parsed.value)) ? cur : [...cur, parsed.value]));
     setTyped("");
     setError(null);
   }
@@ -160,7 +163,7 @@ export function ValuePicker({
           <legend className="mb-1 text-sm font-medium">Chosen</legend>
           {extra.map((v) => (
             <label key={`x-${JSON.stringify(v)}`} className={row}>
-              <input type="checkbox" checked onChange={() => toggle(v, false)} />
+              <input type="checkbox" checked={isSelected(v)} onChange={(e) => toggle(v, e.target.checked)} />
               <ValueLabel value={v} />
             </label>
           ))}

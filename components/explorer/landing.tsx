@@ -8,8 +8,8 @@ import { ResourceOption, useResources } from "./resource-picker";
 export function Landing({ onSelect }: { onSelect: (r: Resource) => void }) {
   const { resources, isLoading, error } = useResources();
   return (
-    <section aria-labelledby="landing-heading" className="space-y-3">
-      <h2 id="landing-heading" className="text-lg font-semibold">
+    <div className="space-y-3">
+      <h2 className="text-lg font-semibold">
         Pick a resource to explore
       </h2>
       <p className="text-sm text-zinc-700 dark:text-zinc-300">
@@ -44,6 +44,6 @@ export function Landing({ onSelect }: { onSelect: (r: Resource) => void }) {
           ))}
         </ul>
       )}
-    </section>
+    </div>
   );
 }

@@ -1,0 +1,150 @@
+// The main journey: pick a resource, search, add a two-value chip, change the limit, sort,
+// page; then reload and go back/forward and see exactly the same view.
+import { expect, test } from "@playwright/test";
+import {
+  addFilter,
+  apiSearch,
+  columnTexts,
+  dataRows,
+  pickResource,
+  rangeStatus,
+  recordsTable,
+  searchFor,
+  shot,
+  waitForRows,
+} from "./helpers/explorer";
+
+test("browse, search, filter, sort, page, and restore the view from the URL", async ({ page, request }) => {
+  test.slow();
+  await page.goto("/");
+  await expect(page.getByRole("heading", { name: "Pick a resource to explore" })).toBeVisible();
+  await expect(page.getByRole("button", { name: /US flights/ })).toBeVisible();
+  await shot(page, "01-landing");
+
+  await pickResource(page, "flights", /US flights/);
+  await expect(page).toHaveURL(/resource_id=/);
+  await waitForRows(page);
+  await expect(page.getByRole("columnheader", { name: "origin" })).toBeVisible();
+  await expect(page.getByRole("columnheader", { name: "delay" })).toBeVisible();
+  await expect(rangeStatus(page)).toHaveText("1–100 of 20,000");
+  await shot(page, "02-resource");
+
+  // search: the last word is matched as a prefix while typing
+  await searchFor(page, "SE");
+  await expect(page).toHaveURL(/q=SE/);
+  const prefix = await apiSearch(request, { resource_id: "flights-20k", q: "SE:*", plain: false, limit: 0 });
+  await expect(page.getByText(`${prefix.total.toLocaleString("en-US")} of 20,000 records match`)).toBeVisible();
+  await waitForRows(page);
+  const origins = await columnTexts(page, "origin");
+  const destinations = await columnTexts(page, "destination");
+  expect(origins.some((o, i) => /^SE/.test(o) || /^SE/.test(destinations[i]))).toBe(true);
+
+  await searchFor(page, "");
+  await expect(page).not.toHaveURL(/q=/);
+
+  // a two-value chip
+  await addFilter(page, "origin", ["SEA", "PDX"]);
+  await expect(page.getByRole("button", { name: "origin: SEA or PDX", exact: true })).toBeVisible();
+  await expect(page).toHaveURL(/filters=/);
+  const expected = await apiSearch(request, { resource_id: "flights-20k", filters: { origin: ["SEA", "PDX"] }, limit: 0 });
+  await expect(rangeStatus(page)).toContainText(`of ${expected.total.toLocaleString("en-US")}`);
+  for (const o of await columnTexts(page, "origin")) expect(["SEA", "PDX"]).toContain(o);
+
+  // limit
+  await page.getByLabel("Limit").selectOption("25");
+  await expect(rangeStatus(page)).toHaveText(`1–25 of ${expected.total.toLocaleString("en-US")}`);
+  await expect(dataRows(page)).toHaveCount(25);
+
+  // sort by delay, descending (second click)
+  await page.getByRole("columnheader", { name: "delay" }).click();
+  await expect(page.getByRole("columnheader", { name: "delay" })).toHaveAttribute("aria-sort", "ascending");
+  await page.getByRole("columnheader", { name: "delay" }).click();
+  await expect(page.getByRole("columnheader", { name: "delay" })).toHaveAttribute("aria-sort", "descending");
+  await expect(page).toHaveURL(/sort=delay\+desc/);
+  await waitForRows(page);
+  const delays = (await columnTexts(page, "delay")).map(Number);
+  expect(delays).toEqual([...delays].sort((a, b) => b - a));
+
+  // page
+  await page.getByRole("button", { name: "Next", exact: true }).click();
+  await expect(rangeStatus(page)).toHaveText(`26–50 of ${expected.total.toLocaleString("en-US")}`);
+  await waitForRows(page);
+  const page2 = await columnTexts(page, "_id");
+  const api = await apiSearch(request, {
+    resource_id: "flights-20k",
+    filters: { origin: ["SEA", "PDX"] },
+    sort: "delay desc",
+    limit: 25,
+    offset: 25,
+  });
+  expect(page2).toEqual(api.records.map((r) => String(r._id)));
+  await shot(page, "03-filtered-sorted-page2");
+
+  // reload: the same view
+  const url = page.url();
+  await page.reload();
+  await waitForRows(page);
+  expect(page.url()).toBe(url);
+  await expect(page.getByRole("button", { name: "origin: SEA or PDX", exact: true })).toBeVisible();
+  await expect(page.getByLabel("Limit")).toHaveValue("25");
+  await expect(page.getByRole("columnheader", { name: "delay" })).toHaveAttribute("aria-sort", "descending");
+  await expect(rangeStatus(page)).toHaveText(`26–50 of ${expected.total.toLocaleString("en-US")}`);
+  expect(await columnTexts(page, "_id")).toEqual(page2);
+
+  // back and forward (history entries made before the reload belong to another document, so
+  // wait for each step to land before taking the next)
+  await page.goBack();
+  await expect(page).not.toHaveURL(/offset=/);
+  await expect(rangeStatus(page)).toHaveText(`1–25 of ${expected.total.toLocaleString("en-US")}`);
+  await waitForRows(page);
+  await page.goBack();
+  await expect(page).not.toHaveURL(/desc/);
+  await expect(page.getByRole("columnheader", { name: "delay" })).toHaveAttribute("aria-sort", "ascending");
+  await waitForRows(page);
+  await page.goForward();
+  await expect(page.getByRole("columnheader", { name: "delay" })).toHaveAttribute("aria-sort", "descending");
+  await waitForRows(page);
+  await page.goForward();
+  await expect(rangeStatus(page)).toHaveText(`26–50 of ${expected.total.toLocaleString("en-US")}`);
+  await waitForRows(page);
+  expect(await columnTexts(page, "_id")).toEqual(page2);
+
+  // edit the chip: drop PDX
+  await page.getByRole("button", { name: "origin: SEA or PDX", exact: true }).click();
+  await page.getByRole("dialog").getByRole("checkbox", { name: /^PDX/ }).uncheck();
+  await page.getByRole("dialog").getByRole("button", { name: "Apply filter" }).click();
+  await expect(page.getByRole("button", { name: "origin: SEA", exact: true })).toBeVisible();
+  await waitForRows(page);
+  for (const o of await columnTexts(page, "origin")) expect(o).toBe("SEA");
+
+  // remove it
+  await page.getByRole("button", { name: "Remove filter origin: SEA" }).click();
+  await expect(page.getByRole("button", { name: /^origin:/ })).toHaveCount(0);
+  await expect(rangeStatus(page)).toHaveText("1–25 of 20,000");
+  await expect(recordsTable(page)).toBeVisible();
+});
+
+test("a row opens every field; null differs from empty text", async ({ page }) => {
+  await page.goto("/?resource_id=flights-20k&limit=10");
+  await waitForRows(page);
+  await dataRows(page).first().click();
+  const detail = page.getByRole("dialog", { name: "Record 1" });
+  await expect(detail).toBeVisible();
+  for (const field of ["date", "delay", "distance", "origin", "destination"]) {
+    await expect(detail.getByRole("term").filter({ hasText: field })).toBeVisible();
+  }
+  await shot(page, "04-record-detail");
+  await page.keyboard.press("Escape");
+  await expect(detail).toBeHidden();
+});
+
+test("an empty result says which chip or search term to remove", async ({ page }) => {
+  await page.goto('/?resource_id=flights-20k&filters={"origin":"SEA"}&q=zzqqxx');
+  await expect(page.getByText("No records match")).toBeVisible();
+  await expect(page.getByText(/Without the search “zzqqxx”: [1-9][\d,]* records/)).toBeVisible();
+  await expect(page.getByText(/Without the filter “origin: SEA”: 0 records/)).toBeVisible();
+  await shot(page, "05-empty-result");
+  await page.getByRole("button", { name: "Clear search" }).click();
+  await waitForRows(page);
+  await expect(page.getByLabel("Search")).toHaveValue("");
+});

@@ -1,0 +1,77 @@
+// Plain helpers for the journeys: drive the page by its labels, as a user would.
+import { expect, type APIRequestContext, type Locator, type Page } from "@playwright/test";
+import fs from "node:fs";
+import path from "node:path";
+
+export const ADMIN_TOKEN = process.env.E2E_ADMIN_TOKEN ?? "e2e-admin-token";
+export const ARTIFACTS = path.join(process.cwd(), "e2e-artifacts");
+
+/** Saves a full-page screenshot as e2e-artifacts/<name>.png (test-results/ is emptied each run). */
+export async function shot(page: Page, name: string) {
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
+}
+
+export function recordsTable(page: Page): Locator {
+  return page.getByRole("table");
+}
+
+/** Data rows of the table (the header row and virtualisation spacers excluded). */
+export function dataRows(page: Page): Locator {
+  return recordsTable(page).locator("tbody tr[data-index]");
+}
+
+export async function waitForRows(page: Page) {
+  await expect(dataRows(page).first()).toBeVisible();
+  await expect(recordsTable(page)).toHaveAttribute("aria-busy", "false");
+}
+
+export async function pickResource(page: Page, typed: string, option: RegExp | string) {
+  const box = page.getByLabel("Resource");
+  await box.click();
+  await box.fill(typed);
+  await page.getByRole("option", { name: option }).click();
+}
+
+export async function searchFor(page: Page, text: string) {
+  await page.getByLabel("Search").fill(text);
+}
+
+export async function addFilter(page: Page, field: string, values: string[]) {
+  await page.getByRole("button", { name: "Add filter" }).click();
+  const dialog = page.getByRole("dialog");
+  await dialog.getByRole("button", { name: field, exact: true }).click();
+  for (const v of values) {
+    const suggestion = dialog.getByRole("checkbox", { name: new RegExp(`^${v}\\b`) });
+    if (await suggestion.count()) {
+      await suggestion.check();
+    } else {
+      await dialog.getByLabel("Value").fill(v);
+      await dialog.getByLabel("Value").press("Enter");
+    }
+  }
+  await dialog.getByRole("button", { name: "Apply filter" }).click();
+  await expect(dialog).toBeHidden();
+}
+
+/** The "101–200 of 1,234" text. */
+export function rangeStatus(page: Page): Locator {
+  return page.getByRole("navigation", { name: "Pages" }).locator("p");
+}
+
+/** Text of one column, for the rows currently rendered. */
+export async function columnTexts(page: Page, column: string): Promise<string[]> {
+  const headers = await recordsTable(page).locator("thead th").allInnerTexts();
+  const index = headers.findIndex((h) => h.split(/\s/)[0] === column);
+  if (index < 0) throw new Error(`no column ${column} in ${headers.join(" | ")}`);
+  return dataRows(page).locator(`td:nth-child(${index + 1})`).allInnerTexts();
+}
+
+export async function apiSearch(request: APIRequestContext, params: Record<string, unknown>, token?: string) {
+  const res = await request.post("/api/action/datastore_search", {
+    data: params,
+    headers: token ? { Authorization: token } : {},
+  });
+  const body = await res.json();
+  return body.result as { total: number; records: Record<string, unknown>[] };
+}
