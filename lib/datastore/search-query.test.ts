@@ -206,3 +206,11 @@ describe("bindSearch", () => {
     expect(errorsOf(() => bind(params))).toEqual(details);
   });
 });
+
+describe("empty lists", () => {
+  it("treats empty fields as all fields", () => {
+    expect(parse({ fields: [] }).fields).toBeUndefined();
+    expect(parse({ fields: " , " }).fields).toBeUndefined();
+    expect(bind({ fields: [] }).query.columns[0]).toBe("_id");
+  });
+});

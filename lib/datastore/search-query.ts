@@ -74,7 +74,8 @@ export function parseSearchParams(params: Params, bag: ErrorBag, opts: { unlimit
     const list = asList(params.fields);
     if (list === null) bag.add("fields", `invalid value ${JSON.stringify(params.fields)}`);
     else if (list.some((x) => typeof x !== "string")) bag.add("__junk", `invalid value ${JSON.stringify(params.fields)}`);
-    else out.fields = list as string[];
+    // An empty list means all fields, as in CKAN.
+    else if (list.length) out.fields = list as string[];
   }
 
   if (!isUnset(params.sort)) {

@@ -625,6 +625,10 @@ function pageSql(c: { select: string[]; from: string; cond: string; order: strin
   );
 }
 
+/** The rank of rows no positive term matched. A real, not an integer: SQLite reads
+ *  `ORDER BY 0` as a column number. */
+const NO_RANK = "0.0";
+
 /** Builds a WHERE clause over `t` (the resource table) with bound parameters. */
 class Where {
   parts: string[] = [];
@@ -668,7 +672,7 @@ class Where {
     for (const c of conds) {
       if (c.tree === null || fields.length === 0) {
         this.parts.push("0");
-        ranks.set(c.rank, "0");
+        ranks.set(c.rank, NO_RANK);
         continue;
       }
       const compiled = compileFts(c.tree);
@@ -676,7 +680,7 @@ class Where {
       if (compiled.negated) {
         this.parts.push(`t._id NOT IN (SELECT rowid FROM ${q(fts)} WHERE ${q(fts)} MATCH ?)`);
         this.params.push(scoped);
-        ranks.set(c.rank, "0");
+        ranks.set(c.rank, NO_RANK);
       } else {
         positive.push(`(${scoped})`);
         positiveConds.push(c);
