@@ -122,6 +122,8 @@ describe("toStorage", () => {
     expect(toStorage("timestamp", "25/05/2012")).toBe("2012-05-25T00:00:00");
     expect(toStorage("time", "12:42")).toBe("12:42:00");
     expect(toStorage("time", "12:42:07")).toBe("12:42:07");
+    expect(toStorage("time", "24:00")).toBe("24:00:00");
+    expect(toStorage("time", "9:05:01.25")).toBe("09:05:01.25");
   });
 
   it("stores json as its JSON text and arrays as compact JSON", () => {
@@ -153,6 +155,8 @@ describe("toStorage", () => {
     ["timestamp", "2012-10-01 25:00:00"],
     ["time", "noon"],
     ["time", "12:60"],
+    ["time", "24:30"],
+    ["time", "24:00:01"],
     ["_text", "a"],
     ["_int4", ["x"]],
     ["_int4", [[1]]],

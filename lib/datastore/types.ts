@@ -241,7 +241,9 @@ function castScalar(t: ScalarType, value: unknown): Stored {
     }
     case "time": {
       const m = typeof value === "string" ? /^(\d{1,2}):(\d{2})(?::(\d{2})(\.\d+)?)?$/.exec(value.trim()) : null;
-      if (!m || Number(m[1]) > 24 || Number(m[2]) > 59 || Number(m[3] ?? 0) > 59) {
+      const [h, min, sec, frac] = m ? [m[1], m[2], m[3] ?? 0, m[4] ?? 0].map(Number) : [NaN, NaN, NaN, NaN];
+      // PostgreSQL allows hour 24 only as exactly 24:00:00.
+      if (!m || h > 24 || min > 59 || sec > 59 || (h === 24 && (min > 0 || sec > 0 || frac > 0))) {
         throw syntaxError("time without time zone", value);
       }
       return `${pad(Number(m[1]))}:${m[2]}:${m[3] ?? "00"}${m[4] ?? ""}`;
