@@ -188,6 +188,12 @@ describe("type guessing (§2)", () => {
     expect(await resourceCount()).toBe(before);
   });
 
+  it("guesses int for a JSON boolean, so the boolean itself is refused (as PostgreSQL refuses it)", async () => {
+    fails(await create({ resource: { name: "g" }, records: [{ flag: true }] }), 409, { records: [expect.any(String)], records_row: 0 });
+    const r = await created({ resource: { name: "g" }, fields: [{ id: "flag" }], records: [{ flag: 1 }] });
+    expect(r.fields).toEqual([{ id: "flag", type: "int" }]);
+  });
+
   it("fills guessed types into declared fields without a type, and appends undeclared keys", async () => {
     const r = await created({
       resource: { name: "g" },

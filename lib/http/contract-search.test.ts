@@ -219,6 +219,13 @@ describe("filters (§6.2)", () => {
     expect(await found({ title: "%" })).toEqual([]);
   });
 
+  it("compares a list with an array column as a whole array (2.11)", async () => {
+    expect(await found({ tags: ["classic", "russian"] })).toEqual([1, 2]);
+    expect(await found({ tags: ["classic"] })).toEqual([]);
+    expect(await found({ tags: [] })).toEqual([4]);
+    invalid(await call("datastore_search", { resource_id: R, filters: { tags: "classic" } }), "query");
+  });
+
   it("filters on _id", async () => {
     expect(await found({ _id: 3 })).toEqual([3]);
     expect(await found({ _id: ["1", 2] })).toEqual([1, 2]);
@@ -344,6 +351,22 @@ describe("full-text q (§6.3)", () => {
     invalid(await call("datastore_search", { resource_id: R, q: { nope: "x" } }), "q");
     invalid(await call("datastore_search", { resource_id: R, q: { author: 5 } }), "q");
     invalid(await call("datastore_search", { resource_id: R, q: { author: ["tolstoy"] } }), "q");
+  });
+
+  it("sorts by a dict q's rank column", async () => {
+    const r = await search({ resource_id: R, q: { author: "tolstoy" }, sort: "rank author asc", fields: ["_id", "rank author"] });
+    const ranks = r.records.map((x: Record<string, number>) => x["rank author"]);
+    expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
+  });
+
+  it("takes full_text like a string q, also alongside a dict q", async () => {
+    const r = await search({ resource_id: R, full_text: "tolstoy", sort: "_id" });
+    expect(r.full_text).toBe("tolstoy");
+    expect(r.records.map((x: { _id: number }) => x._id)).toEqual([1, 2]);
+    expect(r.fields.at(-1)).toEqual({ id: "rank", type: "float" });
+    const both = await search({ resource_id: R, full_text: "tolstoy", q: { title: "anna" }, fields: ["_id", "rank", "rank title"] });
+    expect(both.records.map((x: { _id: number }) => x._id)).toEqual([2]);
+    invalid(await call("datastore_search", { resource_id: R, full_text: 5 }), "full_text");
   });
 
   it("allows rank in fields and sort only with the matching q", async () => {

@@ -253,6 +253,12 @@ describe("datastore_records_delete", () => {
     }
   });
 
+  it("accepts id as a synonym", async () => {
+    expect(ok(await admin("datastore_records_delete", { id: R, filters: { _id: 1 } }))).toEqual({ resource_id: R, filters: { _id: 1 } });
+    expect(ok(await admin("datastore_delete", { id: R, filters: { _id: 2 } }))).toEqual({ resource_id: R, filters: { _id: 2 } });
+    expect(await ids({ resource_id: R })).toEqual([3, 4, 5, 6]);
+  });
+
   it("deletes matching rows and never drops the table", async () => {
     expect(ok(await admin("datastore_records_delete", { resource_id: R, filters: { _id: 1 } }))).toEqual({ resource_id: R, filters: { _id: 1 } });
     expect(await ids({ resource_id: R })).toEqual([2, 3, 4, 5, 6]);
