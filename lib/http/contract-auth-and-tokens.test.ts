@@ -1,13 +1,15 @@
 // Contract §0–§1 authentication: the Authorization header, token scopes, anonymous
 // fallbacks, and CKAN's api_token_create / api_token_list / api_token_revoke (admin only).
+import Database from "better-sqlite3";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { ADMIN, call, freshDb } from "../test/api";
 import { admin, createBooks, denied, fails, invalid, notFound, ok, token } from "../test/contract";
 
 let PRIVATE: string;
+let DB_FILE: string;
 
 beforeAll(async () => {
-  freshDb();
+  DB_FILE = freshDb();
   PRIVATE = await createBooks({}, true);
 });
 
@@ -93,6 +95,18 @@ describe("api_token_create", () => {
     const listed = ok(await admin("api_token_list")).find((x: { id: string }) => x.id === r.id);
     expect(listed).not.toHaveProperty("token");
     expect(JSON.stringify(listed)).not.toContain(r.token);
+  });
+
+  it("stores only a hash of the secret", async () => {
+    const r = ok(await admin("api_token_create", { name: "hashed" }));
+    const db = new Database(DB_FILE, { readonly: true });
+    try {
+      const dump = JSON.stringify(db.prepare("SELECT * FROM api_tokens").all());
+      expect(dump).toContain(r.id);
+      expect(dump).not.toContain(r.token);
+    } finally {
+      db.close();
+    }
   });
 
   it("defaults to read scope and takes an expiry", async () => {

@@ -88,7 +88,7 @@ describe("datastore_info (§7)", () => {
 describe("resource_show", () => {
   it("answers the resource's metadata with datastore_active", async () => {
     const r = ok(await call("resource_show", { id: R }), "resource_show");
-    expect(r).toMatchObject({ id: R, name: "books", description: "Some books", datastore_active: true, private: false });
+    expect(r).toMatchObject({ id: R, name: "books", description: "Some books", datastore_active: true, private: false, url_type: "datastore" });
     expect(ok(await call("resource_show", { id: R }, { method: "GET" })).id).toBe(R);
   });
 
