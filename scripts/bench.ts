@@ -221,7 +221,6 @@ function floor(query: Query, repeats: number): number[] {
   const r = engine.getResource(RESOURCE)!;
   const bag = new ErrorBag();
   const params = { resource_id: RESOURCE, ...query.body };
-  let statements: { sql: string; params: unknown[] }[];
   if (query.action === "datastore_value_counts") {
     // Value counts: time the engine's own bounded count (its SQL is two statements).
     const bound = bindSearch(r, parseSearchParams({}, bag));
@@ -234,7 +233,7 @@ function floor(query: Query, repeats: number): number[] {
     db.close();
     return times;
   }
-  statements = engine.searchStatements(r, bindSearch(r, parseSearchParams(params, bag)).query);
+  const statements = engine.searchStatements(r, bindSearch(r, parseSearchParams(params, bag)).query);
   const prepared = statements.map((s) => ({ stmt: db.prepare(s.sql).raw(true), params: s.params }));
   const times: number[] = [];
   for (let i = 0; i < repeats; i++) {

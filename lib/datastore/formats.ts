@@ -39,7 +39,6 @@ const XML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&
 
 export function xmlEscape(s: string): string {
   // Characters XML 1.0 cannot carry at all are dropped rather than emitted invalid.
-  // eslint-disable-next-line no-control-regex
   return s.replace(/[&<>"']/g, (c) => XML_ESCAPES[c]).replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g, "");
 }
 

@@ -4,7 +4,7 @@ import "server-only";
 import { getDatastore } from "../datastore";
 import { ACTIONS } from "../datastore/actions";
 import { failure, helpUrl, json, success } from "./envelope";
-import { BadRequest, bodyParams, queryParams } from "./params";
+import { bodyParams, queryParams } from "./params";
 import type { Params } from "../datastore/validate";
 
 const CALLBACK_RE = /^[A-Za-z_$][\w$.]{0,63}$/;

@@ -3,7 +3,7 @@
 import { findWritableResource, requireScope, type ActionContext } from "../context";
 import type { Filter, Resource } from "../engine";
 import { DatastoreError } from "../errors";
-import { isPlainObject, isUnset, parseJsonString, requireResourceId, type Params } from "../validate";
+import { isPlainObject, parseJsonString, requireResourceId, type Params } from "../validate";
 
 function toFilters(r: Resource, filters: Record<string, unknown>): Filter[] {
   const unknown = Object.keys(filters).filter((k) => k !== "_id" && !r.fields.some((f) => f.id === k));
