@@ -4,6 +4,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useMemo, useState } from "react";
 import {
+  ApiError,
   infoQuery,
   resourceQuery,
   searchQuery,
@@ -86,6 +87,10 @@ export function Explorer() {
           ? `${estimated ? "About " : ""}${formatCount(total)} of ${plural(fullCount, "record")} match`
           : `${estimated ? "About " : ""}${plural(total, "record")}${narrowed ? " match" : ""}`;
 
+  // private or missing: nothing to search, say only what to do
+  const blocked = search.error instanceof ApiError && (search.error.kind === "forbidden" || search.error.kind === "not-found");
+  const what = rid && title !== rid ? `“${title}”` : "this resource";
+
   return (
     <div className="space-y-4">
       <section aria-label="Choose data" className="space-y-3">
@@ -112,6 +117,8 @@ export function Explorer() {
 
       {!rid ? (
         <Landing onSelect={(r) => setView(viewForResource(r.id))} />
+      ) : blocked ? (
+        <ErrorState error={search.error} what={what} onRetry={() => search.refetch()} />
       ) : (
         <>
           <div className="space-y-3">
@@ -149,7 +156,7 @@ export function Explorer() {
             {search.error ? (
               <ErrorState
                 error={search.error}
-                what={rid && title !== rid ? `“${title}”` : "this resource"}
+                what={what}
                 onRetry={() => search.refetch()}
                 onReset={() => setView(viewForResource(rid))}
               />

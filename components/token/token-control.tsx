@@ -27,20 +27,22 @@ export function TokenControl() {
         setDraft("");
       }}
     >
-      <label htmlFor={TOKEN_INPUT_ID} className="text-sm font-medium">
-        Token
-      </label>
-      <input
-        id={TOKEN_INPUT_ID}
-        type="password"
-        autoComplete="off"
-        spellCheck={false}
-        value={draft}
-        onChange={(e) => setDraft(e.target.value)}
-        placeholder={inUse ? "In use (hidden)" : "API token for private data"}
-        aria-describedby="token-status"
-        className="w-48 min-w-0 flex-1 rounded-md border bg-white px-2 py-1.5 text-sm sm:flex-none dark:bg-zinc-900"
-      />
+      <span className="flex w-full items-center gap-2 sm:w-auto">
+        <label htmlFor={TOKEN_INPUT_ID} className="text-sm font-medium">
+          Token
+        </label>
+        <input
+          id={TOKEN_INPUT_ID}
+          type="password"
+          autoComplete="off"
+          spellCheck={false}
+          value={draft}
+          onChange={(e) => setDraft(e.target.value)}
+          placeholder={inUse ? "In use (hidden)" : "API token for private data"}
+          aria-describedby="token-status"
+          className="min-w-0 flex-1 rounded-md border bg-white px-2 py-1.5 text-sm sm:w-56 sm:flex-none dark:bg-zinc-900"
+        />
+      </span>
       <label className="flex items-center gap-1.5 text-sm">
         <input type="checkbox" checked={remember} onChange={(e) => setRemember(e.target.checked)} />
         Remember on this device
