@@ -1,0 +1,356 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import ExcelJS from "exceljs";
+import { beforeEach, describe, expect, it } from "vitest";
+import { openDatabase, type DB } from "../db/connection";
+import type { SearchQuery } from "../datastore/engine";
+import { parsePlain } from "../datastore/full-text";
+import { SqliteEngine } from "../datastore/sqlite/engine";
+import { importFile, type ImportOptions, type ImportResult } from "./importer";
+import { ImportError } from "./source";
+
+let dir: string;
+let db: DB;
+let engine: SqliteEngine;
+
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "import-"));
+  db = openDatabase(path.join(dir, "test.db"));
+  engine = new SqliteEngine(db);
+});
+
+function write(name: string, content: string | Buffer): string {
+  const file = path.join(dir, name);
+  fs.writeFileSync(file, content);
+  return file;
+}
+
+async function load(file: string, opts: ImportOptions = {}): Promise<ImportResult> {
+  return importFile(db, file, { name: "t", ...opts });
+}
+
+async function failure(file: string, opts: ImportOptions = {}): Promise<string> {
+  const before = snapshot();
+  try {
+    await load(file, opts);
+  } catch (e) {
+    if (!(e instanceof ImportError)) throw e;
+    expect(snapshot()).toEqual(before); // nothing loaded, nothing left behind
+    return e.message;
+  }
+  throw new Error("expected the import to fail");
+}
+
+/** Every table and row count, and the catalog: what "the database as it was" means. */
+function snapshot() {
+  const tables = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").pluck().all() as string[];
+  return {
+    tables,
+    catalog: db.prepare("SELECT id, row_count FROM datastore_resources ORDER BY id").all(),
+    rows: tables.filter((t) => /^ds_[0-9a-f]+$/.test(t)).map((t) => db.prepare(`SELECT count(*) FROM "${t}"`).pluck().get()),
+  };
+}
+
+async function rows(id: string, extra: Partial<SearchQuery> = {}): Promise<unknown[][]> {
+  const r = engine.getResource(id)!;
+  const columns = ["_id", ...r.fields.map((f) => f.id)];
+  const out = await engine.search(r, {
+    filters: [],
+    fts: [],
+    columns,
+    sort: [{ field: "_id", desc: false, nullsFirst: false }],
+    distinct: false,
+    limit: 1000,
+    offset: 0,
+    includeTotal: true,
+    ...extra,
+  });
+  return out.rows.map((row) => row.slice(1));
+}
+
+function types(r: ImportResult): Record<string, string> {
+  return Object.fromEntries(r.fields.map((f) => [f.id, f.type]));
+}
+
+describe("CSV and TSV", () => {
+  it("infers types from the rows, loads NULL for empty cells, and indexes every column", async () => {
+    const file = write(
+      "books.csv",
+      "title,year,price,in_stock,published,updated,isbn,notes\n" +
+        "War and Peace,1869,9.99,true,1869-01-01,2020-01-03 10:00:00,0140447938,\n" +
+        "Anna Karenina,1877,12,false,1877-06-01,2020-01-04T11:30:00,0143035002,classic\n" +
+        "Untitled,,,,,,,\n",
+    );
+    const r = await load(file);
+    expect(r.rows).toBe(3);
+    expect(r.created).toBe(true);
+    expect(types(r)).toEqual({
+      title: "text",
+      year: "int4",
+      price: "numeric",
+      in_stock: "bool",
+      published: "date",
+      updated: "timestamp",
+      isbn: "text", // a leading zero: an identifier, not a number
+      notes: "text",
+    });
+    expect(await rows(r.resourceId)).toEqual([
+      ["War and Peace", 1869, 9.99, true, "1869-01-01", "2020-01-03T10:00:00", "0140447938", null],
+      ["Anna Karenina", 1877, 12, false, "1877-06-01", "2020-01-04T11:30:00", "0143035002", "classic"],
+      ["Untitled", null, null, null, null, null, null, null],
+    ]);
+    const res = engine.getResource(r.resourceId)!;
+    expect(res).toMatchObject({ name: "t", rowCount: 3, private: false });
+    const hit = await engine.search(res, {
+      filters: [],
+      fts: [{ field: null, tree: parsePlain("karenina classic"), rank: "rank" }],
+      columns: ["title"],
+      sort: [],
+      distinct: false,
+      limit: 10,
+      offset: 0,
+      includeTotal: true,
+    });
+    expect(hit.rows).toEqual([["Anna Karenina"]]);
+  });
+
+  it.each([
+    ["semicolons", "a;b;c\n1;x,y;3\n", {}],
+    ["pipes", "a|b|c\n1|x,y|3\n", {}],
+    ["tabs in a .tsv", "a\tb\tc\n1\tx,y\t3\n", {}],
+    ["a delimiter given", "a:b:c\n1:x,y:3\n", { delimiter: ":" }],
+  ])("reads %s", async (_, text, opts) => {
+    const r = await load(write(_ === "tabs in a .tsv" ? "d.tsv" : "d.csv", text), opts);
+    expect(r.fields.map((f) => f.id)).toEqual(["a", "b", "c"]);
+    expect(await rows(r.resourceId)).toEqual([[1, "x,y", 3]]);
+  });
+
+  it("keeps quoted newlines, doubled quotes and delimiters inside fields; counts lines past them", async () => {
+    const text = 'id,text\n1,"two\nlines"\n2,"say ""hi"", ok"\n3,"a\r\nb"\n4\n';
+    const message = await failure(write("q.csv", text));
+    expect(message).toBe("line 7: expected 2 fields, found 1");
+    const r = await load(write("q2.csv", text.replace("4\n", "4,end\n")));
+    expect(await rows(r.resourceId)).toEqual([
+      [1, "two\nlines"],
+      [2, 'say "hi", ok'],
+      [3, "a\r\nb"],
+      [4, "end"],
+    ]);
+  });
+
+  it("reports a ragged row by its line and loads nothing", async () => {
+    await load(write("first.csv", "x\n1\n"), { name: "already there" });
+    const lines = ["a,b,c", ...Array.from({ length: 20_000 }, (_, i) => `${i},${i},${i}`)];
+    lines[15_000] = "1,2";
+    expect(await failure(write("ragged.csv", lines.join("\n") + "\n"))).toBe("line 15001: expected 3 fields, found 2");
+    expect(engine.listResources().map((r) => r.name)).toEqual(["already there"]);
+  });
+
+  it("tolerates blank lines and a trailing delimiter; names an unclosed quote's line", async () => {
+    const r = await load(write("t.csv", "a,b,\n1,2,\n\n3,4\n"));
+    expect(await rows(r.resourceId)).toEqual([
+      [1, 2],
+      [3, 4],
+    ]);
+    expect(await failure(write("u.csv", 'a,b\n1,"open\n2,3\n'))).toMatch(/^CSV: Quote Not Closed.*line/);
+  });
+
+  it("skips a UTF-8 byte-order mark", async () => {
+    const r = await load(write("bom.csv", "\uFEFFname,n\nbük,1\n"));
+    expect(r.fields.map((f) => f.id)).toEqual(["name", "n"]);
+    expect(r.notes).toContain("BOM");
+    expect(await rows(r.resourceId)).toEqual([["bük", 1]]);
+  });
+
+  it("reads Latin-1 (Windows-1252), detected from the bytes", async () => {
+    const r = await load(write("latin1.csv", Buffer.from(Buffer.from("ville,prix\nMontréal,5\nSão Paulo,¬3\n", "latin1").map((b) => (b === 0xac ? 0x80 : b)))));
+    expect(r.notes[0]).toBe("Latin-1");
+    expect(await rows(r.resourceId)).toEqual([
+      ["Montréal", "5"],
+      ["São Paulo", "€3"],
+    ]);
+  });
+
+  it("starts over as Latin-1 when invalid UTF-8 appears past the sniffed start", async () => {
+    const head = "word,n\n" + "plain,1\n".repeat(200_000); // well past the 1 MiB sniff
+    const notices: string[] = [];
+    const r = await load(write("late.csv", Buffer.concat([Buffer.from(head), Buffer.from("caf\xe9,2\n", "latin1")])), {
+      onNotice: (m) => notices.push(m),
+    });
+    expect(r.rows).toBe(200_001);
+    expect(r.restarts).toBe(1);
+    expect(notices[0]).toMatch(/Latin-1/);
+    expect((await rows(r.resourceId, { offset: 200_000 }))[0]).toEqual(["café", 2]);
+  });
+});
+
+describe("type inference", () => {
+  it("decides from a sample of rows, not just the first", async () => {
+    const r = await load(
+      write(
+        "t.csv",
+        "a,b,c,d,e,f,g,h,i\n" +
+          "1,1,2020-01-01,yes,1,,007,1e3,2021-02-28\n" +
+          "2,1.5,2020-01-02 10:00,no,3000000000,,7,2,2021-02-30\n" +
+          "-3,2,2020-01-03,Y, 4 ,,,x,\n",
+      ),
+    );
+    expect(types(r)).toEqual({
+      a: "int4",
+      b: "numeric", // ints and a decimal
+      c: "timestamp", // dates and a timestamp
+      d: "bool",
+      e: "int8", // beyond int4
+      f: "text", // no value at all
+      g: "text", // leading zeros
+      h: "text", // a word among numbers
+      i: "text", // 30 February is not a date
+    });
+    expect((await rows(r.resourceId))[1]).toEqual([2, 1.5, "2020-01-02T10:00:00", false, 3000000000, null, "7", "2", "2021-02-30"]);
+  });
+
+  it("widens a column when a value after the sample does not fit, and starts over", async () => {
+    const lines = ["n,d,x", ...Array.from({ length: 300 }, (_, i) => `${i},2020-01-01,${i}`)];
+    lines[250] = "249,2020-01-01 12:30,abc";
+    const notices: string[] = [];
+    const r = await load(write("w.csv", lines.join("\n")), { sampleRows: 100, batchRows: 50, onNotice: (m) => notices.push(m) });
+    expect(types(r)).toEqual({ n: "int4", d: "timestamp", x: "text" });
+    expect(r.restarts).toBe(2);
+    expect(notices).toEqual([
+      'line 251: "2020-01-01 12:30" does not fit column "d" (date); making it timestamp; starting over',
+      'line 251: "abc" does not fit column "x" (int4); making it text; starting over',
+    ]);
+    expect((await rows(r.resourceId))[249]).toEqual([249, "2020-01-01T12:30:00", "abc"]);
+  });
+
+  it("takes declared types over inferred ones, and names the line of a value that does not fit", async () => {
+    const r = await load(write("t.csv", "zip,n\n01234,1\n98765,2\n"), { types: { n: "text", zip: "int" } });
+    expect(types(r)).toEqual({ zip: "int4", n: "text" });
+    expect(await rows(r.resourceId)).toEqual([
+      [1234, "1"],
+      [98765, "2"],
+    ]);
+    const message = await failure(write("bad.csv", "n,m\n1,a\n2,b\nx,c\n"), { types: { n: "int" } });
+    expect(message).toBe('line 4, column "n": invalid input syntax for type integer: "x" (declared int4)');
+    expect(await failure(write("c.csv", "n\n1\n"), { types: { n: "integr" } })).toMatch(/"integr" is not a valid field type/);
+    expect(await failure(write("d.csv", "n\n1\n"), { types: { m: "int" } })).toMatch(/"m" is not a column/);
+  });
+
+  it("rejects field names datastore_create rejects", async () => {
+    expect(await failure(write("h.csv", "_id,name,name\n1,a,b\n"))).toMatch(/"_id" is not a valid field name.*duplicate column: name/);
+  });
+});
+
+describe("JSON and NDJSON", () => {
+  it("loads an array of objects with JSON types, nested values and keys first seen late", async () => {
+    const records = [
+      { id: 1, name: "a", score: 1.5, ok: true, tags: ["x", "y"], meta: { k: 1 } },
+      { id: 2, name: "b", score: 2, ok: false, tags: [], meta: null },
+      ...Array.from({ length: 30 }, (_, i) => ({ id: i + 3, name: `n${i}`, score: i, ok: true, tags: null, meta: null })),
+    ];
+    (records[31] as Record<string, unknown>).late = "here";
+    const file = write("r.json", JSON.stringify(records, null, 2));
+    const r = await load(file, { sampleRows: 10, batchRows: 5 });
+    expect(r.restarts).toBe(1);
+    expect(types(r)).toEqual({ id: "int4", name: "text", score: "float8", ok: "bool", tags: "json", meta: "json", late: "text" });
+    const all = await rows(r.resourceId);
+    expect(all[0]).toEqual([1, "a", 1.5, true, ["x", "y"], { k: 1 }, null]);
+    expect(all[31]).toEqual([32, "n29", 29, true, null, null, "here"]);
+  });
+
+  it("names the line of an element that is not an object, and of invalid JSON", async () => {
+    expect(await failure(write("a.json", '[\n  {"a": 1},\n  [1, 2]\n]'))).toBe("line 3: expected a JSON object, found an array");
+    expect(await failure(write("b.json", '[{"a": 1}, {"a": }]'))).toMatch(/^line 1: invalid JSON/);
+    expect(await failure(write("c.json", '[{"a": 1}'))).toMatch(/not closed/);
+  });
+
+  it("reads NDJSON, skipping blank lines, with line numbers in errors", async () => {
+    const r = await load(write("r.ndjson", '{"a": 1, "b": "x"}\n\n{"a": 2, "b": "y {not json"}\n'));
+    expect(await rows(r.resourceId)).toEqual([
+      [1, "x"],
+      [2, "y {not json"],
+    ]);
+    expect(await failure(write("bad.jsonl", '{"a": 1}\n\n{"a": 2,}\n'))).toMatch(/^line 3: invalid JSON/);
+  });
+});
+
+describe("Excel", () => {
+  it("reads the first sheet: numbers, dates, booleans, formulas, rich text", async () => {
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet("data");
+    ws.addRow(["name", "amount", "when", "ok", "double", "at"]);
+    ws.addRow(["alpha", 1, new Date(Date.UTC(2021, 0, 2)), true, { formula: "B2*2", result: 2 }, new Date(Date.UTC(2021, 0, 2, 9, 30))]);
+    ws.addRow([{ richText: [{ text: "be" }, { text: "ta" }] }, 2.5, new Date(Date.UTC(2022, 11, 31)), false, { formula: "B3*2", result: 5 }, null]);
+    ws.getColumn(3).numFmt = "yyyy-mm-dd";
+    ws.getColumn(6).numFmt = "yyyy-mm-dd hh:mm";
+    wb.addWorksheet("ignored").addRow(["x"]);
+    const file = path.join(dir, "book.xlsx");
+    await wb.xlsx.writeFile(file);
+    const r = await load(file);
+    expect(types(r)).toEqual({ name: "text", amount: "float8", when: "date", ok: "bool", double: "int4", at: "timestamp" });
+    expect(await rows(r.resourceId)).toEqual([
+      ["alpha", 1, "2021-01-02", true, 2, "2021-01-02T09:30:00"],
+      ["beta", 2.5, "2022-12-31", false, 5, null],
+    ]);
+  });
+
+  it("names the row of a value that does not fit", async () => {
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet("data");
+    ws.addRow(["n"]);
+    ws.addRow([1]);
+    ws.addRow(["lots"]);
+    const file = path.join(dir, "bad.xlsx");
+    await wb.xlsx.writeFile(file);
+    expect(await failure(file, { types: { n: "int" } })).toBe('row 3, column "n": invalid input syntax for type integer: "lots" (declared int4)');
+  });
+});
+
+describe("resources", () => {
+  it("creates with an id, name and private flag; refuses to overwrite; appends with --append", async () => {
+    const r = await load(write("a.csv", "k,v\n1,a\n2,b\n"), { resourceId: "my-table", name: "My table", private: true, primaryKey: ["k"] });
+    expect(engine.getResource("my-table")).toMatchObject({ name: "My table", private: true, primaryKey: ["k"], rowCount: 2 });
+    expect(await failure(write("b.csv", "k,v\n3,c\n"), { resourceId: "my-table" })).toMatch(/already exists; add --append/);
+
+    const more = await load(write("c.csv", "v,k\nc,3\n"), { resourceId: "my-table", append: true });
+    expect(more).toMatchObject({ created: false, rows: 1 });
+    expect(await rows(r.resourceId)).toEqual([
+      [1, "a"],
+      [2, "b"],
+      [3, "c"],
+    ]);
+    expect(engine.getResource("my-table")!.rowCount).toBe(3);
+  });
+
+  it("rejects an append that does not fit the resource, loading nothing", async () => {
+    await load(write("a.csv", "k,v\n1,a\n"), { resourceId: "t1", primaryKey: ["k"] });
+    expect(await failure(write("b.csv", "k,w\n2,a\n"), { resourceId: "t1", append: true })).toMatch(/columns not in resource t1: "w"/);
+    expect(await failure(write("c.csv", "k,v\n2,a\nzz,b\n"), { resourceId: "t1", append: true })).toBe(
+      'line 3, column "k": invalid input syntax for type integer: "zz" (the resource\'s field is int4)',
+    );
+    expect(await failure(write("d.csv", "k,v\n2,a\n1,b\n"), { resourceId: "t1", append: true })).toMatch(/^line 3: duplicate key value/);
+    expect(await failure(write("e.csv", "k\n1\n"), { resourceId: "nope", append: true })).toMatch(/not found/);
+  });
+
+  it("builds the primary key after the load and reports duplicates", async () => {
+    expect(await failure(write("a.csv", "k,v\n1,a\n1,b\n"), { primaryKey: ["k"] })).toMatch(/--primary-key k: .*duplicate/);
+    expect(await failure(write("b.csv", "k,v\n1,a\n"), { primaryKey: ["nope"] })).toMatch(/"nope" is not a column/);
+  });
+
+  it("stops between batches when aborted, leaving nothing behind", async () => {
+    const controller = new AbortController();
+    const file = write("big.csv", "n\n" + Array.from({ length: 50_000 }, (_, i) => i).join("\n"));
+    const before = snapshot();
+    await expect(
+      load(file, {
+        batchRows: 1000,
+        signal: controller.signal,
+        onProgress: (p) => {
+          if (p.rows > 20_000) controller.abort();
+        },
+      }),
+    ).rejects.toThrow(/interrupted/);
+    expect(snapshot()).toEqual(before);
+  });
+});

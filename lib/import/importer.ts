@@ -1,0 +1,348 @@
+// The bulk importer: reads a file through a streaming reader, infers column types from a
+// sample, creates the resource with datastore_create's own validation, and loads the rows
+// through the engine's bulk path, all inside one SQLite transaction: a failure, Ctrl-C or a
+// killed process leaves the database exactly as it was. No HTTP here; scripts/import.ts is
+// the command line around it.
+import { setImmediate as tick } from "node:timers/promises";
+import { TokenStore } from "../auth/tokens";
+import type { DB } from "../db/connection";
+import { datastoreCreate } from "../datastore/actions/datastore-create";
+import type { ActionContext } from "../datastore/context";
+import type { BulkLoad, Resource } from "../datastore/engine";
+import { DatastoreError } from "../datastore/errors";
+import { SqliteEngine } from "../datastore/sqlite/engine";
+import { resolveType, type TypeName } from "../datastore/types";
+import { TypeSampler, fitsLosslessly, widen } from "./infer";
+import { openSource } from "./open";
+import { ImportError, RestartImport, type Batch, type Format, type ReadOptions, type Source } from "./source";
+
+export interface ImportOptions extends ReadOptions {
+  name?: string;
+  resourceId?: string;
+  private?: boolean;
+  primaryKey?: string[];
+  /** Declared types by field id (any name datastore_create accepts: `int`, `text`, `timestamp`…). */
+  types?: Record<string, string>;
+  append?: boolean;
+  /** Rows read before the types are decided. */
+  sampleRows?: number;
+  onProgress?: (p: ImportProgress) => void;
+  onNotice?: (message: string) => void;
+  /** Aborting stops the import between batches and rolls it back. */
+  signal?: AbortSignal;
+}
+
+export interface ImportProgress {
+  phase: "loading" | "indexing";
+  rows: number;
+  /** Fraction of the phase done, 0..1. */
+  fraction: number;
+}
+
+export interface ImportResult {
+  resourceId: string;
+  name: string;
+  created: boolean;
+  rows: number;
+  fields: { id: string; type: TypeName }[];
+  format: Format;
+  notes: string[];
+  restarts: number;
+  seconds: number;
+}
+
+export class ImportInterrupted extends ImportError {
+  constructor() {
+    super("interrupted: nothing was loaded");
+  }
+}
+
+export const DEFAULT_SAMPLE_ROWS = 10_000;
+const INDEX_CHUNK_ROWS = 100_000;
+const MAX_RESTARTS = 20;
+
+/** The types a user may declare: validated up front so a typo costs no reading. */
+function declaredTypes(types: Record<string, string> | undefined): Record<string, TypeName> {
+  const out: Record<string, TypeName> = {};
+  for (const [field, name] of Object.entries(types ?? {})) {
+    const t = resolveType(name);
+    if (!t) throw new ImportError(`--types: "${name}" is not a valid field type (for "${field}")`);
+    out[field] = t;
+  }
+  return out;
+}
+
+function describe(e: DatastoreError): string {
+  // A bulk-load failure carries its position (`records_row`, `field`) for the caller to word.
+  const positional = "records_row" in e.details;
+  return Object.entries(e.details)
+    .filter(([k]) => !positional || (k !== "records_row" && k !== "field"))
+    .map(([k, v]) => (Array.isArray(v) ? v.join("; ") : k === "message" ? String(v) : `${k}: ${JSON.stringify(v)}`))
+    .join("; ")
+    .replace(/^(Not found|Access denied): /, "");
+}
+
+interface Plan {
+  columns: string[];
+  types: TypeName[];
+  /** Columns whose type was inferred here, so a later value may widen it. */
+  inferred: boolean[];
+}
+
+export async function importFile(db: DB, file: string, opts: ImportOptions = {}): Promise<ImportResult> {
+  const started = performance.now();
+  const userTypes = declaredTypes(opts.types);
+  if (opts.append && !opts.resourceId) throw new ImportError("--append needs --resource-id: the resource to add rows to");
+  const widened: Record<string, TypeName> = {};
+  const addColumns: string[] = [];
+  let encoding = opts.encoding;
+  let restarts = 0;
+  for (;;) {
+    const source = await openSource(file, { ...opts, encoding });
+    try {
+      const result = await runOnce(db, source, opts, userTypes, widened, addColumns);
+      return { ...result, restarts, seconds: (performance.now() - started) / 1000 };
+    } catch (e) {
+      if (!(e instanceof RestartImport) || restarts >= MAX_RESTARTS) throw e;
+      restarts++;
+      opts.onNotice?.(`${e.reason}; starting over`);
+      if (e.change.encoding) encoding = e.change.encoding;
+      if (e.change.addColumns) addColumns.push(...e.change.addColumns);
+      Object.assign(widened, e.change.types ?? {});
+    } finally {
+      await source.close();
+    }
+  }
+}
+
+async function runOnce(
+  db: DB,
+  source: Source,
+  opts: ImportOptions,
+  userTypes: Record<string, TypeName>,
+  widened: Record<string, TypeName>,
+  addColumns: string[],
+): Promise<Omit<ImportResult, "restarts" | "seconds">> {
+  const engine = new SqliteEngine(db);
+  const ctx: ActionContext = { engine, tokens: new TokenStore(db), user: { scope: "admin", name: "import" } };
+  const batches = source.batches();
+  const sampleRows = opts.sampleRows ?? DEFAULT_SAMPLE_ROWS;
+
+  // Read the sample: these rows decide the types and are loaded first.
+  const sample: Batch[] = [];
+  let sampled = 0;
+  while (sampled < sampleRows) {
+    const next = await batches.next();
+    if (next.done) break;
+    sample.push(next.value);
+    sampled += next.value.rows.length;
+  }
+
+  let existing: Resource | undefined;
+  if (opts.resourceId) {
+    existing = engine.getResource(opts.resourceId);
+    if (existing && existing.id !== opts.resourceId) {
+      throw new ImportError(`"${opts.resourceId}" is an alias of ${existing.id}; give the resource id`);
+    }
+    if (existing && !opts.append) throw new ImportError(`resource ${opts.resourceId} already exists; add --append to add rows to it`);
+    if (!existing && opts.append) throw new ImportError(`--append: resource ${opts.resourceId} was not found`);
+  }
+
+  const plan = existing ? planAppend(source, sample, existing, userTypes) : planNew(source, sample, userTypes, widened, addColumns);
+  for (const k of opts.primaryKey ?? []) {
+    if (!plan.columns.includes(k) && !existing?.fields.some((f) => f.id === k)) {
+      throw new ImportError(`--primary-key: "${k}" is not a column of the file`);
+    }
+  }
+  const width = plan.columns.length;
+  const index = new Map(plan.columns.map((c, i) => [c, i]));
+  // Inferred int and date columns: the casts would round a fraction or drop a time silently.
+  const lossy = plan.types.map((t, i) => (plan.inferred[i] && (t === "int4" || t === "int8" || t === "date") ? i : -1)).filter((i) => i >= 0);
+
+  db.exec("BEGIN IMMEDIATE");
+  try {
+    const resource = existing ?? createResource(ctx, opts, plan);
+    const loader = engine.bulkLoad(resource.id, plan.columns);
+    let rows = 0;
+    const load = (batch: Batch) => {
+      const positional = source.keyed ? toPositional(batch, index, width, source, !existing) : (batch.rows as unknown[][]);
+      for (const c of lossy) {
+        for (let r = 0; r < positional.length; r++) {
+          const v = positional[r][c];
+          if (v !== null && !fitsLosslessly(plan.types[c], v)) {
+            throw restartOrFail(plan, c, v, `${source.unit} ${batch.positions[r]}`, opts);
+          }
+        }
+      }
+      try {
+        loader.append(positional);
+      } catch (e) {
+        throw appendFailure(e, plan, positional, batch, source, opts);
+      }
+      rows += positional.length;
+    };
+    const report = () => {
+      const p = source.progress();
+      opts.onProgress?.({ phase: "loading", rows, fraction: p.total ? Math.min(1, p.done / p.total) : 0 });
+    };
+
+    for (const batch of sample) load(batch);
+    sample.length = 0;
+    report();
+    for (;;) {
+      if (opts.signal?.aborted) throw new ImportInterrupted();
+      const next = await batches.next();
+      if (next.done) break;
+      load(next.value);
+      report();
+    }
+
+    if (opts.primaryKey?.length) {
+      try {
+        engine.setPrimaryKey(resource.id, opts.primaryKey);
+      } catch (e) {
+        if (e instanceof DatastoreError) throw new ImportError(`--primary-key ${opts.primaryKey.join(",")}: ${describe(e)}`);
+        throw e;
+      }
+    }
+    await indexAll(loader, rows, opts);
+    loader.finish();
+    db.exec("COMMIT");
+    const done = engine.getResource(resource.id)!;
+    return {
+      resourceId: done.id,
+      name: done.name,
+      created: !existing,
+      rows,
+      fields: plan.columns.map((c, i) => ({ id: c, type: plan.types[i] })),
+      format: source.format,
+      notes: source.notes,
+    };
+  } catch (e) {
+    if (db.inTransaction) db.exec("ROLLBACK");
+    if (e instanceof DatastoreError) throw new ImportError(describe(e));
+    throw e;
+  }
+}
+
+async function indexAll(loader: BulkLoad, rows: number, opts: ImportOptions): Promise<void> {
+  for (;;) {
+    const left = loader.index(INDEX_CHUNK_ROWS);
+    opts.onProgress?.({ phase: "indexing", rows: rows - left, fraction: rows ? (rows - left) / rows : 1 });
+    if (left === 0) return;
+    await tick(); // let Ctrl-C and the progress bar through between chunks
+    if (opts.signal?.aborted) throw new ImportInterrupted();
+  }
+}
+
+function planNew(source: Source, sample: Batch[], userTypes: Record<string, TypeName>, widened: Record<string, TypeName>, addColumns: string[]): Plan {
+  let columns = source.columns;
+  if (source.keyed) {
+    const seen = new Set<string>();
+    for (const batch of sample) for (const rec of batch.rows as Record<string, unknown>[]) for (const k of Object.keys(rec)) seen.add(k);
+    for (const k of addColumns) seen.add(k);
+    columns = [...seen];
+  }
+  if (columns.length === 0) throw new ImportError("the file has no columns");
+  for (const f of Object.keys(userTypes)) {
+    if (!columns.includes(f)) throw new ImportError(`--types: "${f}" is not a column of the file`);
+  }
+  let sampled: TypeName[] = [];
+  if (!source.declared || source.declared.some((t) => t === undefined)) {
+    const sampler = new TypeSampler(columns.length);
+    const index = new Map(columns.map((c, i) => [c, i]));
+    for (const batch of sample) {
+      const rows = source.keyed ? toPositional(batch, index, columns.length, source, false) : (batch.rows as unknown[][]);
+      for (const row of rows) sampler.add(row);
+    }
+    sampled = sampler.types();
+  }
+  const types = columns.map((c, i) => userTypes[c] ?? widened[c] ?? source.declared?.[i] ?? sampled[i]);
+  const inferred = columns.map((c, i) => !userTypes[c] && !source.declared?.[i]);
+  return { columns, types, inferred };
+}
+
+function planAppend(source: Source, sample: Batch[], r: Resource, userTypes: Record<string, TypeName>): Plan {
+  const byId = new Map(r.fields.map((f) => [f.id, f]));
+  let columns = source.columns;
+  if (source.keyed) {
+    const seen = new Set<string>();
+    for (const batch of sample) for (const rec of batch.rows as Record<string, unknown>[]) for (const k of Object.keys(rec)) seen.add(k);
+    columns = [...seen].filter((k) => byId.has(k));
+  }
+  const unknown = source.keyed ? [] : columns.filter((c) => !byId.has(c));
+  if (unknown.length) throw new ImportError(`columns not in resource ${r.id}: "${unknown.join('", "')}" (its fields: ${r.fields.map((f) => f.id).join(", ")})`);
+  for (const [f, t] of Object.entries(userTypes)) {
+    if (byId.get(f)?.type !== t) throw new ImportError(`--types: field "${f}" of resource ${r.id} is ${byId.get(f)?.type ?? "not there"}; an append cannot change types`);
+  }
+  if (columns.length === 0) throw new ImportError(`the file has none of the fields of resource ${r.id}`);
+  return { columns, types: columns.map((c) => byId.get(c)!.type), inferred: columns.map(() => false) };
+}
+
+function createResource(ctx: ActionContext, opts: ImportOptions, plan: Plan): Resource {
+  const fields = plan.columns.map((id, i) => ({ id, type: plan.types[i] }));
+  const name = opts.name?.trim() || undefined;
+  let id: string;
+  try {
+    if (opts.resourceId) {
+      id = String(datastoreCreate(ctx, { resource_id: opts.resourceId, fields, force: true }).resource_id);
+      ctx.engine.updateResourceMeta(id, { name: name ?? opts.resourceId, private: Boolean(opts.private) });
+    } else {
+      id = String(datastoreCreate(ctx, { resource: { name: name ?? "import", private: Boolean(opts.private) }, fields }).resource_id);
+    }
+  } catch (e) {
+    if (e instanceof DatastoreError) throw new ImportError(`cannot create the resource: ${describe(e)}`);
+    throw e;
+  }
+  return ctx.engine.getResource(id)!;
+}
+
+/** Keyed records (JSON) to rows in column order. A key the plan lacks: a restart adds it. */
+function toPositional(batch: Batch, index: Map<string, number>, width: number, source: Source, canAdd: boolean): unknown[][] {
+  const records = batch.rows as Record<string, unknown>[];
+  const out: unknown[][] = new Array(records.length);
+  for (let r = 0; r < records.length; r++) {
+    const rec = records[r];
+    const row = new Array<unknown>(width).fill(null);
+    for (const k in rec) {
+      const i = index.get(k);
+      if (i === undefined) {
+        const where = `${source.unit} ${batch.positions[r]}`;
+        if (canAdd) throw new RestartImport(`${where}: new field "${k}"`, { addColumns: [k] });
+        throw new ImportError(`${where}: field "${k}" is not in the resource`);
+      }
+      row[i] = rec[k] ?? null;
+    }
+    out[r] = row;
+  }
+  return out;
+}
+
+function restartOrFail(plan: Plan, c: number, value: unknown, where: string, opts: ImportOptions, message?: string): Error {
+  const field = plan.columns[c];
+  const type = plan.types[c];
+  if (plan.inferred[c]) {
+    const wider = widen(type, value);
+    if (wider) {
+      return new RestartImport(`${where}: ${JSON.stringify(value)} does not fit column "${field}" (${type}); making it ${wider}`, {
+        types: { [field]: wider },
+      });
+    }
+  }
+  const hint = plan.inferred[c]
+    ? ` (type inferred from the first ${opts.sampleRows ?? DEFAULT_SAMPLE_ROWS} rows; set it with --types "${field}:text")`
+    : opts.append
+      ? ` (the resource's field is ${type})`
+      : ` (declared ${type})`;
+  return new ImportError(`${where}, column "${field}": ${message ?? `${JSON.stringify(value)} is not a valid ${type}`}${hint}`);
+}
+
+function appendFailure(e: unknown, plan: Plan, rows: unknown[][], batch: Batch, source: Source, opts: ImportOptions): unknown {
+  if (!(e instanceof DatastoreError)) return e;
+  const row = e.details.records_row;
+  if (typeof row !== "number") return new ImportError(describe(e));
+  const where = `${source.unit} ${batch.positions[row]}`;
+  const c = typeof e.details.field === "string" ? plan.columns.indexOf(e.details.field) : -1;
+  if (c < 0) return new ImportError(`${where}: ${describe(e)}`);
+  return restartOrFail(plan, c, rows[row][c], where, opts, describe(e));
+}
