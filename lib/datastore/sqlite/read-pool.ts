@@ -53,8 +53,10 @@ export class ReadPool {
     const url = new URL("./read-worker.ts", import.meta.url);
     // Workers read the same live environment, so configuration stays in one place.
     const options = { workerData: { file: this.file }, env: SHARE_ENV as typeof SHARE_ENV };
-    // Built servers run the bundled worker; under vitest it is TypeScript source, loaded via tsx.
-    const worker = url.pathname.endsWith(".ts")
+    // Built servers run the worker Turbopack bundles from `new Worker(url)` (the URL itself then
+    // names a raw .ts asset, so its extension proves nothing); under vitest the module is
+    // TypeScript source, loaded via tsx. Next inlines NEXT_RUNTIME into its server bundles.
+    const worker = !process.env.NEXT_RUNTIME
       ? new Worker(`require("tsx/cjs/api").register(); require(${JSON.stringify(url.pathname)});`, { ...options, eval: true })
       : new Worker(url, options);
     const slot: Slot = { worker, busy: false };
