@@ -47,4 +47,17 @@ export const config = {
   get maxFields(): number {
     return intEnv("DATASTORE_MAX_FIELDS", 1000);
   },
+  /** Records one datastore_create or datastore_upsert may carry. */
+  get maxRecords(): number {
+    return intEnv("DATASTORE_MAX_RECORDS", 100_000);
+  },
+  /** What the server checks of the database file at start: quick_check (default), full, off. */
+  get startupCheck(): "quick" | "full" | "off" {
+    const v = (process.env.DATASTORE_STARTUP_CHECK ?? "").toLowerCase();
+    return v === "full" || v === "off" ? v : "quick";
+  },
+  /** Nesting of arrays and objects in a request; deeper JSON would exhaust the stack later. */
+  get maxJsonDepth(): number {
+    return intEnv("DATASTORE_MAX_JSON_DEPTH", 100);
+  },
 };

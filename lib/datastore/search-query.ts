@@ -61,8 +61,9 @@ export function parseSearchParams(params: Params, bag: ErrorBag, opts: { unlimit
     } else bag.add("q", `invalid value ${JSON.stringify(q)}`);
   }
   if (!isUnset(params.full_text)) {
-    if (typeof params.full_text === "string") out.fullText = params.full_text;
-    else bag.add("full_text", `invalid value ${JSON.stringify(params.full_text)}`);
+    if (typeof params.full_text !== "string") bag.add("full_text", `invalid value ${JSON.stringify(params.full_text)}`);
+    else if (params.full_text.length > config.maxQLength) bag.add("full_text", `must be at most ${config.maxQLength} characters`);
+    else out.fullText = params.full_text;
   }
 
   if (!isUnset(params.language)) {

@@ -1,6 +1,7 @@
 // CKAN's parameter validators, shared by every action. GET query strings arrive as strings
 // (or lists of strings for repeated keys), POST bodies as JSON, and both go through these,
 // which convert the way CKAN's validators do (contract §1 "Reading the parameters").
+import { config } from "../config";
 import { DatastoreError, ErrorBag } from "./errors";
 
 export type Params = Record<string, unknown>;
@@ -75,14 +76,30 @@ export function asStringList(v: unknown, key: string, bag: ErrorBag): string[] {
   return list as string[];
 }
 
-/** A JSON parameter that may arrive as a JSON string (GET): parsed, or undefined if not JSON. */
+/** A JSON parameter that may arrive as a JSON string (GET): parsed, or undefined if not JSON
+ *  (or nested deeper than the configured limit). */
 export function parseJsonString(v: unknown): unknown {
   if (typeof v !== "string") return v;
   try {
-    return JSON.parse(v);
+    const parsed: unknown = JSON.parse(v);
+    return nestedDeeperThan(parsed, config.maxJsonDepth) ? undefined : parsed;
   } catch {
     return undefined;
   }
+}
+
+/** True when arrays and objects nest more than `max` levels (checked without recursion). */
+export function nestedDeeperThan(value: unknown, max: number): boolean {
+  if (value === null || typeof value !== "object") return false;
+  const stack: [object, number][] = [[value, 1]];
+  while (stack.length) {
+    const [v, depth] = stack.pop()!;
+    if (depth > max) return true;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) {
+      if (child !== null && typeof child === "object") stack.push([child, depth + 1]);
+    }
+  }
+  return false;
 }
 
 export function isPlainObject(v: unknown): v is Record<string, unknown> {

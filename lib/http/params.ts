@@ -2,7 +2,7 @@
 // (repeated keys become lists), POST JSON bodies (must be an object), and form posts.
 // Anything unreadable is a BadRequest, answered as a bare JSON string with status 400.
 import { config } from "../config";
-import type { Params } from "../datastore/validate";
+import { nestedDeeperThan, type Params } from "../datastore/validate";
 
 export class BadRequest extends Error {
   constructor(
@@ -62,7 +62,12 @@ function parseJsonObject(text: string): Params {
     throw new BadRequest(`${JSON_ERROR}${(e as Error).message}`);
   }
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    throw new BadRequest(`${JSON_ERROR}Request data JSON decoded to ${JSON.stringify(value)} but it needs to be a dictionary.`);
+    // Named, not echoed: the value may be megabytes long, or too deep to stringify.
+    const kind = value === null ? "null" : Array.isArray(value) ? "a list" : `a ${typeof value}`;
+    throw new BadRequest(`${JSON_ERROR}Request data JSON decoded to ${kind} but it needs to be a dictionary.`);
+  }
+  if (nestedDeeperThan(value, config.maxJsonDepth)) {
+    throw new BadRequest(`${JSON_ERROR}Request data nests arrays and objects more than ${config.maxJsonDepth} levels deep`);
   }
   return value as Params;
 }

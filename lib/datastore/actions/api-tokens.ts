@@ -28,6 +28,7 @@ export function apiTokenRevoke(ctx: ActionContext, params: Params) {
   const target = [params.jti, params.id, params.token].find((v) => !isUnset(v));
   if (typeof target !== "string") throw DatastoreError.field("jti", "Missing value");
   requireScope(ctx, "admin", "api_token_revoke");
-  if (!ctx.tokens.revoke(target)) throw DatastoreError.notFound(`API token "${target}" was not found.`);
+  // The target may be the secret itself: never echo it.
+  if (!ctx.tokens.revoke(target)) throw DatastoreError.notFound("API token was not found.");
   return null;
 }

@@ -39,6 +39,11 @@ function indexList(v: unknown, bag: ErrorBag): string[][] | undefined {
   return list.map((x) => (Array.isArray(x) ? (x as string[]) : [x as string]));
 }
 
+/** The records-per-request limit (DATASTORE_MAX_RECORDS), shared with datastore_upsert. */
+export function tooManyRecords(count: number): string {
+  return `at most ${config.maxRecords} records are allowed per request (got ${count}); send them in several requests`;
+}
+
 export function parseFields(v: unknown, bag: ErrorBag, params: Params): DeclaredField[] {
   if (v === undefined || v === null) return [];
   if (!Array.isArray(v)) {
@@ -89,6 +94,7 @@ export function datastoreCreate(ctx: ActionContext, params: Params) {
   let records: Record<string, unknown>[] = [];
   if (!isUnset(params.records)) {
     if (!Array.isArray(params.records)) bag.add("records", "records must be a list");
+    else if (params.records.length > config.maxRecords) bag.add("records", tooManyRecords(params.records.length));
     else if (params.records.length && !isPlainObject(params.records[0])) bag.add("records", "The first row is not a json object");
     else records = params.records as Record<string, unknown>[];
   }

@@ -1,9 +1,11 @@
 // datastore_upsert (contract §4): insert, update or upsert records, all-or-nothing;
 // `dry_run` does everything, then rolls back.
+import { config } from "../../config";
 import { findWritableResource, requireScope, type ActionContext } from "../context";
 import type { WriteMethod } from "../engine";
 import { ErrorBag } from "../errors";
 import { asBool, isPlainObject, isUnset, requireResourceId, type Params } from "../validate";
+import { tooManyRecords } from "./datastore-create";
 
 const METHODS: WriteMethod[] = ["upsert", "insert", "update"];
 
@@ -17,6 +19,7 @@ export function datastoreUpsert(ctx: ActionContext, params: Params) {
   let records: Record<string, unknown>[] = [];
   if (!isUnset(params.records)) {
     if (!Array.isArray(params.records)) bag.add("records", "records must be a list");
+    else if (params.records.length > config.maxRecords) bag.add("records", tooManyRecords(params.records.length));
     else records = params.records as Record<string, unknown>[];
   }
   records.forEach((rec, i) => {
