@@ -1,13 +1,17 @@
-// Server start-up: open (and migrate) the database and load sample data into an empty one,
-// so the first request never waits. A database that cannot be opened stops the server with
-// a clear message instead of failing every request.
+// Server start-up: open (and migrate) the database, check it (not corrupt, writable), and load
+// sample data into an empty one, so the first request never waits. A database that cannot be
+// used stops the server once with a clear message instead of failing every request.
 import { config } from "./config";
 import { getDb } from "./db/connection";
+import { checkDatabase, explainOpenError } from "./db/health";
 import { ensureSampleData } from "./sample-data/seed";
 
 try {
-  ensureSampleData(getDb());
+  const db = getDb();
+  checkDatabase(db, config.dbPath, config.startupCheck);
+  ensureSampleData(db);
 } catch (e) {
-  console.error(`datastore: cannot open the database at ${config.dbPath}: ${(e as Error).message}`);
+  console.error(`datastore: ${explainOpenError(e, config.dbPath)}`);
+  console.error("datastore: not starting; fix the database (or DATASTORE_DB) and start again.");
   process.exit(1);
 }

@@ -42,6 +42,10 @@ export function failure(help: string, error: unknown): Response {
   if (code === "SQLITE_FULL") {
     return json({ help, success: false, error: { __type: "Validation Error", database: ["the database is full; nothing was written"] } }, 409);
   }
+  if (code.startsWith("SQLITE_READONLY")) {
+    console.error("datastore: the database became read-only", error);
+    return json({ help, success: false, error: { __type: "Validation Error", database: ["the database is read-only; nothing was written"] } }, 409);
+  }
   console.error("datastore: internal error", error);
   return json({ help, success: false, error: { __type: "Internal Server Error", message: "Internal Server Error" } }, 500);
 }

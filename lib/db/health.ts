@@ -1,0 +1,67 @@
+// Start-up checks of the database, so a server that cannot serve says why once and stops
+// instead of failing request after request: a file that is not SQLite or is corrupt, a
+// read-only file or directory, a directory that cannot be created. lib/server-start.ts runs them.
+import type { DB } from "./connection";
+
+export type StartupCheck = "quick" | "full" | "off";
+
+export class DatabaseProblem extends Error {}
+
+function codeOf(e: unknown): string {
+  return String((e as { code?: unknown })?.code ?? "");
+}
+
+/**
+ * Checks an open database: page structure (`quick_check`, or the slower `integrity_check`
+ * with "full"), then that it can take the write lock and write (rolled back at once).
+ * Throws a DatabaseProblem with an explanation.
+ */
+export function checkDatabase(db: DB, file: string, level: StartupCheck = "quick"): void {
+  if (level !== "off") {
+    const rows = db.pragma(`${level === "full" ? "integrity_check" : "quick_check"}(5)`, { simple: false }) as Record<string, string>[];
+    const found = rows.map((r) => Object.values(r)[0]);
+    if (found.length !== 1 || found[0] !== "ok") {
+      throw new DatabaseProblem(
+        `the database at ${file} is corrupt (${found.join("\n").replace(/\s*\n\s*/g, "; ").slice(0, 300)}). ` +
+          "Restore it from a backup (npm run backup -- FILE makes one), or point DATASTORE_DB at another file.",
+      );
+    }
+  }
+  try {
+    db.exec("BEGIN IMMEDIATE");
+  } catch (e) {
+    if (codeOf(e) === "SQLITE_BUSY") return; // another process is writing: it is writable
+    throw new DatabaseProblem(explainOpenError(e, file));
+  }
+  try {
+    db.exec("CREATE TABLE datastore_write_probe (x)");
+  } catch (e) {
+    throw new DatabaseProblem(explainOpenError(e, file));
+  } finally {
+    db.exec("ROLLBACK");
+  }
+}
+
+/** A sentence for an error opening or first using the database, with what to do about it. */
+export function explainOpenError(e: unknown, file: string): string {
+  if (e instanceof DatabaseProblem) return e.message;
+  const code = codeOf(e);
+  const detail = (e as Error)?.message ?? String(e);
+  if (code === "SQLITE_NOTADB") {
+    return `${file} is not a SQLite database (or it is damaged or encrypted): ${detail}. Restore it from a backup, or point DATASTORE_DB at another file.`;
+  }
+  if (code.startsWith("SQLITE_CORRUPT")) {
+    return `the database at ${file} is corrupt: ${detail}. Restore it from a backup, or point DATASTORE_DB at another file.`;
+  }
+  if (code.startsWith("SQLITE_READONLY") || code === "EROFS") {
+    return `the database at ${file} is read-only (${detail}): the server must be able to write the file and create ${file}-wal and ${file}-shm beside it.`;
+  }
+  if (code === "SQLITE_FULL" || code === "ENOSPC") return `the disk holding ${file} is full (${detail}).`;
+  if (code.startsWith("SQLITE_CANTOPEN") || ["EACCES", "EPERM", "ENOTDIR", "EEXIST", "ENOENT", "EISDIR"].includes(code)) {
+    return (
+      `cannot create or open the database at ${file} (${detail}): check that its directory exists or can be created, ` +
+      "and that this user may write there (set DATASTORE_DB to choose another place)."
+    );
+  }
+  return `cannot open the database at ${file}: ${detail}`;
+}
