@@ -2,6 +2,7 @@
 // page; then reload and go back/forward and see exactly the same view.
 import { expect, test } from "@playwright/test";
 import {
+  ADMIN_TOKEN,
   addFilter,
   apiSearch,
   columnTexts,
@@ -124,18 +125,63 @@ test("browse, search, filter, sort, page, and restore the view from the URL", as
   await expect(recordsTable(page)).toBeVisible();
 });
 
-test("a row opens every field; null differs from empty text", async ({ page }) => {
-  await page.goto("/?resource_id=flights-20k&limit=10");
+test("values: null differs from empty text, long text and JSON are cut short, a row opens in full", async ({ page, request }) => {
+  const long = `A long note ${"that keeps going ".repeat(30)}until the end.`;
+  const created = await request.post("/api/action/datastore_create", {
+    headers: { Authorization: ADMIN_TOKEN },
+    data: {
+      resource: { name: `E2E values ${Date.now()}`, description: "Values of every kind, for the explorer's journeys." },
+      fields: [
+        { id: "name", type: "text" },
+        { id: "note", type: "text" },
+        { id: "amount", type: "numeric" },
+        { id: "data", type: "json" },
+      ],
+      records: [
+        { name: "with null", note: null, amount: 1.5, data: { tags: ["a", "b"], nested: { deep: true } } },
+        { name: "with empty", note: "", amount: null, data: null },
+        { name: "long", note: long, amount: 12345, data: [1, 2, 3] },
+      ],
+    },
+  });
+  expect(created.ok()).toBe(true);
+  const id = (await created.json()).result.resource_id as string;
+
+  await page.goto(`/?resource_id=${id}`);
   await waitForRows(page);
-  await dataRows(page).first().click();
-  const detail = page.getByRole("dialog", { name: "Record 1" });
+  const row = (name: string) => dataRows(page).filter({ has: page.getByRole("cell", { name, exact: true }) });
+  const cell = (name: string, column: number) => row(name).locator("td").nth(column);
+
+  // note column (index 2): null is marked, empty text is blank
+  await expect(cell("with null", 2)).toHaveText("null");
+  await expect(cell("with null", 2).locator("[title='No value (null)']")).toBeVisible();
+  await expect(cell("with empty", 2).locator("[title='No value (null)']")).toHaveCount(0);
+  // (only a screen-reader word: nothing visible)
+  await expect(cell("with empty", 2).locator(".sr-only")).toHaveText("empty");
+  await expect(cell("with empty", 2).locator(":not(.sr-only)")).toHaveCount(0);
+  // numbers right-aligned
+  await expect(cell("long", 3)).toHaveCSS("text-align", "right");
+  await expect(cell("long", 3)).toHaveText("12345");
+  // JSON compact, long text cut
+  await expect(cell("with null", 4)).toHaveText('{"tags":["a","b"],"nested":{"deep":true}}');
+  const shown = await cell("long", 2).innerText();
+  expect(shown.length).toBeLessThan(long.length);
+  expect(shown.endsWith("…")).toBe(true);
+  await shot(page, "04-values");
+
+  // the full value on demand
+  await row("long").click();
+  const detail = page.getByRole("dialog", { name: /^Record \d+$/ });
   await expect(detail).toBeVisible();
-  for (const field of ["date", "delay", "distance", "origin", "destination"]) {
+  await expect(detail.getByText(long)).toBeVisible();
+  for (const field of ["name", "note", "amount", "data"]) {
     await expect(detail.getByRole("term").filter({ hasText: field })).toBeVisible();
   }
   await shot(page, "04-record-detail");
   await page.keyboard.press("Escape");
   await expect(detail).toBeHidden();
+
+  await request.post("/api/action/datastore_delete", { headers: { Authorization: ADMIN_TOKEN }, data: { resource_id: id } });
 });
 
 test("an empty result says which chip or search term to remove", async ({ page }) => {
@@ -147,4 +193,31 @@ test("an empty result says which chip or search term to remove", async ({ page }
   await page.getByRole("button", { name: "Clear search" }).click();
   await waitForRows(page);
   await expect(page.getByLabel("Search")).toHaveValue("");
+});
+
+test("show and hide columns: the view's fields", async ({ page, request }) => {
+  await page.goto("/?resource_id=flights-20k&limit=10");
+  await waitForRows(page);
+  await page.getByRole("button", { name: "Columns" }).click();
+  const dialog = page.getByRole("dialog", { name: "Columns" });
+  await expect(dialog.getByRole("checkbox", { name: /_id/ })).toBeDisabled();
+  await dialog.getByRole("checkbox", { name: /^distance/ }).uncheck();
+  await dialog.getByRole("checkbox", { name: /^date/ }).uncheck();
+  await dialog.getByRole("button", { name: "Done" }).click();
+  await expect(page).toHaveURL(/fields=_id%2Cdelay%2Corigin%2Cdestination/);
+  await expect(page.getByRole("columnheader", { name: "distance" })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Columns (2 hidden)" })).toBeVisible();
+  await waitForRows(page);
+  const api = await apiSearch(request, { resource_id: "flights-20k", fields: ["_id", "delay", "origin", "destination"], limit: 10 });
+  expect(Object.keys(api.records[0])).toEqual(["_id", "delay", "origin", "destination"]);
+  expect(await recordsTable(page).locator("thead th").count()).toBe(4);
+
+  await page.reload();
+  await waitForRows(page);
+  await expect(page.getByRole("columnheader", { name: "date" })).toHaveCount(0);
+  await page.getByRole("button", { name: "Columns (2 hidden)" }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Show all" }).click();
+  await expect(page).not.toHaveURL(/fields=/);
+  await page.keyboard.press("Escape");
+  await expect(page.getByRole("columnheader", { name: "distance" })).toBeVisible();
 });

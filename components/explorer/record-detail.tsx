@@ -51,6 +51,9 @@ export function RecordDetail({
               <div key={f.id} className="grid gap-1 py-2 sm:grid-cols-[10rem_1fr] sm:gap-3">
                 <dt className="text-sm font-medium break-words">
                   {f.id} <span className="text-xs font-normal text-zinc-600 dark:text-zinc-400">{f.type}</span>
+                  {typeof f.info?.label === "string" && f.info.label !== f.id && (
+                    <span className="block text-xs font-normal text-zinc-600 dark:text-zinc-400">{f.info.label}</span>
+                  )}
                 </dt>
                 <dd className="min-w-0 text-sm">
                   <FullValue value={shownRecord[f.id]} />

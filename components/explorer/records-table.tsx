@@ -19,7 +19,7 @@ import { describeType, isNumericType } from "./format";
 
 const features = tableFeatures({
   rowSortingFeature,
-  columnMeta: metaHelper<{ type: string }>(),
+  columnMeta: metaHelper<{ type: string; label?: string }>(),
 });
 const helper = createColumnHelper<typeof features, DatastoreRecord>();
 
@@ -52,7 +52,7 @@ export function RecordsTable({
         helper.accessor((row) => row[f.id], {
           id: f.id,
           header: f.id,
-          meta: { type: f.type },
+          meta: { type: f.type, label: typeof f.info?.label === "string" ? f.info.label : undefined },
           cell: (info) => <CellValue value={info.getValue()} />,
         }),
       ),
@@ -76,6 +76,7 @@ export function RecordsTable({
 
   const rows = table.getRowModel().rows;
   const scrollRef = useRef<HTMLDivElement>(null);
+  // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer is read in render on purpose
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scrollRef.current,
@@ -137,7 +138,7 @@ export function RecordsTable({
   return (
     <div
       ref={scrollRef}
-      className={`max-h-[70vh] min-h-40 overflow-auto rounded-lg border transition-opacity ${stale ? "opacity-60" : ""}`}
+      className={`max-h-[70vh] overflow-auto rounded-lg border transition-opacity ${stale ? "opacity-60" : ""}`}
     >
       <table aria-rowcount={rows.length + 1} aria-busy={stale} className="w-full border-separate border-spacing-0 text-sm">
         <caption className="sr-only">
@@ -148,6 +149,7 @@ export function RecordsTable({
             <tr key={group.id} aria-rowindex={1}>
               {group.headers.map((header) => {
                 const type = header.column.columnDef.meta?.type ?? "";
+                const label = header.column.columnDef.meta?.label;
                 const dir = header.column.getIsSorted();
                 const numeric = isNumericType(type);
                 const typeId = `type-${header.id}`;
@@ -162,7 +164,7 @@ export function RecordsTable({
                       type="button"
                       onClick={header.column.getToggleSortingHandler()}
                       aria-describedby={typeId}
-                      title={`Sort by ${header.column.id} (${describeType(type)}). Shift-click adds a second sort.`}
+                      title={`${label && label !== header.column.id ? `${label}. ` : ""}Sort by ${header.column.id} (${describeType(type)}). Shift-click adds a second sort.`}
                       className={`flex w-full items-baseline gap-1.5 px-3 py-2 hover:bg-zinc-200 dark:hover:bg-zinc-700 ${numeric ? "justify-end text-right" : ""}`}
                     >
                       <table.FlexRender header={header} />
@@ -191,7 +193,7 @@ export function RecordsTable({
               <tr
                 key={row.id}
                 data-index={item.index}
-                ref={virtualizer.measureElement}
+                style={{ height: ROW_HEIGHT }}
                 aria-rowindex={item.index + 2}
                 tabIndex={item.index === activeRow ? 0 : -1}
                 onClick={() => onOpen(row.original)}
