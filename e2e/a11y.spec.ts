@@ -1,7 +1,8 @@
 // Accessibility and layout: no serious or critical axe violations in the main states, in light
 // and dark mode, at desktop width and at 375px.
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./helpers/test";
 import { dataRows, shot, waitForRows } from "./helpers/explorer";
 
 async function expectNoSeriousViolations(page: Page, state: string) {

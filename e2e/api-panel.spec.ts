@@ -1,6 +1,6 @@
 // The API panel's GET URL, POST body and curl show the request behind the view: fetching them
 // returns the records on screen. "Copy link" copies the page's own URL.
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./helpers/test";
 import { columnTexts, shot, waitForRows } from "./helpers/explorer";
 
 const VIEW = '/?resource_id=flights-20k&q=SEA&filters={"destination":["LAX","SFO"]}&sort=delay desc&limit=10&offset=10';

@@ -1,6 +1,6 @@
 // The main journey: pick a resource, search, add a two-value chip, change the limit, sort,
 // page; then reload and go back/forward and see exactly the same view.
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./helpers/test";
 import {
   ADMIN_TOKEN,
   addFilter,

@@ -1,5 +1,5 @@
 // Export downloads every matching row of the view (not just the page) through the dump endpoint.
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./helpers/test";
 import fs from "node:fs";
 import { ADMIN_TOKEN, apiSearch, waitForRows } from "./helpers/explorer";
 

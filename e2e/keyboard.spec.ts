@@ -1,5 +1,6 @@
 // Keyboard only: every step of the main journey without the mouse, with a visible focus ring.
-import { expect, test, type Locator, type Page } from "@playwright/test";
+import type { Locator, Page } from "@playwright/test";
+import { expect, test } from "./helpers/test";
 import { columnTexts, dataRows, rangeStatus, shot, waitForRows } from "./helpers/explorer";
 
 /** Presses Tab (or Shift+Tab) until `target` has focus; fails after `max` presses. */
@@ -97,7 +98,7 @@ test("the whole journey works from the keyboard", async ({ page }) => {
   // paging from the keyboard
   await tabTo(page, page.getByRole("button", { name: "Next", exact: true }), { back: true });
   await page.keyboard.press("Enter");
-  await expect(rangeStatus(page)).toHaveText(/^51–100 of/);
+  await expect(rangeStatus(page)).toHaveText(/^51–/);
 
   // remove the chip from the keyboard
   await tabTo(page, page.getByRole("button", { name: /^Remove filter destination/ }), { back: true });

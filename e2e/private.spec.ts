@@ -1,6 +1,7 @@
 // A private resource: without a token the page says what to do; with one it shows the rows.
 // The token travels only in the Authorization header, never in a URL.
-import { expect, test, type Request } from "@playwright/test";
+import type { Request } from "@playwright/test";
+import { expect, test } from "./helpers/test";
 import { ADMIN_TOKEN, dataRows, pickResource, shot, waitForRows } from "./helpers/explorer";
 
 test("private resource without and with a token", async ({ page }) => {
