@@ -17,11 +17,56 @@ export interface BulkColumn extends Field {
 /** Bound parameters per multi-row INSERT: large enough to amortise the call, well under SQLite's limit. */
 const PARAMS_PER_STATEMENT = 2000;
 
+const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+function digits(s: string, from: number, n: number): number {
+  let v = 0;
+  for (let i = from; i < from + n; i++) {
+    const c = s.charCodeAt(i) - 48;
+    if (c < 0 || c > 9) return -1;
+    v = v * 10 + c;
+  }
+  return v;
+}
+
+/** A string starting `YYYY-MM-DD` that is a real day (years 100–9999), or false. */
+function canonicalDate(s: string): boolean {
+  if (s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45) return false;
+  const y = digits(s, 0, 4);
+  const m = digits(s, 5, 2);
+  const d = digits(s, 8, 2);
+  if (y < 100 || m < 1 || m > 12 || d < 1) return false;
+  const leap = y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
+  return d <= (m === 2 && leap ? 29 : DAYS[m - 1]);
+}
+
+/** A `YYYY-MM-DDTHH:MM:SS` that is a real moment, or false. */
+function canonicalTimestamp(s: string): boolean {
+  if (s.length !== 19 || s.charCodeAt(10) !== 84 || s.charCodeAt(13) !== 58 || s.charCodeAt(16) !== 58) return false;
+  const h = digits(s, 11, 2);
+  const m = digits(s, 14, 2);
+  const sec = digits(s, 17, 2);
+  return h >= 0 && h < 24 && m >= 0 && m < 60 && sec >= 0 && sec < 60 && canonicalDate(s);
+}
+
+/**
+ * Casts for one column. A date or timestamp already in the stored form (what Parquet and
+ * our own dumps hold) is checked in place, which costs a fraction of the general parser;
+ * every other value goes through toStorage, so the accepted inputs are the same.
+ */
+export function caster(c: BulkColumn): (v: unknown) => Stored {
+  const t = c.type;
+  if (t === "timestamp") return (v) => (typeof v === "string" && canonicalTimestamp(v) ? v : toStorage(t, v));
+  if (t === "date") return (v) => (typeof v === "string" && v.length === 10 && canonicalDate(v) ? v : toStorage(t, v));
+  return (v) => toStorage(t, v);
+}
+
 export class BulkLoader implements BulkLoad {
   private readonly perStatement: number;
   private readonly multi: Database.Statement | null;
   private readonly single: Database.Statement;
   private readonly buffer: Stored[];
+  private readonly casts: ((v: unknown) => Stored)[];
   /** Rows appended get ids above this (AUTOINCREMENT never goes back). */
   private readonly firstId: number;
   private indexedTo: number;
@@ -46,6 +91,7 @@ export class BulkLoader implements BulkLoad {
         ? db.prepare(`INSERT INTO ${q(table)} ${cols} VALUES ${new Array(this.perStatement).fill(one).join(", ")}`)
         : null;
     this.buffer = new Array(this.perStatement * n);
+    this.casts = targets.map(caster);
     this.firstId = db.prepare(`SELECT coalesce(max(_id), 0) FROM ${q(table)}`).pluck().get() as number;
     this.indexedTo = this.firstId;
   }
@@ -53,7 +99,7 @@ export class BulkLoader implements BulkLoad {
   append(rows: unknown[][]): void {
     if (this.finished) throw new Error("bulk load already finished");
     const n = this.targets.length;
-    const types = this.targets.map((c) => c.type);
+    const casts = this.casts;
     let start = 0;
     if (this.multi) {
       const per = this.perStatement;
@@ -65,7 +111,7 @@ export class BulkLoader implements BulkLoad {
           let k = 0;
           for (; row < start + per; row++) {
             const values = rows[row];
-            for (col = 0; col < n; col++) buf[k++] = toStorage(types[col], values[col]);
+            for (col = 0; col < n; col++) buf[k++] = casts[col](values[col]);
           }
         } catch (e) {
           throw this.castFailure(e, row, col);
@@ -89,7 +135,7 @@ export class BulkLoader implements BulkLoad {
     for (let row = from; row < to; row++) {
       let col = 0;
       try {
-        for (; col < n; col++) values[col] = toStorage(this.targets[col].type, rows[row][col]);
+        for (; col < n; col++) values[col] = this.casts[col](rows[row][col]);
       } catch (e) {
         throw this.castFailure(e, row, col);
       }
