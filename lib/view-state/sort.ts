@@ -51,16 +51,3 @@ export function quoteSortField(field: string): string {
 export function formatSort(clauses: SortClause[]): string {
   return clauses.map((c) => `${quoteSortField(c.field)}${c.desc ? " desc" : ""}`).join(", ");
 }
-
-export function sortDirection(sort: string, field: string): "asc" | "desc" | false {
-  const clause = parseSort(sort).find((c) => c.field === field);
-  return clause ? (clause.desc ? "desc" : "asc") : false;
-}
-
-/** A header click: unsorted -> ascending -> descending -> unsorted; sorts by one field at a time. */
-export function cycleSort(sort: string, field: string): string {
-  const current = sortDirection(sort, field);
-  if (current === false) return formatSort([{ field, desc: false }]);
-  if (current === "asc") return formatSort([{ field, desc: true }]);
-  return "";
-}

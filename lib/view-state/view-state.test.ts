@@ -3,7 +3,6 @@ import fc from "fast-check";
 import {
   DEFAULT_VIEW,
   chipsFromFilters,
-  cycleSort,
   describeChip,
   dumpPath,
   formatSort,
@@ -128,12 +127,6 @@ describe("sort", () => {
   });
   it("quotes names that need it", () => {
     expect(formatSort([{ field: "my field", desc: true }])).toBe('"my field" desc');
-  });
-  it("cycles asc, desc, none", () => {
-    expect(cycleSort("", "delay")).toBe("delay");
-    expect(cycleSort("delay", "delay")).toBe("delay desc");
-    expect(cycleSort("delay desc", "delay")).toBe("");
-    expect(cycleSort("delay desc", "origin")).toBe("origin");
   });
 });
 
