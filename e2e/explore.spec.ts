@@ -221,3 +221,20 @@ test("show and hide columns: the view's fields", async ({ page, request }) => {
   await page.keyboard.press("Escape");
   await expect(page.getByRole("columnheader", { name: "distance" })).toBeVisible();
 });
+
+test("typed filter values: applied as typed, and a value the field can't hold is explained", async ({ page }) => {
+  await page.goto("/?resource_id=flights-20k&limit=10");
+  await waitForRows(page);
+  await page.getByRole("button", { name: "Add filter" }).click();
+  const dialog = page.getByRole("dialog");
+  await dialog.getByRole("button", { name: "delay", exact: true }).click();
+  await dialog.getByLabel("Value").fill("late");
+  await dialog.getByLabel("Value").press("Enter");
+  await expect(dialog.getByRole("alert")).toContainText("not a whole number");
+  await dialog.getByLabel("Value").fill("0");
+  await dialog.getByRole("button", { name: "Apply filter" }).click();
+  await expect(page.getByRole("button", { name: "delay: 0", exact: true })).toBeVisible();
+  await expect(page).toHaveURL(/filters=%7B%22delay%22%3A0%7D/);
+  await waitForRows(page);
+  for (const d of await columnTexts(page, "delay")) expect(d).toBe("0");
+});

@@ -103,17 +103,28 @@ export function ValuePicker({
   const visible = needle ? suggestions.filter((s) => formatScalar(s.value).toLowerCase().includes(needle)) : suggestions;
   const extra = known.filter((v) => !suggestions.some((s) => sameValue(s.value, v)));
 
-  function addTyped() {
+  /** Adds the typed value; returns the selection including it, or null when it can't be used. */
+  function addTyped(): Scalar[] | null {
+    if (!typed.trim()) return selected;
     const match = suggestions.find((s) => s.value !== null && formatScalar(s.value) === typed.trim());
     const parsed = match ? ({ ok: true, value: match.value } as const) : parseTypedValue(typed, field.id, field.type);
     if (!parsed.ok) {
       setError(parsed.message);
-      return;
+      return null;
     }
-    toggle(parsed.value, true);
-    setKnown((cur) => (cur.some((s) => sameValue(s, parsed.value)) ? cur : [...cur, parsed.value]));
+    const value = parsed.value;
+    const next = selected.some((s) => sameValue(s, value)) ? selected : [...selected, value];
+    setSelected(next);
+    setKnown((cur) => (cur.some((s) => sameValue(s, value)) ? cur : [...cur, value]));
     setTyped("");
     setError(null);
+    return next;
+  }
+
+  function apply() {
+    // a value typed but not yet added counts too
+    const values = addTyped();
+    if (values) onApply(values);
   }
 
   const row = "flex items-center gap-2 rounded px-2 py-1.5 text-sm hover:bg-zinc-100 dark:hover:bg-zinc-800";
@@ -147,7 +158,7 @@ export function ValuePicker({
             placeholder="Type a value, or tick one below"
             className="min-w-0 flex-1 rounded-md border bg-white px-2 py-1.5 text-sm dark:bg-zinc-900"
           />
-          <Button onClick={addTyped} disabled={!typed.trim()}>
+          <Button onClick={() => addTyped()} disabled={!typed.trim()}>
             Add value
           </Button>
         </div>
@@ -206,7 +217,7 @@ export function ValuePicker({
       </fieldset>
 
       <div className="flex flex-wrap gap-2 border-t pt-3">
-        <Button variant="primary" onClick={() => onApply(selected)} disabled={selected.length === 0 && !onRemove}>
+        <Button variant="primary" onClick={apply} disabled={selected.length === 0 && !typed.trim() && !onRemove}>
           Apply filter
         </Button>
         {onBack && <Button onClick={onBack}>Back to fields</Button>}
