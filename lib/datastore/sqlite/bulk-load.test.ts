@@ -44,6 +44,9 @@ describe("bulk load", () => {
     load.append(rows.slice(1000));
     expect(load.index(500)).toBe(734);
     expect(load.finish()).toBe(1234);
+    // Loading merges the index lazily; afterwards FTS5's default applies again.
+    const table = engine.db.prepare("SELECT table_name FROM datastore_resources WHERE id = 'r'").pluck().get() as string;
+    expect(engine.db.prepare(`SELECT v FROM "${table}_fts_config" WHERE k = 'automerge'`).pluck().get()).toBe(4);
     const r = engine.getResource("r")!;
     expect(r.rowCount).toBe(1235);
     const out = await engine.search(r, { ...all, limit: 3 });
