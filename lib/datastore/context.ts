@@ -33,7 +33,8 @@ export function canRead(user: Principal, r: Resource): boolean {
 
 export function requireRead(ctx: ActionContext, r: Resource, action: string): void {
   if (!canRead(ctx.user, r)) {
-    throw DatastoreError.denied(`User not authorized to read resource ${r.id} (${action} needs a token with read access)`);
+    // No id in the message: asked by alias, the real id is not the caller's to learn.
+    throw DatastoreError.denied(`User not authorized to read this resource (${action} needs a token with read access)`);
   }
 }
 
