@@ -1,0 +1,349 @@
+// fast-check generators of malformed and hostile requests, shared by the short property test
+// (lib/http/fuzz.test.ts) and the long run (`npm run fuzz`). A generated FuzzCase names the
+// fuzz world's resources and tokens by markers ("$PUBLIC", "$PRIVATE"…) that lib/test/fuzz.ts
+// replaces when it sends the case, so a case stays valid after the world is rebuilt.
+import fc from "fast-check";
+
+export type TokenRef = "none" | "admin" | "write" | "read" | "garbage" | "bearer-admin" | "bearer-read" | "expired" | "revoked";
+export type Encoding = "json" | "form" | "form-json" | "query" | "raw";
+
+export interface FuzzCase {
+  /** The action name, as it goes into the path (may be unknown or hostile); "dump" is the dump route. */
+  action: string;
+  method: string;
+  token: TokenRef;
+  encoding: Encoding;
+  /** Overrides the content type the encoding implies ("" sends none). */
+  contentType?: string;
+  params: Record<string, unknown>;
+  /** For "raw": the body as text (markers replaced) with bytes spliced in at `at`. */
+  raw?: { text: string; bytes: number[]; at: number };
+  /** A request no action may accept: the answer must be a 4xx. */
+  mustFail?: boolean;
+}
+
+export const MARKERS = {
+  public: "$PUBLIC",
+  publicAlias: "$PUBLIC_ALIAS",
+  private: "$PRIVATE",
+  privateAlias: "$PRIVATE_ALIAS",
+  missing: "$MISSING",
+} as const;
+
+/** Field ids of the world's public resource (lib/test/fuzz.ts creates it). */
+export const PUBLIC_FIELDS = ["title", "author", "year", "rating", "in_stock", "updated", "tags", "meta", "note"];
+
+export const READ_ACTIONS = ["datastore_search", "datastore_info", "datastore_value_counts", "resource_show", "resource_search", "api_token_list"];
+export const WRITE_ACTIONS = ["datastore_create", "datastore_upsert", "datastore_delete", "datastore_records_delete", "api_token_create", "api_token_revoke"];
+export const ALL_ACTIONS = [...READ_ACTIONS, ...WRITE_ACTIONS];
+
+/** The parameters each action reads (and a few it does not). */
+const PARAMS: Record<string, string[]> = {
+  datastore_search: ["resource_id", "id", "filters", "q", "full_text", "plain", "language", "distinct", "fields", "sort", "limit", "offset", "include_total", "total_estimation_threshold", "records_format", "include_next_page", "callback"],
+  datastore_info: ["resource_id", "id", "include_meta"],
+  datastore_value_counts: ["resource_id", "field", "limit", "q", "plain", "filters", "language"],
+  resource_show: ["id", "resource_id"],
+  resource_search: ["query", "order_by", "offset", "limit"],
+  api_token_list: ["user_id"],
+  datastore_create: ["resource_id", "id", "resource", "force", "fields", "records", "primary_key", "indexes", "aliases", "delete_fields", "triggers", "calculate_record_count"],
+  datastore_upsert: ["resource_id", "id", "records", "method", "force", "dry_run"],
+  datastore_delete: ["resource_id", "id", "filters", "force"],
+  datastore_records_delete: ["resource_id", "id", "filters", "force"],
+  api_token_create: ["name", "scope", "expires_in", "unit"],
+  api_token_revoke: ["jti", "id", "token"],
+  dump: ["format", "bom", "q", "filters", "fields", "sort", "offset", "limit", "distinct", "plain", "language"],
+};
+
+// ------------------------------------------------------------------------------- values
+
+export const SQL_FRAGMENTS = [
+  "'; DROP TABLE datastore_resources; --",
+  '" OR 1=1 --',
+  "x' OR '1'='1",
+  "1; SELECT * FROM api_tokens",
+  "') UNION SELECT token_hash, 1, 1 FROM api_tokens --",
+  "title\" desc, (SELECT 1) --",
+  "`",
+  "\\",
+  ")",
+  "(",
+  "%",
+  "_",
+  "*",
+  "NULL",
+  "rowid",
+  "c1",
+  "_id",
+  "_full_text",
+  "sqlite_master",
+  "ds_0000 WHERE 1",
+  "title COLLATE nocase",
+  "title; PRAGMA writable_schema=1",
+  "x:* & !y | (z",
+  "NEAR(a b)",
+  '"a" OR "b"',
+  "a <-> b",
+  "{1,2}",
+  "$$x",
+];
+
+const ODD_STRINGS = [
+  "",
+  " ",
+  "\u0000",
+  "a\u0000b",
+  "\ud800",
+  "\udfff lone",
+  "💥",
+  "e\u0301",
+  "\u202eevil",
+  "\ufeff",
+  "\r\n",
+  "../../etc/passwd",
+  "%00",
+  "%zz",
+  "NaN",
+  "Infinity",
+  "-1",
+  "1e309",
+  "0x10",
+  "true",
+  "null",
+  "[]",
+  "{}",
+  '{"title": "x"}',
+  "{",
+  "[",
+  "__proto__",
+  "constructor",
+  "hasOwnProperty",
+];
+
+export const hostileString: fc.Arbitrary<string> = fc.oneof(
+  { weight: 3, arbitrary: fc.constantFrom(...SQL_FRAGMENTS, ...ODD_STRINGS) },
+  { weight: 2, arbitrary: fc.string({ unit: "binary", maxLength: 24 }) },
+  { weight: 2, arbitrary: fc.string({ unit: "grapheme", maxLength: 24 }) },
+  { weight: 1, arbitrary: fc.constantFrom(...PUBLIC_FIELDS, ...Object.values(MARKERS)) },
+  { weight: 1, arbitrary: fc.nat({ max: 200_000 }).map((n) => "x".repeat(n)) },
+  { weight: 1, arbitrary: fc.tuple(fc.constantFrom(...SQL_FRAGMENTS), fc.constantFrom(...PUBLIC_FIELDS)).map(([s, f]) => `${f}${s}`) },
+);
+
+export const hostileNumber: fc.Arbitrary<number> = fc.oneof(
+  fc.constantFrom(0, -0, -1, 1, 1.5, -1.5, 1e308, -1e308, 5e-324, 2 ** 31, 2 ** 32, 2 ** 53, 2 ** 53 + 2, -(2 ** 63), 2 ** 64, 99999999999999999999),
+  fc.integer(),
+  fc.double({ noNaN: true, noDefaultInfinity: true }),
+);
+
+/** A JSON value nested `depth` levels deep (arrays or objects). */
+export const deepJson = (maxDepth: number): fc.Arbitrary<unknown> =>
+  fc.tuple(fc.integer({ min: 1, max: maxDepth }), fc.boolean()).map(([depth, objects]) => {
+    let v: unknown = 1;
+    for (let i = 0; i < depth; i++) v = objects ? { k: v } : [v];
+    return v;
+  });
+
+export const hostileValue: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>((tie) => ({
+  value: fc.oneof(
+    { depthSize: "small", withCrossShrink: true },
+    { weight: 4, arbitrary: hostileString },
+    { weight: 3, arbitrary: hostileNumber },
+    { weight: 1, arbitrary: fc.constantFrom(true, false, null) },
+    { weight: 1, arbitrary: fc.array(tie("value"), { maxLength: 4 }) },
+    { weight: 1, arbitrary: fc.dictionary(hostileString, tie("value"), { maxKeys: 3 }) },
+    { weight: 1, arbitrary: deepJson(130) },
+    { weight: 1, arbitrary: fc.nat({ max: 20_000 }).map((n) => Array.from({ length: n }, (_, i) => i)) },
+  ),
+})).value;
+
+/** A field reference: real ids, system columns, hostile names. */
+export const fieldRef: fc.Arbitrary<string> = fc.oneof(
+  { weight: 3, arbitrary: fc.constantFrom(...PUBLIC_FIELDS, "_id", "rank", "rank title", "_full_text", "oid", "ctid") },
+  { weight: 2, arbitrary: hostileString },
+  { weight: 1, arbitrary: fc.constantFrom(...PUBLIC_FIELDS).map((f) => `"${f}"`) },
+);
+
+export const sortValue: fc.Arbitrary<unknown> = fc.oneof(
+  fc
+    .array(
+      fc.tuple(fieldRef, fc.constantFrom("", " asc", " desc", " DESC NULLS FIRST", " nulls last", " sideways", "; DROP TABLE x", " asc asc", ' collate "C"')),
+      { minLength: 1, maxLength: 3 },
+    )
+    .map((clauses) => clauses.map(([f, d]) => f + d).join(", ")),
+  fc.array(fieldRef, { maxLength: 3 }),
+  hostileValue,
+);
+
+export const qValue: fc.Arbitrary<unknown> = fc.oneof(
+  hostileString,
+  fc.dictionary(fieldRef, hostileString, { maxKeys: 3 }),
+  fc.array(fc.constantFrom("tolstoy", "war", "&", "|", "!", "(", ")", ":*", " ", "<->", "the", "'", '"', "\\"), { maxLength: 10 }).map((p) => p.join(" ")),
+  hostileValue,
+);
+
+export const filtersValue: fc.Arbitrary<unknown> = fc.oneof(
+  fc.dictionary(fieldRef, fc.oneof(hostileValue, fc.array(hostileValue, { maxLength: 4 })), { maxKeys: 3 }),
+  fc.dictionary(fieldRef, fc.dictionary(fc.constantFrom("gt", "lt", "gte", "lte", "eq", "$or", "like"), hostileValue, { maxKeys: 2 }), { maxKeys: 2 }),
+  hostileValue,
+);
+
+export const resourceRef: fc.Arbitrary<unknown> = fc.oneof(
+  { weight: 4, arbitrary: fc.constantFrom(...Object.values(MARKERS), "_table_metadata") },
+  { weight: 1, arbitrary: hostileValue },
+);
+
+const recordArb: fc.Arbitrary<unknown> = fc.oneof(
+  { weight: 5, arbitrary: fc.dictionary(fieldRef, hostileValue, { maxKeys: 5 }) },
+  { weight: 1, arbitrary: hostileValue },
+);
+
+const fieldDecl: fc.Arbitrary<unknown> = fc.oneof(
+  fc.record(
+    {
+      id: fc.oneof(fieldRef, hostileValue),
+      type: fc.oneof(fc.constantFrom("text", "int", "numeric", "bool", "timestamp", "json", "text[]", "int[", "INVALID", "uuid", "varchar(20)", "serial"), hostileValue),
+      info: hostileValue,
+    },
+    { requiredKeys: ["id"] },
+  ),
+  hostileValue,
+);
+
+/** A value for one named parameter, tilted towards what that parameter expects. */
+export function paramValue(key: string): fc.Arbitrary<unknown> {
+  const specific: Record<string, fc.Arbitrary<unknown>> = {
+    resource_id: resourceRef,
+    id: resourceRef,
+    filters: filtersValue,
+    q: qValue,
+    full_text: qValue,
+    sort: sortValue,
+    fields: fc.oneof(fc.array(fieldRef, { maxLength: 4 }), fieldRef, fc.array(fieldDecl, { maxLength: 3 })),
+    field: fieldRef,
+    records: fc.oneof(fc.array(recordArb, { maxLength: 6 }), hostileValue),
+    method: fc.oneof(fc.constantFrom("insert", "update", "upsert", "INSERT", "delete"), hostileValue),
+    primary_key: fc.oneof(fc.array(fieldRef, { maxLength: 3 }), fieldRef, hostileValue),
+    indexes: fc.oneof(fc.array(fc.oneof(fieldRef, fc.array(fieldRef, { maxLength: 2 })), { maxLength: 3 }), hostileValue),
+    aliases: fc.oneof(fc.array(hostileString, { maxLength: 3 }), hostileValue),
+    resource: fc.oneof(fc.record({ name: hostileValue, description: hostileValue, private: hostileValue }, { requiredKeys: [] }), hostileValue),
+    limit: fc.oneof(hostileNumber, hostileValue),
+    offset: fc.oneof(hostileNumber, hostileValue),
+    records_format: fc.oneof(fc.constantFrom("objects", "lists", "csv", "tsv", "xml", "OBJECTS"), hostileValue),
+    format: fc.oneof(fc.constantFrom("csv", "tsv", "json", "xml", "xlsx", "CSV"), hostileValue),
+    scope: fc.oneof(fc.constantFrom("read", "write", "admin", "root", "sysadmin"), hostileValue),
+  };
+  return specific[key] ?? hostileValue;
+}
+
+/** Parameters for an action: any subset of its own, plus unknown and hostile keys. */
+export function paramsFor(action: string): fc.Arbitrary<Record<string, unknown>> {
+  const keys = PARAMS[action] ?? PARAMS.datastore_search;
+  const model = Object.fromEntries(keys.map((k) => [k, paramValue(k)]));
+  return fc
+    .tuple(
+      fc.record(model, { requiredKeys: [] }),
+      fc.dictionary(fc.oneof(hostileString, fc.constantFrom("__proto__", "constructor", "__extras", "_")), hostileValue, { maxKeys: 2 }),
+      fc.boolean(),
+      fc.boolean(),
+    )
+    .map(([known, extra, withExtra, withTarget]) => {
+      const out: Record<string, unknown> = { ...known };
+      // Most cases aim at a real resource, so they get past "Missing value" to the interesting checks.
+      if (withTarget && keys.includes("resource_id") && !("resource_id" in out) && !("id" in out)) out.resource_id = MARKERS.public;
+      if (withExtra) for (const [k, v] of Object.entries(extra)) Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
+      return out;
+    });
+}
+
+// ------------------------------------------------------------------------------ requests
+
+const tokenRef = fc.constantFrom<TokenRef>("none", "none", "admin", "admin", "write", "read", "garbage", "bearer-admin", "bearer-read", "expired", "revoked");
+
+const ODD_CONTENT_TYPES = [
+  "",
+  "text/plain",
+  "application/json; charset=latin1",
+  "application/JSON",
+  "application/x-www-form-urlencoded",
+  "multipart/form-data; boundary=x",
+  "application/xml",
+  "application/octet-stream",
+  "*/*",
+  "application/json, text/html",
+  "garbage;;;=",
+];
+
+const METHODS = ["POST", "POST", "POST", "POST", "POST", "POST", "GET", "GET", "GET", "GET", "PUT", "PATCH", "DELETE"];
+
+/** A well-formed transport carrying hostile parameters, for any action. */
+export const paramCase: fc.Arbitrary<FuzzCase> = fc
+  .tuple(fc.constantFrom(...ALL_ACTIONS), tokenRef, fc.constantFrom(...METHODS), fc.constantFrom<Encoding>("json", "json", "json", "form", "form-json", "query"))
+  .chain(([action, token, method, encoding]) =>
+    paramsFor(action).map((params): FuzzCase => {
+      // A GET of a write action is a plain 400 (transportCase covers it): send those as POST.
+      const get = (method === "GET" || encoding === "query") && READ_ACTIONS.includes(action);
+      return { action, token, method: get ? "GET" : method === "GET" ? "POST" : method, encoding: get ? "query" : encoding === "query" ? "json" : encoding, params };
+    }),
+  );
+
+/** Hostile parameters for the dump route (GET only). */
+export const dumpCase: fc.Arbitrary<FuzzCase> = fc
+  .tuple(tokenRef, resourceRef, paramsFor("dump"))
+  .map(([token, id, params]) => ({ action: "dump", token, method: "GET", encoding: "query" as Encoding, params: { ...params, $id: id } }));
+
+/** Broken transport: bodies no action may accept, and wrong methods or action names. */
+export const transportCase: fc.Arbitrary<FuzzCase> = fc.oneof(
+  // Invalid UTF-8 spliced into an otherwise valid JSON body.
+  fc
+    .tuple(fc.constantFrom(...ALL_ACTIONS), tokenRef, fc.array(fc.constantFrom(0x80, 0xbf, 0xc0, 0xc1, 0xf5, 0xff, 0xed, 0xa0, 0xfe), { minLength: 1, maxLength: 4 }), fc.nat())
+    .map(([action, token, bytes, at]): FuzzCase => {
+      const text = JSON.stringify({ resource_id: MARKERS.public, q: "war", records: [{ title: "t" }] });
+      return { action, token, method: "POST", encoding: "raw", params: {}, raw: { text, bytes, at: at % (text.length + 1) }, mustFail: true };
+    }),
+  // JSON that is truncated, not an object, or nested too deep.
+  fc
+    .tuple(
+      fc.constantFrom(...ALL_ACTIONS),
+      tokenRef,
+      fc.oneof(
+        fc.constantFrom("{", '{"resource_id": ', "[1, 2", '"just a string"', "42", "null", "true", "[]", '[{"resource_id": "x"}]', "{'single': 'quotes'}", '{"a": 1,}', "NaN", "{\"a\": 1} trailing", "\u0000{}", "{}}"),
+        fc.integer({ min: 101, max: 100_000 }).map((n) => `{"resource_id": "$PUBLIC", "filters": ${"[".repeat(n)}${"]".repeat(n)}}`),
+        fc.integer({ min: 101, max: 100_000 }).map((n) => `${"[".repeat(n)}${"]".repeat(n)}`),
+        fc.integer({ min: 101, max: 5_000 }).map((n) => `{"resource_id": "$PUBLIC", "records": [{"meta": ${'{"a":'.repeat(n)}1${"}".repeat(n)}}]}`),
+      ),
+    )
+    .map(([action, token, text]): FuzzCase => ({ action, token, method: "POST", encoding: "raw", params: {}, raw: { text, bytes: [], at: 0 }, mustFail: true })),
+  // Multipart is refused whatever it holds.
+  fc.tuple(fc.constantFrom(...ALL_ACTIONS), tokenRef).map(([action, token]): FuzzCase => ({
+    action,
+    token,
+    method: "POST",
+    encoding: "raw",
+    contentType: "multipart/form-data; boundary=x",
+    params: {},
+    raw: { text: '--x\r\nContent-Disposition: form-data; name="resource_id"\r\n\r\n$PUBLIC\r\n--x--\r\n', bytes: [], at: 0 },
+    mustFail: true,
+  })),
+  // A GET of a write action, any other method, an unknown or hostile action name.
+  fc.tuple(fc.constantFrom(...WRITE_ACTIONS), tokenRef).map(([action, token]): FuzzCase => ({ action, token, method: "GET", encoding: "query", params: { resource_id: MARKERS.public }, mustFail: true })),
+  fc
+    .tuple(
+      fc.oneof(fc.constantFrom("datastore_search_sql", "help_show", "package_show", "__proto__", "constructor", "toString", "hasOwnProperty", "DATASTORE_SEARCH", "datastore_search ", "datastore_search%00"), hostileString),
+      tokenRef,
+      fc.constantFrom("GET", "POST"),
+    )
+    .filter(([name]) => !ALL_ACTIONS.includes(name))
+    .map(([action, token, method]): FuzzCase => ({ action, token, method, encoding: method === "GET" ? "query" : "json", params: { resource_id: MARKERS.public }, mustFail: true })),
+  // Any parameters under an odd content type.
+  fc
+    .tuple(fc.constantFrom(...ALL_ACTIONS), tokenRef, fc.constantFrom(...ODD_CONTENT_TYPES))
+    .chain(([action, token, contentType]) =>
+      paramsFor(action).map((params): FuzzCase => ({ action, token, method: "POST", encoding: "json", contentType, params })),
+    ),
+);
+
+/** Any case: mostly hostile parameters, some broken transport, some dumps. */
+export const fuzzCase: fc.Arbitrary<FuzzCase> = fc.oneof(
+  { weight: 6, arbitrary: paramCase },
+  { weight: 3, arbitrary: transportCase },
+  { weight: 1, arbitrary: dumpCase },
+);
