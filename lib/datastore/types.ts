@@ -294,13 +294,6 @@ export function toText(t: TypeName, value: unknown): string | null {
   return String(value);
 }
 
-/** Text fed to the full-text index for one stored cell (NULLs contribute nothing). */
-export function toSearchText(t: TypeName, v: Stored): string | null {
-  if (v === null) return null;
-  if (t === "bool") return Number(v) !== 0 ? "true" : "false";
-  return String(v);
-}
-
 // ---------------------------------------------------------------------------------------
 // Type guessing from the first record (contract §2).
 

@@ -8,7 +8,7 @@ import type { DB } from "../../db/connection";
 import type { BulkLoad, Field } from "../engine";
 import { DatastoreError } from "../errors";
 import { CastError, toStorage, type Stored } from "../types";
-import { quoteIdent as q } from "./sql";
+import { ftsSource, quoteIdent as q } from "./sql";
 
 export interface BulkColumn extends Field {
   column: string;
@@ -172,20 +172,19 @@ export class BulkLoader implements BulkLoad {
       this.setAutomerge(LOAD_AUTOMERGE);
     }
     const cols = this.all.map((c) => q(c.column)).join(", ");
-    const exprs = this.all.map((c) =>
-      c.type === "bool" ? `CASE ${q(c.column)} WHEN 1 THEN 'true' WHEN 0 THEN 'false' END` : q(c.column),
-    );
+    // The index must hold exactly what its view shows: FTS5 reads it back to unindex a row.
+    const source = q(ftsSource(this.table));
     // Appended ids are contiguous in practice; a range over _id keeps each chunk a rowid seek.
     const upTo = this.indexedTo + max;
     const changes = this.db
-      .prepare(`INSERT INTO ${q(fts)} (rowid, ${cols}) SELECT _id, ${exprs.join(", ")} FROM ${q(this.table)} WHERE _id > ? AND _id <= ?`)
+      .prepare(`INSERT INTO ${q(fts)} (rowid, ${cols}) SELECT _id, ${cols} FROM ${source} WHERE _id > ? AND _id <= ?`)
       .run(this.indexedTo, upTo).changes;
     this.indexedTo = upTo;
     this.indexed += changes;
     if (changes === 0 && this.indexed < this.added) {
       // Ids skipped ahead (not expected inside one transaction): index the rest at once.
       this.indexed += this.db
-        .prepare(`INSERT INTO ${q(fts)} (rowid, ${cols}) SELECT _id, ${exprs.join(", ")} FROM ${q(this.table)} WHERE _id > ?`)
+        .prepare(`INSERT INTO ${q(fts)} (rowid, ${cols}) SELECT _id, ${cols} FROM ${source} WHERE _id > ?`)
         .run(this.indexedTo).changes;
       this.indexedTo = Number.MAX_SAFE_INTEGER;
     }

@@ -42,3 +42,37 @@ describe("SQLite engine query plans keep PostgreSQL's answers", () => {
     expect(engine.searchNow(engine.getResource("r")!, { ...base, offset: 2 }).total).toBe(4);
   });
 });
+
+describe("the full-text index stays in step with every write", () => {
+  it("passes FTS5's integrity check against the table after inserts, updates, upserts and deletes", () => {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "engine-")), "e.db");
+    const engine = new SqliteEngine(openDatabase(file));
+    engine.createResource({ id: "b", name: "b", description: "", private: false }, [
+      { id: "title", type: "text" },
+      { id: "year", type: "int4" },
+      { id: "ok", type: "bool" },
+      { id: "tags", type: "_text" },
+    ]);
+    engine.setPrimaryKey("b", ["title"]);
+    engine.write("b", [{ title: "War and Peace", year: 1869, ok: true, tags: ["russian"] }, { title: "Emma", year: 1815, ok: false }], "insert");
+    engine.write("b", [{ title: "Emma", year: 1816, tags: ["english", "classic"] }, { title: "Ulysses", year: 1922 }], "upsert");
+    engine.write("b", [{ _id: 1, ok: null }], "update");
+    engine.deleteRows("b", [{ field: "year", values: [1922] }]);
+    const r = engine.getResource("b")!;
+    const fts = `${engine.db.prepare("SELECT table_name FROM datastore_resources WHERE id = 'b'").pluck().get()}_fts`;
+    expect(() => engine.db.prepare(`INSERT INTO "${fts}" ("${fts}", rank) VALUES ('integrity-check', 1)`).run()).not.toThrow();
+    const q = (word: string) =>
+      engine.searchNow(r, { ...base, columns: ["_id"], fts: [{ field: null, tree: { op: "term", word, prefix: false }, rank: "rank" }] }).rows.flat();
+    expect(q("classic")).toEqual([2]);
+    expect(q("1815")).toEqual([]);
+    expect(q("1816")).toEqual([2]);
+    expect(q("ulysses")).toEqual([]);
+    engine.alterFields("b", [{ id: "note", type: "text" }], [], ["tags"]);
+    engine.write("b", [{ title: "Dubliners", note: "stories" }], "insert");
+    expect(q("stories")).toEqual([3 + 1]);
+    expect(q("classic")).toEqual([]);
+    engine.deleteRows("b", []);
+    expect(q("war")).toEqual([]);
+    expect(() => engine.db.prepare(`INSERT INTO "${fts}" ("${fts}", rank) VALUES ('integrity-check', 1)`).run()).not.toThrow();
+  });
+});

@@ -27,14 +27,13 @@ import {
   fromStorage,
   isArrayType,
   sqliteType,
-  toSearchText,
   toStorage,
   type Stored,
   type TypeName,
 } from "../types";
 import type { ReadPool } from "./read-pool";
 import { BulkLoader } from "./bulk-load";
-import { compileFts, quoteIdent as q } from "./sql";
+import { compileFts, ftsSource, quoteIdent as q } from "./sql";
 
 interface StoredField extends Field {
   column: string;
@@ -63,8 +62,17 @@ interface Internal extends Resource {
 }
 
 const ID_FIELD: StoredField = { id: "_id", type: "int8", column: "_id" };
-// Contentless (the table holds the text) with full detail: bm25 needs positions when there is no content.
-const FTS_OPTIONS = "content='', contentless_delete=1, tokenize='porter unicode61 remove_diacritics 2'";
+/**
+ * The full-text table reads its text through a view of the resource table (external content)
+ * and keeps only which column holds each word, not positions (`detail=column`): about half
+ * the index of full detail, and all that word, prefix and per-field queries need. FTS5 reads
+ * a row back to unindex it, so a row leaves the index before the row itself changes, and
+ * whatever fills the index selects from the same view (`ftsSource`).
+ */
+function ftsOptions(table: string): string {
+  return `content=${q(ftsSource(table))}, content_rowid='_id', detail=column, tokenize='porter unicode61 remove_diacritics 2'`;
+}
+
 /** Rows a value count reads at most, so suggestions stay bounded on huge tables. */
 const VALUE_COUNT_ROW_BUDGET = 200_000;
 
@@ -235,6 +243,8 @@ export class SqliteEngine implements DatastoreEngine {
 
   alterFields(id: string, add: Field[], infoUpdates: Field[], drop: string[]): void {
     let r = this.mustGet(id);
+    // The index's view names the columns: it goes first, and is rebuilt after the change.
+    if (add.length || drop.length) this.dropFts(r);
     let next = r.nextColumn;
     const byId = new Map(r.columns);
     for (const f of infoUpdates) {
@@ -264,18 +274,24 @@ export class SqliteEngine implements DatastoreEngine {
     }
   }
 
+  private dropFts(r: Internal): void {
+    this.db.exec(`DROP TABLE IF EXISTS ${q(`${r.table}_fts`)}`);
+    this.db.exec(`DROP VIEW IF EXISTS ${q(ftsSource(r.table))}`);
+  }
+
   /** Recreates the full-text table from the rows: needed when the set of columns changes. */
   private rebuildFts(r: Internal): void {
     const fts = `${r.table}_fts`;
-    this.db.exec(`DROP TABLE IF EXISTS ${q(fts)}`);
+    this.dropFts(r);
     const fields = [...r.columns.values()];
     if (fields.length === 0) return;
     const cols = fields.map((f) => q(f.column)).join(", ");
-    this.db.exec(`CREATE VIRTUAL TABLE ${q(fts)} USING fts5(${cols}, ${FTS_OPTIONS})`);
     const exprs = fields.map((f) =>
-      f.type === "bool" ? `CASE ${q(f.column)} WHEN 1 THEN 'true' WHEN 0 THEN 'false' END` : q(f.column),
+      f.type === "bool" ? `CASE ${q(f.column)} WHEN 1 THEN 'true' WHEN 0 THEN 'false' END AS ${q(f.column)}` : q(f.column),
     );
-    this.db.exec(`INSERT INTO ${q(fts)} (rowid, ${cols}) SELECT _id, ${exprs.join(", ")} FROM ${q(r.table)}`);
+    this.db.exec(`CREATE VIEW ${q(ftsSource(r.table))} AS SELECT _id, ${exprs.join(", ")} FROM ${q(r.table)}`);
+    this.db.exec(`CREATE VIRTUAL TABLE ${q(fts)} USING fts5(${cols}, ${ftsOptions(r.table)})`);
+    this.db.exec(`INSERT INTO ${q(fts)} (${q(fts)}) VALUES ('rebuild')`);
   }
 
   private column(r: Internal, fieldId: string): StoredField {
@@ -332,7 +348,7 @@ export class SqliteEngine implements DatastoreEngine {
 
   dropResource(id: string): void {
     const r = this.mustGet(id);
-    this.db.exec(`DROP TABLE IF EXISTS ${q(`${r.table}_fts`)}`);
+    this.dropFts(r);
     this.db.exec(`DROP TABLE IF EXISTS ${q(r.table)}`);
     this.db.prepare("DELETE FROM datastore_resources WHERE id = ?").run(id);
   }
@@ -387,8 +403,8 @@ export class SqliteEngine implements DatastoreEngine {
       const hasFts = r.columns.size > 0;
       let deleted: number;
       if (where.parts.length === 0) {
+        if (hasFts) this.db.exec(`INSERT INTO ${q(fts)} (${q(fts)}) VALUES ('delete-all')`);
         deleted = this.db.prepare(`DELETE FROM ${q(r.table)}`).run().changes;
-        if (hasFts) this.db.exec(`DELETE FROM ${q(fts)}`);
       } else {
         const cond = where.sql();
         if (hasFts) {
@@ -738,15 +754,14 @@ class RowWriter {
     return toStorage(f.type, record[f.id]);
   }
 
-  private indexRow(id: number | bigint, values: Stored[]): void {
+  /** Indexes the row as stored (see ftsOptions: the index must match the table exactly). */
+  private indexRow(id: number | bigint): void {
     if (this.fields.length === 0) return;
     const cols = this.fields.map((f) => q(f.column)).join(", ");
-    this.stmt("fts-insert", () => `INSERT INTO ${q(this.fts)} (rowid, ${cols}) VALUES (?${", ?".repeat(this.fields.length)})`).run(
-      id,
-      ...values.map((v, i) => toSearchText(this.fields[i].type, v)),
-    );
+    this.stmt("fts-insert", () => `INSERT INTO ${q(this.fts)} (rowid, ${cols}) SELECT _id, ${cols} FROM ${q(ftsSource(this.r.table))} WHERE _id = ?`).run(id);
   }
 
+  /** Must run while the row still holds the values it was indexed with. */
   private unindexRow(id: number | bigint): void {
     if (this.fields.length === 0) return;
     this.stmt("fts-delete", () => `DELETE FROM ${q(this.fts)} WHERE rowid = ?`).run(id);
@@ -766,7 +781,7 @@ class RowWriter {
       ? `INSERT INTO ${q(this.r.table)} (${cols.join(", ")}) VALUES (${cols.map(() => "?").join(", ")})`
       : `INSERT INTO ${q(this.r.table)} DEFAULT VALUES`;
     const id = this.stmt("insert", () => sql).run(...values).lastInsertRowid;
-    this.indexRow(id, values);
+    this.indexRow(id);
   }
 
   /** Returns the number of rows added (0 for an update). */
@@ -790,15 +805,13 @@ class RowWriter {
     const present = this.fields.filter((f) => f.id in record);
     if (present.length) {
       const key = `update:${present.map((f) => f.column).join(",")}`;
+      const values = present.map((f) => this.cast(record, f));
+      this.unindexRow(id);
       this.stmt(key, () => `UPDATE ${q(this.r.table)} SET ${present.map((f) => `${q(f.column)} = ?`).join(", ")} WHERE _id = ?`).run(
-        ...present.map((f) => this.cast(record, f)),
+        ...values,
         id,
       );
-      const stored = this.stmt("row", () => `SELECT ${this.fields.map((f) => q(f.column)).join(", ")} FROM ${q(this.r.table)} WHERE _id = ?`)
-        .raw(true)
-        .get(id) as Stored[];
-      this.unindexRow(id);
-      this.indexRow(id, stored);
+      this.indexRow(id);
     }
     return 0;
   }

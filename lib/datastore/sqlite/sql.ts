@@ -7,6 +7,11 @@ export function quoteIdent(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
 }
 
+/** The view a resource's full-text index reads: its values as text, booleans as true/false. */
+export function ftsSource(table: string): string {
+  return `${table}_text`;
+}
+
 /** An FTS5 string literal: a word or prefix, quoted so no character is FTS syntax. */
 function ftsTerm(word: string, prefix: boolean): string {
   return `"${word.replace(/"/g, '""')}"${prefix ? " *" : ""}`;
