@@ -10,9 +10,9 @@ import { ProgressDisplay, summaryLine } from "../lib/import/progress";
 import { FORMATS, ImportError, type Format } from "../lib/import/source";
 
 const USAGE = `usage: npm run import -- FILE [options]
-  --name NAME             resource name (default: the file name)
+  --name NAME             name of the new resource (default: the file name)
   --resource-id ID        create the resource with this id (or, with --append, add to it)
-  --private               readable only with a token
+  --private               make the new resource private: readable only with a token
   --primary-key F,…       unique key over these fields (built after the load)
   --types field:type,…    declare types instead of inferring them (int, numeric, text, timestamp…)
   --append                add the rows to the existing resource --resource-id
@@ -128,8 +128,17 @@ async function main(): Promise<void> {
       console.error(`import failed: ${e.message}; nothing was loaded`);
       process.exit(1);
     }
-    if ((e as NodeJS.ErrnoException).code === "ENOENT") {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") {
       console.error(`import failed: no such file: ${file}`);
+      process.exit(1);
+    }
+    if (code === "SQLITE_BUSY") {
+      console.error("import failed: the database is busy with another write (try again); nothing was loaded");
+      process.exit(1);
+    }
+    if (code?.startsWith("E")) {
+      console.error(`import failed: ${(e as Error).message}`);
       process.exit(1);
     }
     throw e;

@@ -127,6 +127,7 @@ async function runOnce(
   const ctx: ActionContext = { engine, tokens: new TokenStore(db), user: { scope: "admin", name: "import" } };
   const batches = source.batches();
   const sampleRows = opts.sampleRows ?? DEFAULT_SAMPLE_ROWS;
+  opts.onProgress?.({ phase: "loading", rows: 0, fraction: 0 }); // starts the clock for rows/s
 
   // Read the sample: these rows decide the types and are loaded first.
   const sample: Batch[] = [];
@@ -226,6 +227,7 @@ async function runOnce(
 }
 
 async function indexAll(loader: BulkLoad, rows: number, opts: ImportOptions): Promise<void> {
+  opts.onProgress?.({ phase: "indexing", rows: 0, fraction: 0 });
   for (;;) {
     const left = loader.index(INDEX_CHUNK_ROWS);
     opts.onProgress?.({ phase: "indexing", rows: rows - left, fraction: rows ? (rows - left) / rows : 1 });

@@ -72,7 +72,8 @@ function runAndSignal(dbFile: string, args: string[], phase: string, signal: Nod
     child.stdout.on("data", (d) => (stdout += d));
     child.stderr.on("data", (d) => {
       stderr += d;
-      const line = stderr.split("\n").find((l) => l.startsWith(phase) && !l.includes("100%"));
+      // A progress line with rows done and some left: the transaction is open and half full.
+      const line = stderr.split("\n").find((l) => l.startsWith(phase) && !l.includes("100%") && / [1-9][\d,]* rows /.test(l));
       if (line && !sentAt) {
         sentAt = line;
         child.kill(signal);

@@ -35,6 +35,7 @@ export class ProgressDisplay {
       this.phaseStart = now;
       this.last = -Infinity;
     }
+    if (p.rows === 0) return; // the start of a phase: only its clock starts
     const finished = p.fraction >= 1;
     if (!finished && now - this.last < (this.mode === "bar" ? 100 : 2000)) return;
     this.last = now;
@@ -59,6 +60,7 @@ export class ProgressDisplay {
   end(): void {
     if (this.shown && this.mode === "bar") this.out.write("\n");
     this.shown = false;
+    this.phase = ""; // a restarted load times its rate afresh
   }
 }
 
