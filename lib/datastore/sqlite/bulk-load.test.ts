@@ -47,6 +47,8 @@ describe("bulk load", () => {
     // Loading merges the index lazily; afterwards FTS5's default applies again.
     const table = engine.db.prepare("SELECT table_name FROM datastore_resources WHERE id = 'r'").pluck().get() as string;
     expect(engine.db.prepare(`SELECT v FROM "${table}_fts_config" WHERE k = 'automerge'`).pluck().get()).toBe(4);
+    // FTS5's own check that the index holds exactly what its content shows.
+    expect(() => engine.db.exec(`INSERT INTO "${table}_fts" ("${table}_fts") VALUES ('integrity-check')`)).not.toThrow();
     const r = engine.getResource("r")!;
     expect(r.rowCount).toBe(1235);
     const out = await engine.search(r, { ...all, limit: 3 });
