@@ -22,7 +22,9 @@ async function main() {
   }
   const started = Date.now();
   const db = openReader(config.dbPath);
-  await db.backup(`${out}.partial`);
+  // All pages in one step, inside one read transaction: a copy made step by step restarts
+  // whenever the server writes in between, and under steady writes might never finish.
+  await db.backup(`${out}.partial`, { progress: () => 0x7fffffff });
   db.close();
   fs.renameSync(`${out}.partial`, out); // a crash mid-copy never leaves a file that looks complete
   const check = openReader(out);
