@@ -23,7 +23,8 @@ export async function openCsv(file: string, opts: ReadOptions, tsv: boolean): Pr
   const head = await readHead(file);
   const forced = opts.encoding ? parseEncoding(opts.encoding) : undefined;
   const detected = detectEncoding(head, forced);
-  const delimiter = opts.delimiter ?? (tsv ? "\t" : sniffDelimiter(decodeHead(head, detected)));
+  const text = decodeHead(head, detected);
+  const delimiter = opts.delimiter ?? (tsv ? "\t" : sniffDelimiter(text));
   if (delimiter.length !== 1 || delimiter === '"' || delimiter === "\n" || delimiter === "\r") {
     throw new ImportError(`the delimiter must be one character other than a quote or newline, not ${JSON.stringify(delimiter)}`);
   }
@@ -31,7 +32,10 @@ export async function openCsv(file: string, opts: ReadOptions, tsv: boolean): Pr
   const counter = { bytes: 0 };
   let pipeError: unknown = null;
   const input = countingStream(file, counter);
-  const parser = parse({ delimiter, relax_column_count: true, relax_quotes: true, skip_empty_lines: false });
+  // Both line endings at once: CKAN's dumps (and ours) end the header with \r\n and rows with
+  // \n, and csv-parse would otherwise take the first line's ending for the whole file.
+  const recordDelimiter = !text.includes("\n") && text.includes("\r") ? ["\r"] : ["\r\n", "\n"];
+  const parser = parse({ delimiter, record_delimiter: recordDelimiter, relax_column_count: true, relax_quotes: true, skip_empty_lines: false });
   pipeline(input, new ToUtf8(detected, forced !== undefined || detected.bom > 0), parser, (e) => {
     if (e) pipeError ??= e;
   });

@@ -156,6 +156,24 @@ describe("CSV and TSV", () => {
     expect(await failure(write("u.csv", 'a,b\n1,"open\n2,3\n'))).toMatch(/^CSV: Quote Not Closed.*line/);
   });
 
+  it("reads a file whose header ends in \\r\\n and rows in \\n (CKAN's dumps)", async () => {
+    const r = await load(write("mixed.csv", 'a,b\r\n1,x\n2,"y\nz"\n3,w\r\n'));
+    expect(await rows(r.resourceId)).toEqual([
+      [1, "x"],
+      [2, "y\nz"],
+      [3, "w"],
+    ]);
+  });
+
+  it("leaves out an _id column, with a word", async () => {
+    const notices: string[] = [];
+    const r = await load(write("ids.csv", "_id,a\n7,x\n9,y\n"), { onNotice: (m) => notices.push(m) });
+    expect(r.fields.map((f) => f.id)).toEqual(["a"]);
+    expect(notices).toEqual(['column "_id" is not loaded: the datastore numbers the rows itself']);
+    const json = await load(write("ids.json", '[{"_id": 7, "a": "x"}]'));
+    expect(json.fields.map((f) => f.id)).toEqual(["a"]);
+  });
+
   it("skips a UTF-8 byte-order mark", async () => {
     const r = await load(write("bom.csv", "\uFEFFname,n\nbük,1\n"));
     expect(r.fields.map((f) => f.id)).toEqual(["name", "n"]);
@@ -238,7 +256,7 @@ describe("type inference", () => {
   });
 
   it("rejects field names datastore_create rejects", async () => {
-    expect(await failure(write("h.csv", "_id,name,name\n1,a,b\n"))).toMatch(/"_id" is not a valid field name.*duplicate column: name/);
+    expect(await failure(write("h.csv", "_x,name,name\n1,a,b\n"))).toMatch(/"_x" is not a valid field name.*duplicate column: name/);
   });
 });
 

@@ -125,6 +125,7 @@ async function runOnce(
 ): Promise<Omit<ImportResult, "restarts" | "seconds">> {
   const engine = new SqliteEngine(db);
   const ctx: ActionContext = { engine, tokens: new TokenStore(db), user: { scope: "admin", name: "import" } };
+  source = withoutIds(source, opts.onNotice);
   const batches = source.batches();
   const sampleRows = opts.sampleRows ?? DEFAULT_SAMPLE_ROWS;
   opts.onProgress?.({ phase: "loading", rows: 0, fraction: 0 }); // starts the clock for rows/s
@@ -235,6 +236,45 @@ async function indexAll(loader: BulkLoad, rows: number, opts: ImportOptions): Pr
     await tick(); // let Ctrl-C and the progress bar through between chunks
     if (opts.signal?.aborted) throw new ImportInterrupted();
   }
+}
+
+/**
+ * Dumps (ours and CKAN's) lead with `_id`, which no field may be called: the datastore
+ * assigns ids, so that column is left out and a dump loads back as it was written.
+ */
+function withoutIds(source: Source, notice?: (message: string) => void): Source {
+  const message = 'column "_id" is not loaded: the datastore numbers the rows itself';
+  if (source.keyed) {
+    let told = false;
+    return {
+      ...source,
+      async *batches() {
+        for await (const batch of source.batches()) {
+          for (const rec of batch.rows as Record<string, unknown>[]) {
+            if (!("_id" in rec)) continue;
+            delete rec._id;
+            if (!told) notice?.(message);
+            told = true;
+          }
+          yield batch;
+        }
+      },
+    };
+  }
+  const at = source.columns.indexOf("_id");
+  if (at < 0) return source;
+  notice?.(message);
+  return {
+    ...source,
+    columns: source.columns.filter((_, i) => i !== at),
+    declared: source.declared?.filter((_, i) => i !== at),
+    async *batches() {
+      for await (const batch of source.batches()) {
+        for (const row of batch.rows as unknown[][]) row.splice(at, 1);
+        yield batch;
+      }
+    },
+  };
 }
 
 function planNew(source: Source, sample: Batch[], userTypes: Record<string, TypeName>, widened: Record<string, TypeName>, addColumns: string[]): Plan {
