@@ -73,7 +73,8 @@ function ftsOptions(table: string): string {
   return `content=${q(ftsSource(table))}, content_rowid='_id', detail=column, tokenize='porter unicode61 remove_diacritics 2'`;
 }
 
-/** Rows a value count reads at most, so suggestions stay bounded on huge tables. */
+/** Value counts are exact when they fit this budget; otherwise counted over the first rows. */
+const VALUE_COUNT_BUDGET_MS = 250;
 const VALUE_COUNT_ROW_BUDGET = 200_000;
 
 function now(): string {
@@ -425,6 +426,18 @@ export class SqliteEngine implements DatastoreEngine {
     const where = new Where(r);
     for (const f of query.filters) where.filter(f);
     const fts = where.fullText(query.fts);
+    // Best-first with only a full-text condition: rank a bounded set of candidates in the
+    // index, then read just the page's rows (bm25 re-reads each candidate's text).
+    const rankedFirst = query.sort.length > 0 && fts.ranks.get(query.sort[0].field)?.startsWith("bm25(");
+    const candidates = rankedFirst && where.ftsJoin !== "" && where.parts.length === 0 && !query.distinct;
+    if (candidates) {
+      const ftsName = q(`${r.table}_fts`);
+      const ranked = [...fts.ranks].filter(([, expr]) => expr.startsWith("bm25("));
+      const cols = ranked.map(([, expr], i) => `${expr} AS _r${i}`).join(", ");
+      fts.join = "";
+      where.ftsJoin = `JOIN (SELECT rowid AS _fid, ${cols} FROM ${ftsName} WHERE ${ftsName} MATCH ? LIMIT ${RANK_CANDIDATES}) AS s ON s._fid = t._id`;
+      ranked.forEach(([name], i) => fts.ranks.set(name, `s._r${i}`));
+    }
     const select: string[] = [];
     const decoders: ((v: Stored) => unknown)[] = [];
     for (const name of query.columns) {
@@ -453,7 +466,7 @@ export class SqliteEngine implements DatastoreEngine {
       const nulls = natural || !this.mayHoldNulls(r, f) ? "" : ` NULLS ${s.nullsFirst ? "FIRST" : "LAST"}`;
       order.push(`${col} ${s.desc ? "DESC" : "ASC"}${nulls}`);
     }
-    const from = fts.join ? `${q(r.table)} AS t JOIN ${fts.join}` : `${q(r.table)} AS t`;
+    const from = candidates ? `${q(r.table)} AS t ${where.ftsJoin}` : fts.join ? `${q(r.table)} AS t JOIN ${fts.join}` : `${q(r.table)} AS t`;
     // The page query may seek instead of skipping; counts use `where` as it stands.
     const seekFrom = this.denseOffsetStart(r, query, where);
     const cond = seekFrom === null ? where.sql() : `${where.sql()} AND t._id >= ?`;
@@ -529,6 +542,11 @@ export class SqliteEngine implements DatastoreEngine {
    */
   private count(r: Internal, where: Where, query: SearchQuery, select: string[]): { total: number; estimated: boolean } {
     if (!query.distinct && where.parts.length === 0 && !where.ftsJoin) return { total: r.rowCount, estimated: false };
+    if (!query.distinct && where.parts.length === 0 && where.ftsMatch !== null) {
+      // Only full text: the index counts its own matches without touching the rows.
+      const fts = q(`${r.table}_fts`);
+      return { total: this.db.prepare(`SELECT count(*) FROM ${fts} WHERE ${fts} MATCH ?`).pluck().get(where.ftsMatch) as number, estimated: false };
+    }
     const countSql = (extra: string) => this.countSql(r, where, query, select, extra);
     try {
       const total = this.within(config.countBudgetMs, () => this.db.prepare(countSql("")).pluck().get(...where.params) as number);
@@ -592,26 +610,30 @@ export class SqliteEngine implements DatastoreEngine {
       throw castError(e) ?? e;
     }
     const col = `t.${q(f.column)}`;
-    const rows = this.db
-      .prepare(
-        `SELECT v, count(*) AS n FROM (
-           SELECT ${col} AS v FROM ${q(r.table)} AS t ${where.ftsJoin}
-           WHERE ${where.sql()} AND ${col} IS NOT NULL LIMIT ?
-         ) GROUP BY v ORDER BY n DESC, v LIMIT ?`,
-      )
-      .raw(true)
-      .all(...where.params, VALUE_COUNT_ROW_BUDGET, limit) as [Stored, number][];
-    const seen = this.db
-      .prepare(
-        `SELECT count(*) FROM (SELECT 1 FROM ${q(r.table)} AS t ${where.ftsJoin}
-         WHERE ${where.sql()} AND ${col} IS NOT NULL LIMIT ?)`,
-      )
+    const countSql = (extra: string) =>
+      `SELECT ${col} AS v, count(*) AS n FROM ${q(r.table)} AS t ${where.ftsJoin}
+       WHERE ${where.sql()} AND ${col} IS NOT NULL${extra} GROUP BY v ORDER BY n DESC, v LIMIT ?`;
+    const decode = (rows: [Stored, number][]) => rows.map(([v, n]) => ({ value: f === ID_FIELD ? v : fromStorage(f.type, v), count: n }));
+    try {
+      const rows = this.within(VALUE_COUNT_BUDGET_MS, () => this.db.prepare(countSql("")).raw(true).all(...where.params, limit) as [Stored, number][]);
+      return { values: decode(rows), partial: false };
+    } catch (e) {
+      if (!(e instanceof DeadlineExceeded)) throw e;
+    }
+    // Past the budget: exact counts over the first VALUE_COUNT_ROW_BUDGET rows of the table.
+    const last = this.db
+      .prepare(`SELECT _id FROM ${q(r.table)} ORDER BY _id LIMIT 1 OFFSET ?`)
       .pluck()
-      .get(...where.params, VALUE_COUNT_ROW_BUDGET + 1) as number;
-    return {
-      values: rows.map(([v, n]) => ({ value: f === ID_FIELD ? v : fromStorage(f.type, v), count: n })),
-      partial: seen > VALUE_COUNT_ROW_BUDGET,
-    };
+      .get(VALUE_COUNT_ROW_BUDGET - 1) as number | undefined;
+    try {
+      const rows = this.within(config.queryTimeoutMs, () =>
+        this.db.prepare(countSql(last === undefined ? "" : " AND t._id <= ?")).raw(true).all(...where.params, ...(last === undefined ? [] : [last]), limit) as [Stored, number][],
+      );
+      return { values: decode(rows), partial: true };
+    } catch (e) {
+      if (e instanceof DeadlineExceeded) throw tooLong();
+      throw e;
+    }
   }
 
   stats(resource: Resource): ResourceStats {
@@ -644,12 +666,16 @@ function pageSql(c: { select: string[]; from: string; cond: string; order: strin
 /** The rank of rows no positive term matched. A real, not an integer: SQLite reads
  *  `ORDER BY 0` as a column number. */
 const NO_RANK = "0.0";
+/** Matches ranked for best-first order; past this many, the first ones (by _id) are ranked. */
+const RANK_CANDIDATES = 10_000;
 
 /** Builds a WHERE clause over `t` (the resource table) with bound parameters. */
 class Where {
   parts: string[] = [];
   params: unknown[] = [];
   ftsJoin = "";
+  /** The positive full-text expression (the first parameter when there is one). */
+  ftsMatch: string | null = null;
   constructor(private r: Internal) {}
 
   private col(fieldId: string): StoredField {
@@ -705,7 +731,8 @@ class Where {
     if (positive.length === 0) return { join: "", ranks };
     // The MATCH goes first in the parameter list: it sits in the JOIN, before the WHERE.
     this.ftsJoin = `JOIN ${q(fts)} ON ${q(fts)}.rowid = t._id AND ${q(fts)} MATCH ?`;
-    this.params.unshift(positive.join(" AND "));
+    this.ftsMatch = positive.join(" AND ");
+    this.params.unshift(this.ftsMatch);
     for (const c of positiveConds) {
       const weights = c.field === null ? "" : fields.map((f) => (f.id === c.field ? ", 1.0" : ", 0.0")).join("");
       ranks.set(c.rank, `bm25(${q(fts)}${weights})`);
