@@ -167,7 +167,7 @@ export function RecordsTable({
                       title={`${label && label !== header.column.id ? `${label}. ` : ""}Sort by ${header.column.id} (${describeType(type)}). Shift-click adds a second sort.`}
                       className={`flex w-full items-baseline gap-1.5 px-3 py-2 hover:bg-zinc-200 dark:hover:bg-zinc-700 ${numeric ? "justify-end text-right" : ""}`}
                     >
-                      <table.FlexRender header={header} />
+                      <table.FlexRender header={header} />{" "}
                       <span id={typeId} aria-hidden className="text-xs font-normal text-zinc-600 dark:text-zinc-400">
                         {type}
                       </span>

@@ -61,8 +61,11 @@ export function rangeStatus(page: Page): Locator {
 
 /** Text of one column, for the rows currently rendered. */
 export async function columnTexts(page: Page, column: string): Promise<string[]> {
-  const headers = await recordsTable(page).locator("thead th").allInnerTexts();
-  const index = headers.findIndex((h) => h.split(/\s/)[0] === column);
+  // a header's name is its sort button's accessible name (the type beside it is aria-hidden)
+  const headers = await recordsTable(page)
+    .locator("thead th")
+    .evaluateAll((ths) => ths.map((th) => th.querySelector("button")?.childNodes[0]?.textContent ?? ""));
+  const index = headers.indexOf(column);
   if (index < 0) throw new Error(`no column ${column} in ${headers.join(" | ")}`);
   return dataRows(page).locator(`td:nth-child(${index + 1})`).allInnerTexts();
 }
