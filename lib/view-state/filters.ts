@@ -55,7 +55,8 @@ export function coerceFilters(input: unknown): Filters {
   if (typeof input !== "object" || input === null || Array.isArray(input)) return {};
   const out: Filters = {};
   for (const [key, value] of Object.entries(input as Record<string, unknown>)) {
-    if (!key) continue;
+    // field names never start with "_" (except _id): this also keeps out "__proto__"
+    if (!key || (key.startsWith("_") && key !== "_id")) continue;
     if (isScalar(value)) {
       out[key] = value;
     } else if (Array.isArray(value) && value.length > 0 && value.every(isScalar)) {

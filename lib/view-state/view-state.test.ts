@@ -40,6 +40,7 @@ describe("parseViewState", () => {
     expect(v).toEqual(DEFAULT_VIEW);
     expect(parseViewState("filters=[1,2]").filters).toEqual({});
     expect(parseViewState('filters={"a":{"gt":1},"b":[],"c":[1,{"x":1}],"d":true}').filters).toEqual({ d: true });
+    expect(parseViewState('filters={"__proto__":{"x":1},"_id":3,"_hidden":1}').filters).toEqual({ _id: 3 });
     expect(parseViewState("limit=0").limit).toBe(100);
     expect(parseViewState("limit=99999").limit).toBe(32000);
     expect(parseViewState("limit=1e3").limit).toBe(100);
@@ -72,7 +73,7 @@ describe("serializeViewState", () => {
       resource_id: fc.option(fc.string({ minLength: 1 }).filter((s) => s.trim() === s && s.length > 0), { nil: null }),
       q: fc.string(),
       filters: fc.dictionary(
-        fc.string({ minLength: 1 }),
+        fc.string({ minLength: 1 }).filter((k) => !k.startsWith("_")),
         fc.oneof(scalar, fc.array(scalar, { minLength: 2, maxLength: 4 })),
       ),
       limit: fc.integer({ min: 1, max: 32000 }),
