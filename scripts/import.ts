@@ -14,6 +14,8 @@ const USAGE = `usage: npm run import -- FILE [options]
   --resource-id ID        create the resource with this id (or, with --append, add to it)
   --private               make the new resource private: readable only with a token
   --primary-key F,…       unique key over these fields (built after the load)
+  --index F,…             index these fields for filters and sorting (built after the load)
+  --no-auto-index         skip the auto-index rule (short, repeating text fields; README "Indexes")
   --types field:type,…    declare types instead of inferring them (int, numeric, text, timestamp…)
   --append                add the rows to the existing resource --resource-id
   --format FMT            ${FORMATS.join("|")} (default: from the extension or contents)
@@ -50,6 +52,8 @@ try {
       "resource-id": { type: "string" },
       private: { type: "boolean" },
       "primary-key": { type: "string" },
+      index: { type: "string" },
+      "no-auto-index": { type: "boolean" },
       types: { type: "string" },
       append: { type: "boolean" },
       format: { type: "string" },
@@ -99,6 +103,8 @@ async function main(): Promise<void> {
       resourceId: values["resource-id"],
       private: values.private,
       primaryKey: values["primary-key"]?.split(",").map((s) => s.trim()).filter(Boolean),
+      indexes: values.index?.split(",").map((s) => s.trim()).filter(Boolean),
+      autoIndex: !values["no-auto-index"],
       types: parseTypes(values.types),
       append: values.append,
       format: values.format as Format | undefined,

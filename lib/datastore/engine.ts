@@ -2,6 +2,7 @@
 // only an engine knows SQL. SQLite (lib/datastore/sqlite) is the embedded default; a
 // PostgreSQL engine can implement the same interface without touching the actions.
 // Values cross this boundary as JSON values; field ids are the resource's own names.
+import type { FieldStats } from "./auto-index";
 import type { FtsNode } from "./full-text";
 import type { TypeName } from "./types";
 
@@ -123,6 +124,8 @@ export interface DatastoreEngine {
   deleteRows(id: string, filters: Filter[]): number;
   /** Starts a bulk load of rows holding `fields` (ids; other fields stay NULL). */
   bulkLoad(id: string, fields: string[]): BulkLoad;
+  /** Distinct values and average text length per field, over the first `sampleRows` rows. */
+  fieldStats(id: string, sampleRows: number): FieldStats[];
 
   search(resource: Resource, query: SearchQuery): Promise<SearchOutput>;
   /** Streams rows (JSON values in `columns` order) without holding the result in memory. */

@@ -372,3 +372,22 @@ describe("resources", () => {
     expect(snapshot()).toEqual(before);
   });
 });
+
+describe("indexes after an import", () => {
+  const csv = () => {
+    const states = ["WA", "OR", "CA", "NV", "ID"];
+    const lines = ["id,state,city,note"];
+    for (let i = 0; i < 12_000; i++) lines.push(`${i},${states[i % 5]},City ${i % 40},note number ${i}`);
+    return write("places.csv", lines.join("\n"));
+  };
+
+  it("indexes the short, repeating text fields by the auto-index rule", async () => {
+    const result = await load(csv());
+    expect(engine.getResource(result.resourceId)!.indexes).toEqual([["state"], ["city"]]);
+  });
+
+  it("builds declared indexes, and skips the rule when asked", async () => {
+    const result = await load(csv(), { indexes: ["id"], autoIndex: false });
+    expect(engine.getResource(result.resourceId)!.indexes).toEqual([["id"]]);
+  });
+});

@@ -9,6 +9,7 @@ import type { DB } from "../db/connection";
 import { datastoreCreate } from "../datastore/actions/datastore-create";
 import type { ActionContext } from "../datastore/context";
 import type { BulkLoad, Resource } from "../datastore/engine";
+import { AUTO_INDEX_SAMPLE_ROWS, autoIndexes } from "../datastore/auto-index";
 import { DatastoreError } from "../datastore/errors";
 import { SqliteEngine } from "../datastore/sqlite/engine";
 import { resolveType, type TypeName } from "../datastore/types";
@@ -21,6 +22,10 @@ export interface ImportOptions extends ReadOptions {
   resourceId?: string;
   private?: boolean;
   primaryKey?: string[];
+  /** Indexes to build after the load, besides those the auto-index rule picks. */
+  indexes?: string[];
+  /** Apply the auto-index rule (lib/datastore/auto-index.ts) to a new resource; default true. */
+  autoIndex?: boolean;
   /** Declared types by field id (any name datastore_create accepts: `int`, `text`, `timestamp`…). */
   types?: Record<string, string>;
   append?: boolean;
@@ -208,6 +213,12 @@ async function runOnce(
       }
     }
     await indexAll(loader, rows, opts);
+    const indexed = chooseIndexes(engine, resource.id, rows, !existing && opts.autoIndex !== false, opts.indexes ?? []);
+    if (indexed.length) {
+      opts.onNotice?.(`indexing ${indexed.join(", ")} for filters`);
+      const current = engine.getResource(resource.id)!.indexes;
+      engine.setIndexes(resource.id, [...current, ...indexed.filter((f) => !current.some((ix) => ix.length === 1 && ix[0] === f)).map((f) => [f])]);
+    }
     loader.finish();
     db.exec("COMMIT");
     const done = engine.getResource(resource.id)!;
@@ -225,6 +236,16 @@ async function runOnce(
     if (e instanceof DatastoreError) throw new ImportError(describe(e));
     throw e;
   }
+}
+
+/** The declared indexes plus, for a new resource, those the auto-index rule picks. */
+function chooseIndexes(engine: SqliteEngine, id: string, rows: number, auto: boolean, declared: string[]): string[] {
+  const fields = engine.getResource(id)!.fields;
+  for (const f of declared) {
+    if (!fields.some((x) => x.id === f)) throw new ImportError(`--index: "${f}" is not a column of the file`);
+  }
+  const picked = auto ? autoIndexes(fields, engine.fieldStats(id, AUTO_INDEX_SAMPLE_ROWS), rows) : [];
+  return [...new Set([...declared, ...picked])];
 }
 
 async function indexAll(loader: BulkLoad, rows: number, opts: ImportOptions): Promise<void> {

@@ -21,6 +21,7 @@ import type {
   WriteMethod,
 } from "../engine";
 import { config } from "../../config";
+import type { FieldStats } from "../auto-index";
 import { DatastoreError } from "../errors";
 import {
   CastError,
@@ -634,6 +635,18 @@ export class SqliteEngine implements DatastoreEngine {
       if (e instanceof DeadlineExceeded) throw tooLong();
       throw e;
     }
+  }
+
+  fieldStats(id: string, sampleRows: number): FieldStats[] {
+    const r = this.mustGet(id);
+    const fields = [...r.columns.values()];
+    if (fields.length === 0) return [];
+    const exprs = fields.map((f) => `count(DISTINCT ${q(f.column)}), avg(length(${q(f.column)}))`).join(", ");
+    const row = this.db
+      .prepare(`SELECT ${exprs} FROM (SELECT * FROM ${q(r.table)} ORDER BY _id LIMIT ?)`)
+      .raw(true)
+      .get(sampleRows) as (number | null)[];
+    return fields.map((f, i) => ({ id: f.id, distinct: row[2 * i] ?? 0, avgLength: row[2 * i + 1] ?? 0 }));
   }
 
   stats(resource: Resource): ResourceStats {
