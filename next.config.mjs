@@ -4,7 +4,8 @@
 // scripts, so script-src allows inline but never eval; nothing may frame the app.
 const csp = [
   "default-src 'self'",
-  "script-src 'self' 'unsafe-inline'",
+  // `next dev` evaluates modules for fast refresh; production never needs eval.
+  `script-src 'self' 'unsafe-inline'${process.env.NODE_ENV === "development" ? " 'unsafe-eval'" : ""}`,
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data: blob:",
   "font-src 'self' data:",
