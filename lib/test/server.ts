@@ -134,11 +134,12 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
   throw new Error(`the server did not answer within 60 s:\n${out}`);
 }
 
-/** Resident memory of a process in MB (Linux /proc), or NaN elsewhere. */
-export function rssMb(pid: number): number {
+/** Resident memory of a process in MB (Linux /proc), or NaN elsewhere. `part`: all of it,
+ *  the anonymous part (heaps, caches) or the file-backed part (mapped code and database). */
+export function rssMb(pid: number, part: "VmRSS" | "RssAnon" | "RssFile" = "VmRSS"): number {
   try {
     const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
-    return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN) / 1024;
+    return Number(new RegExp(`${part}:\\s+(\\d+)`).exec(status)?.[1] ?? NaN) / 1024;
   } catch {
     return NaN;
   }
