@@ -1,7 +1,7 @@
 // datastore_value_counts — our extension (README "Extension actions"): the most common values
 // of one field under the current search and filters, for the explorer's value picker.
-// Reads at most a fixed number of matching rows; `partial: true` says the counts come from
-// that sample rather than every row.
+// Exact when counting fits a time budget; otherwise counted over the first rows of the
+// table, and `partial: true` says so.
 import { findResource, requireRead, type ActionContext } from "../context";
 import { DatastoreError, ErrorBag } from "../errors";
 import { bindSearch, parseSearchParams } from "../search-query";

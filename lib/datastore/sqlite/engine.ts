@@ -75,8 +75,8 @@ function ftsOptions(table: string): string {
 }
 
 /** Value counts are exact when they fit this budget; otherwise counted over the first rows. */
-const VALUE_COUNT_BUDGET_MS = 250;
-const VALUE_COUNT_ROW_BUDGET = 200_000;
+const VALUE_COUNT_BUDGET_MS = 120;
+const VALUE_COUNT_ROW_BUDGET = 100_000;
 
 function now(): string {
   return new Date().toISOString().replace(/\.\d+Z$/, "");
@@ -491,7 +491,10 @@ export class SqliteEngine implements DatastoreEngine {
   private denseOffsetStart(r: Internal, query: SearchQuery, where: Where): number | null {
     const byId = query.sort.length === 1 && query.sort[0].field === "_id" && !query.sort[0].desc;
     if (query.offset === 0 || !byId || query.distinct || where.parts.length || where.ftsJoin) return null;
-    const { lo, hi } = this.db.prepare(`SELECT min(_id) AS lo, max(_id) AS hi FROM ${q(r.table)}`).get() as { lo: number | null; hi: number | null };
+    // Two subqueries: SQLite answers a lone min() or max() from the b-tree's ends, not both at once.
+    const { lo, hi } = this.db
+      .prepare(`SELECT (SELECT min(_id) FROM ${q(r.table)}) AS lo, (SELECT max(_id) FROM ${q(r.table)}) AS hi`)
+      .get() as { lo: number | null; hi: number | null };
     if (lo === null || hi === null || hi - lo + 1 !== r.rowCount) return null;
     return lo + query.offset;
   }
@@ -747,7 +750,9 @@ class Where {
     this.ftsMatch = positive.join(" AND ");
     this.params.unshift(this.ftsMatch);
     for (const c of positiveConds) {
-      const weights = c.field === null ? "" : fields.map((f) => (f.id === c.field ? ", 1.0" : ", 0.0")).join("");
+      // One weight per column isolates the field; bm25() takes at most 1000 arguments, so the
+      // widest tables rank a field's matches over the whole row instead.
+      const weights = c.field === null || fields.length >= 1000 ? "" : fields.map((f) => (f.id === c.field ? ", 1.0" : ", 0.0")).join("");
       ranks.set(c.rank, `bm25(${q(fts)}${weights})`);
     }
     return { join: this.ftsJoin.slice("JOIN ".length), ranks };
@@ -758,8 +763,16 @@ class Where {
    * a prime, so that no regular pattern in the rows a filter keeps can skip every check.
    */
   sql(): string {
-    return [...this.parts, "(t._id % 251 != 0 OR ds_deadline())"].join(" AND ");
+    return allOf([...this.parts, "(t._id % 251 != 0 OR ds_deadline())"]);
   }
+}
+
+/** ANDs conditions as a balanced tree, in order: SQLite refuses expressions over 1000 deep,
+ *  which a plain chain of one condition per filter (or key column) would reach. */
+function allOf(parts: string[]): string {
+  if (parts.length <= 8) return parts.join(" AND ");
+  const mid = parts.length >> 1;
+  return `(${allOf(parts.slice(0, mid))}) AND (${allOf(parts.slice(mid))})`;
 }
 
 /** Casts a filter value for comparison with a column (CKAN stringifies values for text). */
@@ -873,7 +886,7 @@ class RowWriter {
       throw DatastoreError.field("key", `fields "${missing.join('", "')}" are missing but needed as key`);
     }
     const cols = pk.map((k) => this.r.columns.get(k)!);
-    return this.stmt("find-pk", () => `SELECT _id FROM ${q(this.r.table)} WHERE ${cols.map((c) => `${q(c.column)} IS ?`).join(" AND ")}`)
+    return this.stmt("find-pk", () => `SELECT _id FROM ${q(this.r.table)} WHERE ${allOf(cols.map((c) => `${q(c.column)} IS ?`))}`)
       .pluck()
       .get(...cols.map((c) => this.cast(record, c))) as number | undefined;
   }
