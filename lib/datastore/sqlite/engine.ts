@@ -683,7 +683,7 @@ function pageSql(c: { select: string[]; from: string; cond: string; order: strin
  *  `ORDER BY 0` as a column number. */
 const NO_RANK = "0.0";
 /** Matches ranked for best-first order; past this many, the first ones (by _id) are ranked. */
-const RANK_CANDIDATES = 10_000;
+const RANK_CANDIDATES = 2_000;
 
 /** Builds a WHERE clause over `t` (the resource table) with bound parameters. */
 class Where {
