@@ -140,13 +140,15 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
 
 type Answer = { status: number; ms: number; bytes: number; json: () => unknown };
 
-/** One request; a keep-alive socket the server closed while idle is retried once. */
+/** One request; a keep-alive socket the server closed while idle is retried (a few times). */
 async function post(action: string, body: Body): Promise<Answer> {
-  try {
-    return await postOnce(action, body);
-  } catch (e) {
-    if ((e as { code?: string }).code !== "ECONNRESET") throw e;
-    return postOnce(action, body);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await postOnce(action, body);
+    } catch (e) {
+      if ((e as { code?: string }).code !== "ECONNRESET" || attempt === 3) throw e;
+      await new Promise((r) => setTimeout(r, 50));
+    }
   }
 }
 
