@@ -44,12 +44,17 @@ export const config = {
   get maxQLength(): number {
     return intEnv("DATASTORE_MAX_Q_LENGTH", 1000);
   },
+  /** At most 1000: SQLite takes 2000 columns in a table or a result, and ranks and _id need room. */
   get maxFields(): number {
-    return intEnv("DATASTORE_MAX_FIELDS", 1000);
+    return Math.min(intEnv("DATASTORE_MAX_FIELDS", 1000), 1000);
   },
   /** Records one datastore_create or datastore_upsert may carry. */
   get maxRecords(): number {
     return intEnv("DATASTORE_MAX_RECORDS", 100_000);
+  },
+  /** Values all filters of one request may list; SQLite binds at most 32766 in a statement. */
+  get maxFilterValues(): number {
+    return Math.min(intEnv("DATASTORE_MAX_FILTER_VALUES", 10_000), 30_000);
   },
   /** What the server checks of the database file at start: quick_check (default), full, off. */
   get startupCheck(): "quick" | "full" | "off" {

@@ -6,7 +6,7 @@ import { config } from "../config";
 import type { Filter, FtsCondition, Resource, SearchQuery, SortClause } from "./engine";
 import { DatastoreError, ErrorBag } from "./errors";
 import { FtsSyntaxError, parsePlain, parseTsQuery } from "./full-text";
-import { asBool, asInt, asList, isPlainObject, isUnset, parseJsonString, type Params } from "./validate";
+import { asBool, asInt, asList, filterValuesError, isPlainObject, isUnset, parseJsonString, str, type Params } from "./validate";
 
 export interface SearchParams {
   filters?: Record<string, unknown>;
@@ -29,13 +29,16 @@ const LANGUAGES = new Set(
   ),
 );
 
+/** Entries in `fields` or `sort`: SQLite takes at most 2000 result columns or ORDER BY terms. */
+const MAX_COLUMNS = 1500;
+
 export function parseSearchParams(params: Params, bag: ErrorBag, opts: { unlimited?: boolean } = {}): SearchParams {
   const out: SearchParams = {
     plain: asBool(params.plain, true),
     distinct: asBool(params.distinct, false),
     includeTotal: asBool(params.include_total, true),
     limit: 0,
-    offset: asInt(params.offset, "offset", bag, 0, `invalid value "${String(params.offset)}"`),
+    offset: asInt(params.offset, "offset", bag, 0, `invalid value "${str(params.offset)}"`),
   };
   const max = opts.unlimited ? undefined : config.limitMax;
   const limit = asInt(params.limit, "limit", bag, config.limitDefault, "Must be a natural number", max);
@@ -45,6 +48,7 @@ export function parseSearchParams(params: Params, bag: ErrorBag, opts: { unlimit
     const f = parseJsonString(params.filters);
     if (f === undefined) bag.add("filters", "Cannot parse JSON");
     else if (!isPlainObject(f)) bag.add("filters", "filters must be either a dict or null.");
+    else if (filterValuesError(f)) bag.add("filters", filterValuesError(f)!);
     else out.filters = f;
   }
 
@@ -55,7 +59,7 @@ export function parseSearchParams(params: Params, bag: ErrorBag, opts: { unlimit
       if (isPlainObject(parsed)) q = parsed;
     }
     if (typeof q === "string" || isPlainObject(q)) {
-      const text = typeof q === "string" ? q : Object.values(q).join(" ");
+      const text = typeof q === "string" ? q : Object.values(q).map(str).join(" ");
       if (text.length > config.maxQLength) bag.add("q", `must be at most ${config.maxQLength} characters`);
       else out.q = q;
     } else bag.add("q", `invalid value ${JSON.stringify(q)}`);
@@ -68,13 +72,14 @@ export function parseSearchParams(params: Params, bag: ErrorBag, opts: { unlimit
 
   if (!isUnset(params.language)) {
     if (typeof params.language === "string" && LANGUAGES.has(params.language.toLowerCase())) out.language = params.language;
-    else bag.add("language", `text search configuration "${String(params.language)}" does not exist`);
+    else bag.add("language", `text search configuration "${str(params.language)}" does not exist`);
   }
 
   if (!isUnset(params.fields)) {
     const list = asList(params.fields);
     if (list === null) bag.add("fields", `invalid value ${JSON.stringify(params.fields)}`);
     else if (list.some((x) => typeof x !== "string")) bag.add("__junk", `invalid value ${JSON.stringify(params.fields)}`);
+    else if (list.length > MAX_COLUMNS) bag.add("fields", `at most ${MAX_COLUMNS} fields may be listed`);
     // An empty list means all fields, as in CKAN.
     else if (list.length) out.fields = list as string[];
   }
@@ -82,6 +87,7 @@ export function parseSearchParams(params: Params, bag: ErrorBag, opts: { unlimit
   if (!isUnset(params.sort)) {
     const list = typeof params.sort === "string" ? splitSort(params.sort) : Array.isArray(params.sort) ? params.sort : null;
     if (list === null || list.some((x) => typeof x !== "string")) bag.add("sort", `invalid value ${JSON.stringify(params.sort)}`);
+    else if (list.length > MAX_COLUMNS) bag.add("sort", `at most ${MAX_COLUMNS} sort clauses are allowed`);
     else out.sort = (list as string[]).map((s) => s.trim()).filter((s) => s !== "");
   }
 

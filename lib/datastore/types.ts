@@ -67,7 +67,8 @@ export function resolveType(declared: unknown): TypeName | null {
     isArray = true;
     name = name.slice(1);
   }
-  const scalar = ALIASES[name];
+  // Own keys only: "constructor" or "toString" must not find Object's.
+  const scalar = Object.hasOwn(ALIASES, name) ? ALIASES[name] : undefined;
   if (!scalar) return null;
   if (!isArray) return scalar;
   if (scalar === "json") return null;

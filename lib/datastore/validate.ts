@@ -6,6 +6,18 @@ import { DatastoreError, ErrorBag } from "./errors";
 
 export type Params = Record<string, unknown>;
 
+/** Any request value as text, for messages and comparisons. `String()` throws on a JSON
+ *  object whose own "toString" or "valueOf" is not a function; this never does. */
+export function str(v: unknown): string {
+  if (typeof v === "string") return v;
+  if (v === null || typeof v !== "object") return String(v);
+  try {
+    return JSON.stringify(v) ?? "";
+  } catch {
+    return Object.prototype.toString.call(v);
+  }
+}
+
 /** `null` and `""` mean "use the default" for defaulted parameters. */
 export function isUnset(v: unknown): boolean {
   return v === undefined || v === null || v === "";
@@ -88,6 +100,13 @@ export function parseJsonString(v: unknown): unknown {
   }
 }
 
+/** The filters-size limit (DATASTORE_MAX_FILTER_VALUES): a message when a dict of filters lists
+ *  more values in all than one SQL statement may bind, else null. */
+export function filterValuesError(filters: Record<string, unknown>): string | null {
+  const count = Object.values(filters).reduce((n: number, v) => n + (Array.isArray(v) ? v.length : 1), 0);
+  return count > config.maxFilterValues ? `at most ${config.maxFilterValues} filter values are allowed per request (got ${count})` : null;
+}
+
 /** True when arrays and objects nest more than `max` levels (checked without recursion). */
 export function nestedDeeperThan(value: unknown, max: number): boolean {
   if (value === null || typeof value !== "object") return false;
@@ -118,7 +137,7 @@ export function requireResourceId(params: Params): string {
 /** Field-name rule of contract §2. */
 export function fieldNameError(name: unknown): string | null {
   if (typeof name !== "string" || name === "" || name.trim() !== name || name.startsWith("_") || name.includes('"') || name.length > 63) {
-    return `"${String(name)}" is not a valid field name`;
+    return `"${str(name)}" is not a valid field name`;
   }
   return null;
 }

@@ -87,7 +87,7 @@ interface Plan {
 function plan(ctx: ActionContext, idOrAlias: string, params: Params): Plan {
   const bag = new ErrorBag();
   const format = String(isUnset(params.format) ? "csv" : params.format).toLowerCase();
-  if (!(format in CONTENT_TYPES)) bag.add("format", `Value must be one of ${Object.keys(CONTENT_TYPES).join(", ")}`);
+  if (!Object.hasOwn(CONTENT_TYPES, format)) bag.add("format", `Value must be one of ${Object.keys(CONTENT_TYPES).join(", ")}`);
   const bom = asBool(params.bom, false);
   // All rows unless a limit is given: no default page size and no clamp for a download.
   const limit = asInt(params.limit, "limit", bag, -1, "Must be a natural number");

@@ -16,10 +16,10 @@ export class BadRequest extends Error {
 export function queryParams(search: URLSearchParams): Params {
   const out: Params = {};
   for (const [key, value] of search) {
-    const prev = out[key];
-    if (prev === undefined) out[key] = value;
-    else if (Array.isArray(prev)) prev.push(value);
-    else out[key] = [prev, value];
+    // Own keys, defined rather than assigned: `__proto__=a&__proto__=b` must not set a prototype.
+    const prev = Object.hasOwn(out, key) ? out[key] : undefined;
+    if (Array.isArray(prev)) prev.push(value);
+    else Object.defineProperty(out, key, { value: prev === undefined ? value : [prev, value], enumerable: true, writable: true, configurable: true });
   }
   return out;
 }

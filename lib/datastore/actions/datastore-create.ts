@@ -6,7 +6,7 @@ import { requireScope, type ActionContext } from "../context";
 import type { Field, Resource } from "../engine";
 import { DatastoreError, ErrorBag } from "../errors";
 import { guessType, resolveType } from "../types";
-import { asBool, asList, fieldNameError, isPlainObject, isUnset, type Params } from "../validate";
+import { asBool, asList, fieldNameError, isPlainObject, isUnset, str, type Params } from "../validate";
 
 interface DeclaredField {
   id: string;
@@ -24,6 +24,10 @@ function nameList(v: unknown, key: string, bag: ErrorBag): string[] | undefined 
     bag.add(key, `invalid value ${JSON.stringify(v)}`);
     return undefined;
   }
+  if (key === "primary_key" && list.length > config.maxFields) {
+    bag.add(key, `at most ${config.maxFields} fields may form a key`);
+    return undefined;
+  }
   return list as string[];
 }
 
@@ -34,6 +38,10 @@ function indexList(v: unknown, bag: ErrorBag): string[][] | undefined {
   const ok = list?.every((x) => typeof x === "string" || (Array.isArray(x) && x.length > 0 && x.every((y) => typeof y === "string")));
   if (!list || !ok) {
     bag.add("indexes", `invalid value ${JSON.stringify(v)}`);
+    return undefined;
+  }
+  if (list.some((x) => Array.isArray(x) && x.length > config.maxFields)) {
+    bag.add("indexes", `at most ${config.maxFields} fields may form an index`);
     return undefined;
   }
   return list.map((x) => (Array.isArray(x) ? (x as string[]) : [x as string]));
@@ -67,7 +75,7 @@ export function parseFields(v: unknown, bag: ErrorBag, params: Params): Declared
     seen.add(id);
     const field: DeclaredField = { id };
     if (!isUnset(f.type)) {
-      if (resolveType(f.type) === null) bag.add("fields", `"${String(f.type)}" is not a valid field type`);
+      if (resolveType(f.type) === null) bag.add("fields", `"${str(f.type)}" is not a valid field type`);
       else field.type = String(f.type);
     }
     if (f.info !== undefined && f.info !== null) {
@@ -83,7 +91,7 @@ export function datastoreCreate(ctx: ActionContext, params: Params) {
   const bag = new ErrorBag();
   const hasId = !isUnset(params.resource_id) || !isUnset(params.id);
   const hasResource = !isUnset(params.resource);
-  let resourceId = hasId ? String(isUnset(params.resource_id) ? params.id : params.resource_id).trim() : "";
+  let resourceId = hasId ? str(isUnset(params.resource_id) ? params.id : params.resource_id).trim() : "";
   if (!hasId && !hasResource) bag.add("resource_id", "resource_id or resource required");
   if (hasId && hasResource) bag.add("resource", "resource cannot be used with resource_id");
   if (hasId && !RESOURCE_ID_RE.test(resourceId)) bag.add("resource_id", `invalid value "${resourceId}"`);

@@ -3,7 +3,7 @@
 import { findWritableResource, requireScope, type ActionContext } from "../context";
 import type { Filter, Resource } from "../engine";
 import { DatastoreError } from "../errors";
-import { isPlainObject, parseJsonString, requireResourceId, type Params } from "../validate";
+import { filterValuesError, isPlainObject, parseJsonString, requireResourceId, type Params } from "../validate";
 
 function toFilters(r: Resource, filters: Record<string, unknown>): Filter[] {
   const unknown = Object.keys(filters).filter((k) => k !== "_id" && !r.fields.some((f) => f.id === k));
@@ -19,6 +19,7 @@ export function datastoreDelete(ctx: ActionContext, params: Params) {
   const hasFilters = params.filters !== undefined && params.filters !== null;
   const filters = hasFilters ? parseJsonString(params.filters) : undefined;
   if (hasFilters && !isPlainObject(filters)) throw DatastoreError.field("filters", "filters must be either a dict or null.");
+  if (isPlainObject(filters) && filterValuesError(filters)) throw DatastoreError.field("filters", filterValuesError(filters)!);
   requireScope(ctx, "write", "datastore_delete");
   const r = findWritableResource(ctx, resourceId);
   if (!isPlainObject(filters)) {
@@ -34,6 +35,7 @@ export function datastoreRecordsDelete(ctx: ActionContext, params: Params) {
   if (params.filters === undefined || params.filters === null) throw DatastoreError.field("filters", "Missing value");
   const filters = parseJsonString(params.filters);
   if (!isPlainObject(filters)) throw DatastoreError.field("filters", "Must be a dict");
+  if (filterValuesError(filters)) throw DatastoreError.field("filters", filterValuesError(filters)!);
   requireScope(ctx, "write", "datastore_records_delete");
   const r = findWritableResource(ctx, resourceId);
   ctx.engine.deleteRows(r.id, toFilters(r, filters));

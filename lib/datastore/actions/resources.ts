@@ -3,7 +3,7 @@
 import { canRead, findResource, requireRead, type ActionContext } from "../context";
 import type { Resource } from "../engine";
 import { DatastoreError, ErrorBag } from "../errors";
-import { asInt, isUnset, type Params } from "../validate";
+import { asInt, isUnset, str, type Params } from "../validate";
 
 export function resourceDict(r: Resource) {
   return {
@@ -43,7 +43,7 @@ export function resourceSearch(ctx: ActionContext, params: Params) {
     if (!m || !(SEARCHABLE as readonly string[]).includes(m[1])) bag.add("query", `invalid value ${JSON.stringify(q)}`);
     else terms.push([m[1], m[2].trim().toLowerCase()]);
   }
-  const orderBy = isUnset(params.order_by) ? "name" : String(params.order_by);
+  const orderBy = isUnset(params.order_by) ? "name" : str(params.order_by);
   if (!ORDERABLE.has(orderBy)) bag.add("order_by", `invalid value "${orderBy}"`);
   const offset = asInt(params.offset, "offset", bag, 0, "Must be a natural number");
   const limit = asInt(params.limit, "limit", bag, 1000, "Must be a natural number");

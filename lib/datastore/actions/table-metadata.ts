@@ -3,6 +3,7 @@
 import { canRead, type ActionContext } from "../context";
 import type { Resource, SearchOutput, SearchQuery } from "../engine";
 import { termsOf } from "../full-text";
+import { str } from "../validate";
 
 export function tableMetadataResource(ctx: ActionContext) {
   const resource: Resource = {
@@ -35,7 +36,7 @@ export function tableMetadataResource(ctx: ActionContext) {
 
   function search(query: SearchQuery): SearchOutput {
     let matched = rows.filter((row) =>
-      query.filters.every((f) => f.values.some((v) => v !== null && String(row[f.field]) === String(v))),
+      query.filters.every((f) => f.values.some((v) => v !== null && String(row[f.field]) === str(v))),
     );
     for (const c of query.fts) {
       const wanted = c.tree ? termsOf(c.tree) : null;

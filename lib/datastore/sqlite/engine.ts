@@ -34,6 +34,7 @@ import {
 } from "../types";
 import type { ReadPool } from "./read-pool";
 import { BulkLoader } from "./bulk-load";
+import { str } from "../validate";
 import { compileFts, ftsSource, quoteIdent as q } from "./sql";
 
 interface StoredField extends Field {
@@ -781,7 +782,7 @@ function allOf(parts: string[]): string {
 function filterValue(t: TypeName, v: unknown): Stored {
   if (t === "text") return typeof v === "string" ? v : typeof v === "object" ? JSON.stringify(v) : String(v);
   if (t === "json") return JSON.stringify(v);
-  if (isArrayType(t) && !Array.isArray(v)) throw new CastError(`malformed array literal: "${String(v)}"`);
+  if (isArrayType(t) && !Array.isArray(v)) throw new CastError(`malformed array literal: "${str(v)}"`);
   return toStorage(t, v);
 }
 
@@ -872,8 +873,8 @@ class RowWriter {
   }
 
   private keyText(record: Record<string, unknown>): string {
-    if (record._id !== undefined) return String(record._id);
-    return this.r.primaryKey.map((k) => String(record[k])).join(", ");
+    if (record._id !== undefined) return str(record._id);
+    return this.r.primaryKey.map((k) => str(record[k])).join(", ");
   }
 
   private findKey(record: Record<string, unknown>): number | undefined {
