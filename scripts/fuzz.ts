@@ -9,7 +9,7 @@ import fc from "fast-check";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { fuzzCase, type FuzzCase } from "../lib/test/arbitraries";
-import { createWorld, httpTarget, newStats, pruneWorld, runCase, type Target } from "../lib/test/fuzz";
+import { createWorld, httpTarget, newStats, preview, pruneWorld, runCase, type Target } from "../lib/test/fuzz";
 import { ensureBuilt, startServer, tempDir, type RunningServer } from "../lib/test/server";
 
 const { values } = parseArgs({
@@ -68,12 +68,12 @@ async function main() {
       } catch (e) {
         // The request itself failed (connection reset, timeout): as bad as a 500.
         problems = [`no answer: ${(e as Error).message}`];
-        stats.failures.push({ problems, sent: JSON.stringify(c).slice(0, 500), answer: "" });
+        stats.failures.push({ problems, sent: preview(c), answer: "" });
       }
       const ms = performance.now() - t0;
       slowest.push({ ms, c });
       slowest.sort((a, b) => b.ms - a.ms).splice(5);
-      if (problems.length) console.log(`FAIL (seed ${seed}, batch ${batch}): ${problems.join("; ")}\n  case: ${JSON.stringify(c).slice(0, 400)}\n  ${stats.failures.at(-1)?.answer.slice(0, 300)}`);
+      if (problems.length) console.log(`FAIL (seed ${seed}, batch ${batch}): ${problems.join("; ")}\n  case: ${preview(c)}\n  ${stats.failures.at(-1)?.answer.slice(0, 300)}`);
       if (stats.cases % 500 === 0) await pruneWorld(t, world);
       if (Date.now() - lastReport > 30_000) {
         lastReport = Date.now();
@@ -88,8 +88,7 @@ async function main() {
   console.log(`  actions: ${Object.entries(stats.byAction).sort((a, b) => b[1] - a[1]).map(([a, n]) => `${a}×${n}`).join(", ")}`);
   console.log(`  world rebuilt after destructive cases: ${stats.rebuilds}`);
   console.log(`  slowest: ${slowest.map((s) => `${s.ms.toFixed(0)} ms (${s.c.action})`).join(", ")}`);
-  if (slowest[0]) console.log(`  slowest case: ${JSON.stringify(slowest[0].c).slice(0, 600)}`);
-  if (process.env.FUZZ_SLOWEST_FILE && slowest[0]) (await import("node:fs")).writeFileSync(process.env.FUZZ_SLOWEST_FILE, JSON.stringify(slowest[0].c));
+  if (slowest[0]) console.log(`  slowest case: ${preview(slowest[0].c)}`);
   console.log(`  failures: ${stats.failures.length}`);
   for (const f of stats.failures.slice(0, 20)) console.log(`  - ${f.problems.join("; ")}\n    ${f.sent}\n    → ${f.answer}`);
   await t.close?.();

@@ -27,8 +27,12 @@ export const MARKERS = {
   publicAlias: "$PUBLIC_ALIAS",
   private: "$PRIVATE",
   privateAlias: "$PRIVATE_ALIAS",
+  /** A public resource with the most fields allowed (f0 … f999). */
+  wide: "$WIDE",
   missing: "$MISSING",
 } as const;
+
+export const WIDE_FIELDS = 1000;
 
 /** Field ids of the world's public resource (lib/test/fuzz.ts creates it). */
 export const PUBLIC_FIELDS = ["title", "author", "year", "rating", "in_stock", "updated", "tags", "meta", "note"];
@@ -117,7 +121,13 @@ const ODD_STRINGS = [
   "__proto__",
   "constructor",
   "hasOwnProperty",
+  "toString",
+  "valueOf",
+  "_constructor",
 ];
+
+/** Names every plain object inherits: a lookup table keyed by user input must not find them. */
+const PROTO_NAMES = ["constructor", "__proto__", "toString", "hasOwnProperty", "_constructor", "valueOf[]"];
 
 export const hostileString: fc.Arbitrary<string> = fc.oneof(
   { weight: 3, arbitrary: fc.constantFrom(...SQL_FRAGMENTS, ...ODD_STRINGS) },
@@ -148,6 +158,8 @@ export const hostileValue: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>
     { weight: 4, arbitrary: hostileString },
     { weight: 3, arbitrary: hostileNumber },
     { weight: 1, arbitrary: fc.constantFrom(true, false, null) },
+    // JSON objects that break String(): their own toString / valueOf are not functions.
+    { weight: 1, arbitrary: fc.constantFrom({ toString: 1 }, { valueOf: "x", toString: null }, [{ toString: [] }], { title: { toString: 1 } }) },
     { weight: 1, arbitrary: fc.array(tie("value"), { maxLength: 4 }) },
     { weight: 1, arbitrary: fc.dictionary(hostileString, tie("value"), { maxKeys: 3 }) },
     { weight: 1, arbitrary: deepJson(130) },
@@ -158,11 +170,29 @@ export const hostileValue: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>
 /** A field reference: real ids, system columns, hostile names. */
 export const fieldRef: fc.Arbitrary<string> = fc.oneof(
   { weight: 3, arbitrary: fc.constantFrom(...PUBLIC_FIELDS, "_id", "rank", "rank title", "_full_text", "oid", "ctid") },
+  { weight: 1, arbitrary: fc.nat(WIDE_FIELDS - 1).map((i) => `f${i}`) },
   { weight: 2, arbitrary: hostileString },
   { weight: 1, arbitrary: fc.constantFrom(...PUBLIC_FIELDS).map((f) => `"${f}"`) },
 );
 
+/** Short values only, for the long lists below (a long list of long strings is gigabytes). */
+const smallValue: fc.Arbitrary<unknown> = fc.oneof(hostileNumber, fc.string({ maxLength: 8 }), fc.constantFrom(...SQL_FRAGMENTS));
+const smallFieldRef: fc.Arbitrary<string> = fc.oneof(
+  fc.constantFrom(...PUBLIC_FIELDS, "_id", "rank", "nope"),
+  fc.nat(WIDE_FIELDS - 1).map((i) => `f${i}`),
+);
+
+/** The same item repeated past SQLite's limits (2000 columns, 32766 bound values). */
+const longList = <T>(item: fc.Arbitrary<T>): fc.Arbitrary<T[]> =>
+  fc.tuple(item, fc.integer({ min: 900, max: 40_000 })).map(([x, n]) => Array.from({ length: n }, () => x));
+
+/** An object with keys f0 … fN: a condition per field of the wide resource, or more. */
+const manyKeys = <T>(value: fc.Arbitrary<T>): fc.Arbitrary<Record<string, T>> =>
+  fc.tuple(fc.integer({ min: 100, max: 1200 }), value).map(([n, v]) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`f${i}`, v])));
+
 export const sortValue: fc.Arbitrary<unknown> = fc.oneof(
+  longList(fc.constantFrom("title", "f1 desc", "_id", "nope")),
+  longList(fc.constantFrom("title desc", "f2")).map((l) => l.join(",")),
   fc
     .array(
       fc.tuple(fieldRef, fc.constantFrom("", " asc", " desc", " DESC NULLS FIRST", " nulls last", " sideways", "; DROP TABLE x", " asc asc", ' collate "C"')),
@@ -175,12 +205,15 @@ export const sortValue: fc.Arbitrary<unknown> = fc.oneof(
 
 export const qValue: fc.Arbitrary<unknown> = fc.oneof(
   hostileString,
+  manyKeys(fc.constantFrom("a", "word", "1")),
   fc.dictionary(fieldRef, hostileString, { maxKeys: 3 }),
   fc.array(fc.constantFrom("tolstoy", "war", "&", "|", "!", "(", ")", ":*", " ", "<->", "the", "'", '"', "\\"), { maxLength: 10 }).map((p) => p.join(" ")),
   hostileValue,
 );
 
 export const filtersValue: fc.Arbitrary<unknown> = fc.oneof(
+  manyKeys(smallValue),
+  fc.tuple(smallFieldRef, longList(smallValue)).map(([f, values]) => ({ [f]: values })),
   fc.dictionary(fieldRef, fc.oneof(hostileValue, fc.array(hostileValue, { maxLength: 4 })), { maxKeys: 3 }),
   fc.dictionary(fieldRef, fc.dictionary(fc.constantFrom("gt", "lt", "gte", "lte", "eq", "$or", "like"), hostileValue, { maxKeys: 2 }), { maxKeys: 2 }),
   hostileValue,
@@ -193,6 +226,7 @@ export const resourceRef: fc.Arbitrary<unknown> = fc.oneof(
 
 const recordArb: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 5, arbitrary: fc.dictionary(fieldRef, hostileValue, { maxKeys: 5 }) },
+  { weight: 1, arbitrary: manyKeys(smallValue) },
   { weight: 1, arbitrary: hostileValue },
 );
 
@@ -200,7 +234,7 @@ const fieldDecl: fc.Arbitrary<unknown> = fc.oneof(
   fc.record(
     {
       id: fc.oneof(fieldRef, hostileValue),
-      type: fc.oneof(fc.constantFrom("text", "int", "numeric", "bool", "timestamp", "json", "text[]", "int[", "INVALID", "uuid", "varchar(20)", "serial"), hostileValue),
+      type: fc.oneof(fc.constantFrom("text", "int", "numeric", "bool", "timestamp", "json", "text[]", "int[", "INVALID", "uuid", "varchar(20)", "serial", ...PROTO_NAMES), hostileValue),
       info: hostileValue,
     },
     { requiredKeys: ["id"] },
@@ -217,38 +251,43 @@ export function paramValue(key: string): fc.Arbitrary<unknown> {
     q: qValue,
     full_text: qValue,
     sort: sortValue,
-    fields: fc.oneof(fc.array(fieldRef, { maxLength: 4 }), fieldRef, fc.array(fieldDecl, { maxLength: 3 })),
+    fields: fc.oneof(fc.array(fieldRef, { maxLength: 4 }), fieldRef, fc.array(fieldDecl, { maxLength: 3 }), longList(smallFieldRef)),
     field: fieldRef,
     records: fc.oneof(fc.array(recordArb, { maxLength: 6 }), hostileValue),
     method: fc.oneof(fc.constantFrom("insert", "update", "upsert", "INSERT", "delete"), hostileValue),
-    primary_key: fc.oneof(fc.array(fieldRef, { maxLength: 3 }), fieldRef, hostileValue),
-    indexes: fc.oneof(fc.array(fc.oneof(fieldRef, fc.array(fieldRef, { maxLength: 2 })), { maxLength: 3 }), hostileValue),
+    primary_key: fc.oneof(fc.array(fieldRef, { maxLength: 3 }), fieldRef, hostileValue, longList(smallFieldRef)),
+    indexes: fc.oneof(fc.array(fc.oneof(fieldRef, fc.array(fieldRef, { maxLength: 2 })), { maxLength: 3 }), hostileValue, longList(smallFieldRef).map((l) => [l])),
     aliases: fc.oneof(fc.array(hostileString, { maxLength: 3 }), hostileValue),
     resource: fc.oneof(fc.record({ name: hostileValue, description: hostileValue, private: hostileValue }, { requiredKeys: [] }), hostileValue),
     limit: fc.oneof(hostileNumber, hostileValue),
     offset: fc.oneof(hostileNumber, hostileValue),
-    records_format: fc.oneof(fc.constantFrom("objects", "lists", "csv", "tsv", "xml", "OBJECTS"), hostileValue),
-    format: fc.oneof(fc.constantFrom("csv", "tsv", "json", "xml", "xlsx", "CSV"), hostileValue),
-    scope: fc.oneof(fc.constantFrom("read", "write", "admin", "root", "sysadmin"), hostileValue),
+    records_format: fc.oneof(fc.constantFrom("objects", "lists", "csv", "tsv", "xml", "OBJECTS", ...PROTO_NAMES), hostileValue),
+    format: fc.oneof(fc.constantFrom("csv", "tsv", "json", "xml", "xlsx", "CSV", ...PROTO_NAMES), hostileValue),
+    scope: fc.oneof(fc.constantFrom("read", "write", "admin", "root", "sysadmin", ...PROTO_NAMES), hostileValue),
+    language: fc.oneof(fc.constantFrom("english", "simple", "klingon", ...PROTO_NAMES), hostileValue),
+    order_by: fc.oneof(fc.constantFrom("name", "created", "row_count", ...PROTO_NAMES), hostileValue),
+    query: fc.oneof(fc.constantFrom("name:fuzz", "constructor:x", "__proto__:x", "id:", "name"), hostileValue),
   };
   return specific[key] ?? hostileValue;
 }
 
-/** Parameters for an action: any subset of its own, plus unknown and hostile keys. */
+/** Parameters for an action: a few of its own (so that most cases get past all but one check
+ *  and reach the engine), sometimes with unknown and hostile keys. */
 export function paramsFor(action: string): fc.Arbitrary<Record<string, unknown>> {
   const keys = PARAMS[action] ?? PARAMS.datastore_search;
-  const model = Object.fromEntries(keys.map((k) => [k, paramValue(k)]));
   return fc
     .tuple(
-      fc.record(model, { requiredKeys: [] }),
-      fc.dictionary(fc.oneof(hostileString, fc.constantFrom("__proto__", "constructor", "__extras", "_")), hostileValue, { maxKeys: 2 }),
-      fc.boolean(),
-      fc.boolean(),
+      fc.shuffledSubarray(keys, { maxLength: Math.min(4, keys.length) }).chain((chosen) => fc.record(Object.fromEntries(chosen.map((k) => [k, paramValue(k)])))),
+      fc.dictionary(fc.oneof(hostileString, fc.constantFrom(...PROTO_NAMES, "__extras", "_")), fc.oneof(hostileValue, fc.constant(["a", "b"])), { maxKeys: 2 }),
+      fc.nat(3),
+      fc.nat(9),
     )
-    .map(([known, extra, withExtra, withTarget]) => {
+    .map(([known, extra, extraOdds, targetOdds]) => {
+      const withExtra = extraOdds === 0;
+      const target = targetOdds < 6 ? MARKERS.public : targetOdds < 8 ? MARKERS.wide : undefined;
       const out: Record<string, unknown> = { ...known };
       // Most cases aim at a real resource, so they get past "Missing value" to the interesting checks.
-      if (withTarget && keys.includes("resource_id") && !("resource_id" in out) && !("id" in out)) out.resource_id = MARKERS.public;
+      if (target && keys.includes("resource_id") && !("resource_id" in out) && !("id" in out)) out.resource_id = target;
       if (withExtra) for (const [k, v] of Object.entries(extra)) Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
       return out;
     });

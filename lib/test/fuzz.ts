@@ -9,7 +9,7 @@ import { randomUUID } from "node:crypto";
 import http from "node:http";
 import type { DB } from "../db/connection";
 import { asBool } from "../datastore/validate";
-import { ALL_ACTIONS, MARKERS, READ_ACTIONS, WRITE_ACTIONS, type FuzzCase, type TokenRef } from "./arbitraries";
+import { ALL_ACTIONS, MARKERS, READ_ACTIONS, WIDE_FIELDS, WRITE_ACTIONS, type FuzzCase, type TokenRef } from "./arbitraries";
 import { dbChecksum } from "./checksum";
 
 /** A word that appears only in the private resource (names, a field id, values). */
@@ -105,6 +105,10 @@ export function httpTarget(base: string, dbFile: string): Target {
 
 // --------------------------------------------------------------------------------- world
 
+function adminPost(action: string, params: Record<string, unknown>, admin: string): Sent {
+  return { path: `/api/action/${action}`, method: "POST", headers: { "content-type": "application/json", authorization: admin }, body: new TextEncoder().encode(JSON.stringify(params)) };
+}
+
 async function post(t: Target, action: string, params: Record<string, unknown>, token?: string) {
   const res = await t.send({
     path: `/api/action/${action}`,
@@ -176,12 +180,26 @@ async function createResources(t: Target, world: World): Promise<void> {
     )
   ).resource_id;
   world.ids.privateAlias = `fuzz_private_${suffix}`;
+  if (!world.ids.wide || (await t.send(adminPost("resource_show", { id: world.ids.wide }, world.admin))).status !== 200) {
+    world.ids.wide = (
+      await post(
+        t,
+        "datastore_create",
+        {
+          resource: { name: "fuzz wide" },
+          fields: Array.from({ length: WIDE_FIELDS }, (_, i) => ({ id: `f${i}`, type: i % 2 ? "int" : "text" })),
+          records: [0, 1, 2].map((r) => Object.fromEntries(Array.from({ length: WIDE_FIELDS }, (_, i) => [`f${i}`, i % 2 ? i + r : `word ${r} a`]))),
+        },
+        world.admin,
+      )
+    ).resource_id;
+  }
   world.ids.missing = randomUUID();
 }
 
 /** Builds the world on an empty target: resources and tokens of every kind. */
 export async function createWorld(t: Target, admin: string): Promise<World> {
-  const world: World = { admin, secrets: {}, ids: { public: "", publicAlias: "", private: "", privateAlias: "", missing: "" } };
+  const world: World = { admin, secrets: {}, ids: { public: "", publicAlias: "", private: "", privateAlias: "", wide: "", missing: "" } };
   const expiring = await post(t, "api_token_create", { name: "fuzz expired", scope: "admin", expires_in: 1, unit: 1 }, admin);
   const expiresAt = Date.parse(expiring.expires_at);
   world.secrets = {
@@ -220,7 +238,7 @@ export async function repairWorld(t: Target, world: World): Promise<boolean> {
 
 /** Deletes resources and tokens that cases created, so long runs stay small. */
 export async function pruneWorld(t: Target, world: World): Promise<void> {
-  const keep = new Set([world.ids.public, world.ids.private]);
+  const keep = new Set([world.ids.public, world.ids.private, world.ids.wide]);
   const found = await post(t, "resource_search", { limit: 100000 }, world.admin);
   for (const r of found.results as { id: string }[]) {
     if (!keep.has(r.id)) await post(t, "datastore_delete", { resource_id: r.id }, world.admin);
@@ -238,6 +256,7 @@ function resolveMarkers(text: string, world: World): string {
     .replaceAll(MARKERS.privateAlias, world.ids.privateAlias)
     .replaceAll(MARKERS.public, world.ids.public)
     .replaceAll(MARKERS.private, world.ids.private)
+    .replaceAll(MARKERS.wide, world.ids.wide)
     .replaceAll(MARKERS.missing, world.ids.missing);
 }
 
@@ -257,6 +276,20 @@ function resolveValue(v: unknown, world: World): unknown {
     return out;
   }
   return v;
+}
+
+/** A short JSON rendering of a case, for reports: long lists and strings cut, deep values kept. */
+export function preview(v: unknown, max = 600): string {
+  const text = JSON.stringify(v, (_k, x) => {
+    if (Array.isArray(x) && x.length > 12) return [...x.slice(0, 12), `… ${x.length - 12} more`];
+    if (typeof x === "string" && x.length > 120) return `${x.slice(0, 120)}… (${x.length} chars)`;
+    if (x && typeof x === "object" && !Array.isArray(x) && Object.keys(x).length > 12) {
+      const keys = Object.keys(x);
+      return { ...Object.fromEntries(keys.slice(0, 12).map((k) => [k, x[k]])), "…": `${keys.length - 12} more keys` };
+    }
+    return x;
+  });
+  return (text ?? String(v)).slice(0, max);
 }
 
 function asText(v: unknown): string {
@@ -429,7 +462,7 @@ export interface RunStats {
   byStatus: Record<number, number>;
   byAction: Record<string, number>;
   rebuilds: number;
-  failures: { problems: string[]; sent: string; answer: string }[];
+  failures: { problems: string[]; sent: string; answer: string; case?: string }[];
 }
 
 export function newStats(): RunStats {
@@ -449,7 +482,7 @@ export async function runCase(t: Target, world: World, c: FuzzCase, stats: RunSt
   stats.byAction[action] = (stats.byAction[action] ?? 0) + 1;
   if (problems.length) {
     const body = sent.body ? Buffer.from(sent.body).toString("utf8") : "";
-    stats.failures.push({ problems, sent: `${sent.method} ${sent.path.slice(0, 300)} ${JSON.stringify(sent.headers)} ${body.slice(0, 500)}`, answer: `${answer.status} ${answer.text.slice(0, 500)}` });
+    stats.failures.push({ problems, sent: `${sent.method} ${sent.path.slice(0, 300)} ${JSON.stringify(sent.headers)} ${body.slice(0, 500)}`, answer: `${answer.status} ${answer.text.slice(0, 500)}`, case: preview(c) });
   }
   if (answer.status === 200 && !isRead(c) && (await repairWorld(t, world))) stats.rebuilds++;
   return problems;
