@@ -270,17 +270,14 @@ async function main() {
   const readTotal = [...reads.values()].reduce((s, t) => s + t.ms.length, 0);
   const readErrors = [...reads.values()].flatMap((t) => t.errors);
   const errors = [...writes.errors, ...readErrors];
-  // Anonymous memory (heaps, SQLite's page caches) saws up and down with garbage collection:
-  // a leak shows as a rising floor, so the verdict is the trend of each 5 s window's minimum
-  // over the second half (in the first, SQLite's caches are still filling towards their cap).
+  // Anonymous memory (heaps, SQLite's page caches) saws up and down by tens of MB with garbage
+  // collection, so single samples or a fitted slope mislead: compare the medians of the first
+  // and the last third of the measured minute.
   const warm = memory.filter((m) => m.t >= (SECONDS * 1000) / 2);
-  const floors: { t: number; mb: number }[] = [];
-  for (let i = 0; i + 5 <= memory.length; i += 5) {
-    const w = memory.slice(i, i + 5);
-    floors.push({ t: w[0].t, mb: Math.min(...w.map((m) => m.anon)) });
-  }
-  const late = floors.filter((f) => f.t >= (SECONDS * 1000) / 2);
-  const floorSlope = late.length > 2 ? slope(late) : 0;
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+  const third = (i: number) => memory.filter((m) => m.t >= (i * SECONDS * 1000) / 3 && m.t < ((i + 1) * SECONDS * 1000) / 3).map((m) => m.anon);
+  const [firstThird, lastThird] = [median(third(0)), median(third(2))];
+  const anonSlope = memory.length > 5 ? slope(memory.map((m) => ({ t: m.t, mb: m.anon }))) : 0;
   const peak = Math.max(...memory.map((m) => m.mb));
   const fmt = (n: number) => n.toFixed(1);
 
@@ -292,14 +289,14 @@ async function main() {
   console.log(`  errors: ${errors.length}${errors.length ? ` (first: ${errors.slice(0, 3).join(" | ")})` : ""}`);
   console.log(`  acknowledged writes checked: ${checked} rows (${ackedRecords} acknowledged upserted records); missing ${missing}, wrong value ${wrong}, row counts off ${countMismatch}, uncertain ${resources.reduce((s, r) => s + r.uncertain.size, 0)}; quick_check ${integrity}`);
   console.log(
-    `  server RSS MB: before the load ${fmt(beforeLoad.mb)}, after warm-up ${fmt(memory[0]?.mb ?? NaN)}, half-way ${fmt(warm[0]?.mb ?? NaN)}, end ${fmt(endRss)}, peak ${fmt(peak)}; anonymous floor every 5 s ${floors.map((f) => fmt(f.mb)).join(", ")} (second-half trend ${fmt(floorSlope)} MB/min)`,
+    `  server RSS MB: before the load ${fmt(beforeLoad.mb)}, after warm-up ${fmt(memory[0]?.mb ?? NaN)}, half-way ${fmt(warm[0]?.mb ?? NaN)}, end ${fmt(endRss)}, peak ${fmt(peak)}; anonymous part: median ${fmt(firstThird)} MB in the first third, ${fmt(lastThird)} MB in the last (fitted slope ${fmt(anonSlope)} MB/min)`,
   );
   const every10 = memory.filter((_, i) => i % 10 === 0);
   console.log(`  RSS every 10 s (anonymous + file-backed, the mapped database): ${every10.map((m) => `${fmt(m.anon)}+${fmt(m.file)}`).join(", ")}`);
   const failed = errors.length > 0 || missing > 0 || wrong > 0 || countMismatch > 0 || integrity !== "ok";
-  // "Flat": the floor grows under 10 MB a minute. File-backed pages follow the database file,
-  // which the writers grow, and SQLite's caches (64 MiB per connection) fill up to their cap.
-  const growing = floorSlope > 10;
+  // "Flat": the last third's median within 50 MB (or 20%) of the first's. File-backed pages
+  // follow the database file, which the writers grow.
+  const growing = lastThird - firstThird > Math.max(50, 0.2 * firstThird);
   if (growing) console.log("  memory keeps growing after warm-up");
   process.exit(failed || growing ? 1 : 0);
 }
