@@ -70,6 +70,9 @@ function errorResponse(e: unknown): Response {
   } else if (e instanceof CastError) {
     status = 400;
     error = { __type: "Validation Error", query: [e.message] };
+  } else if (/^fts5: phrase queries are not supported/.test((e as Error)?.message ?? "")) {
+    status = 400; // a search word FTS5 still reads as a phrase (see sqlite/sql.ts)
+    error = { __type: "Validation Error", query: ["a search word holds characters that split it in two; put a space there instead"] };
   } else {
     console.error("datastore dump: internal error", e);
   }

@@ -74,6 +74,10 @@ export function failure(help: string, error: unknown): Response {
       { "retry-after": "1" },
     );
   }
+  // A search word FTS5 still reads as a phrase (see sqlite/sql.ts): the word's fault, not ours.
+  if (/^fts5: phrase queries are not supported/.test((error as Error)?.message ?? "")) {
+    return json({ help, success: false, error: { __type: "Validation Error", query: ["a search word holds characters that split it in two; put a space there instead"] } }, 409);
+  }
   if (code === "SQLITE_FULL") {
     return json({ help, success: false, error: { __type: "Validation Error", database: ["the database is full; nothing was written"] } }, 409);
   }

@@ -95,6 +95,17 @@ describe("found by fuzzing", () => {
     }
   });
 
+  it("search words the full-text tokenizer cuts in two (a Devanagari nukta, a combining overline)", async () => {
+    const id = ok(await admin("datastore_create", { resource: { name: "scripts" }, records: [{ t: "हिंदी भाषा" }, { t: "ज़मीन" }, { t: "x\u0305y" }] })).resource_id;
+    for (const [q, total] of [["हिंदी", 1], ["ज़मीन", 1], ["ज़मी:*", 1], ["x\u0305y", 1], ["ݢǄऱ़ᔃ䷑⸋㍺", 0]] as const) {
+      expect(ok(await call("datastore_search", { resource_id: id, q })).total, q).toBe(total);
+      expect(ok(await call("datastore_search", { resource_id: id, q: { t: q } })).total, q).toBe(total);
+      expect((await call("datastore_search", { resource_id: id, q, plain: false })).status, q).not.toBe(500);
+      expect((await call("datastore_value_counts", { resource_id: id, field: "t", q })).status, q).toBe(200);
+      expect((await handleDump(new Request(`http://localhost/datastore/dump/${id}?q=${encodeURIComponent(q)}`), id)).status, q).toBe(200);
+    }
+  });
+
   it("deep JSON anywhere: 400 JSON Error", async () => {
     badRequest(await call("datastore_upsert", {}, { token: ADMIN, body: `{"resource_id": "${R}", "records": [{"meta": ${"[".repeat(50_000)}${"]".repeat(50_000)}}]}` }), /JSON Error/);
   });

@@ -13,8 +13,25 @@ export function ftsSource(table: string): string {
 }
 
 /** An FTS5 string literal: a word or prefix, quoted so no character is FTS syntax. */
-function ftsTerm(word: string, prefix: boolean): string {
+function ftsLiteral(word: string, prefix: boolean): string {
   return `"${word.replace(/"/g, '""')}"${prefix ? " *" : ""}`;
+}
+
+// What the unicode61 tokenizer splits words at, near enough: anything but letters, digits,
+// private use and the Latin diacritics it folds away (measured: U+0301 is kept, U+0305 or a
+// Devanagari nukta splits). Marks newer than its Unicode 6.1 tables are kept by it, split here.
+// A double quote (never in a parsed word) is left to ftsLiteral's escaping.
+const TOKEN_BREAK = /[^"\p{L}\p{N}\p{Co}\u0300-\u0304\u0306-\u030c\u030f\u0311\u031b\u0323-\u0328\u032d\u032e\u0330\u0331]+/u;
+
+/**
+ * A word as FTS5 terms. A word the tokenizer cuts in two would be a phrase, which the index
+ * (detail=column) cannot answer: its pieces are ANDed instead, as PostgreSQL's plainto_tsquery
+ * ANDs the lexemes of such a word.
+ */
+function ftsTerm(word: string, prefix: boolean): string {
+  const pieces = word.split(TOKEN_BREAK).filter((p) => p !== "");
+  if (pieces.length <= 1) return ftsLiteral(pieces[0] ?? word, prefix);
+  return `(${pieces.map((p, i) => ftsLiteral(p, prefix && i === pieces.length - 1)).join(" AND ")})`;
 }
 
 export interface FtsExpr {
