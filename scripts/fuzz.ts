@@ -94,6 +94,7 @@ async function main() {
   await t.close?.();
   if (server) {
     await server.stop();
+    (await import("node:fs")).rmSync(path.dirname(server.dbFile), { recursive: true, force: true });
     const logged = server.output().match(/internal error[^\n]*/g) ?? [];
     console.log(`  server log: ${logged.length} internal errors`);
   }

@@ -266,6 +266,7 @@ async function main() {
   db.close();
   const endRss = rssMb(server.pid);
   await server.stop();
+  fs.rmSync(path.dirname(dbFile), { recursive: true, force: true });
 
   const readTotal = [...reads.values()].reduce((s, t) => s + t.ms.length, 0);
   const readErrors = [...reads.values()].flatMap((t) => t.errors);

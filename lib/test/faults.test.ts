@@ -22,6 +22,11 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all(running.map((s) => s.kill()));
+  try {
+    fs.rmSync(dir, { recursive: true, force: true });
+  } catch {
+    /* a temporary directory left behind is no failure */
+  }
 });
 
 async function serve(dbFile: string, env: Record<string, string> = {}): Promise<RunningServer> {

@@ -2,6 +2,7 @@
 // transport that only a real server sees (a declared or streamed body over the limit, invalid
 // UTF-8, odd methods and paths), plus a short fuzz run over the wire.
 import fc from "fast-check";
+import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -19,6 +20,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server?.stop();
+  if (server) fs.rmSync(path.dirname(server.dbFile), { recursive: true, force: true });
 });
 
 /** Writes raw bytes to the server and returns the status line and the rest. */
