@@ -313,6 +313,17 @@ describe("Excel", () => {
     ]);
   });
 
+  it("reads a workbook of many sheets, whose last zip entry is xl/workbook.xml", async () => {
+    // exceljs writes the workbook part last; unzipper's early 'end' used to drop it (see xlsx.ts).
+    const wb = new ExcelJS.Workbook();
+    wb.addWorksheet("data").addRows([["k"], [1], [2]]);
+    for (let i = 0; i < 6; i++) wb.addWorksheet(`more ${i}`).addRow(["x"]);
+    const file = path.join(dir, "many.xlsx");
+    await wb.xlsx.writeFile(file);
+    const r = await load(file);
+    expect(await rows(r.resourceId)).toEqual([[1], [2]]);
+  });
+
   it("names the row of a value that does not fit", async () => {
     const wb = new ExcelJS.Workbook();
     const ws = wb.addWorksheet("data");

@@ -2,6 +2,7 @@
 // row as the header. Cells become plain values: dates as ISO text, formulas as their cached
 // result, rich text and hyperlinks as their text, error cells as NULL.
 import fs from "node:fs";
+import { createRequire } from "node:module";
 import ExcelJS from "exceljs";
 import { DEFAULT_BATCH_ROWS, ImportError, type Batch, type ReadOptions, type Source } from "./source";
 
@@ -23,7 +24,27 @@ export function cellValue(v: unknown): unknown {
   return JSON.stringify(v);
 }
 
+// exceljs reads the zip through unzipper's Parse, which emits 'end' as soon as its writable side
+// finishes, while entries it has parsed may still wait in its readable buffer: under load the
+// last entries were lost ("Cannot read properties of undefined (reading 'sheets')" when that was
+// xl/workbook.xml, which exceljs itself writes last; exceljs issue #962). Dropping that early
+// listener leaves the stream's own 'end', which comes after the last entry is read.
+function fixUnzipperEarlyEnd(): void {
+  const unzipper = createRequire(createRequire(import.meta.url).resolve("exceljs"))("unzipper");
+  if (unzipper.Parse.fixedEarlyEnd) return;
+  const Parse = unzipper.Parse;
+  unzipper.Parse = Object.assign(
+    function (opts: unknown) {
+      const parse = Parse(opts);
+      for (const l of parse.listeners("finish")) parse.removeListener("finish", l);
+      return parse;
+    },
+    { fixedEarlyEnd: true },
+  );
+}
+
 export async function openXlsx(file: string, opts: ReadOptions): Promise<Source> {
+  fixUnzipperEarlyEnd();
   const size = (await fs.promises.stat(file)).size;
   const counter = { bytes: 0 };
   const batchRows = opts.batchRows ?? DEFAULT_BATCH_ROWS;
