@@ -1,4 +1,4 @@
-// Browser journeys against `next start` on a freshly seeded sample database (see e2e/).
+// Browser journeys against the built server on a freshly seeded sample database (see e2e/).
 import { defineConfig } from "@playwright/test";
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";

@@ -130,7 +130,7 @@ function freePort(): Promise<number> {
 function startServer(): ChildProcess {
   const ensure = spawnSync(process.execPath, ["scripts/ensure-build.mjs"], { stdio: "inherit" });
   if (ensure.status !== 0) throw new Error("build failed");
-  return spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(PORT)], {
+  return spawn(process.execPath, ["--import", "tsx", "lib/server/main.ts", "-H", "127.0.0.1", "-p", String(PORT)], {
     env: { ...process.env, DATASTORE_DB: DB, DATASTORE_SAMPLE_DATA: "0", DATASTORE_ADMIN_TOKEN: TOKEN, PORT: String(PORT) },
     stdio: ["ignore", "ignore", "inherit"],
   });

@@ -5,7 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 
 const marker = path.join(".next", "BUILD_ID");
-const SOURCES = ["app", "components", "lib", "public", "instrumentation.ts", "proxy.ts", "next.config.mjs", "package.json", "postcss.config.mjs"];
+const SOURCES = ["app", "components", "lib/api-client", "lib/view-state", "public", "next.config.mjs", "package.json", "postcss.config.mjs"];
 
 function newest(p) {
   if (!fs.existsSync(p)) return 0;

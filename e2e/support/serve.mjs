@@ -1,5 +1,5 @@
 // Playwright's webServer: a fresh sample database, a build if the sources changed, then
-// `next start` on the port the config picked.
+// the server (lib/server/main.ts) on the port the config picked.
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 
@@ -12,7 +12,7 @@ for (const suffix of ["", "-wal", "-shm", "-journal"]) fs.rmSync(db + suffix, { 
 const build = spawnSync(process.execPath, ["scripts/ensure-build.mjs"], { stdio: "inherit" });
 if (build.status !== 0) process.exit(build.status ?? 1);
 
-const server = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-H", "127.0.0.1", "-p", port], {
+const server = spawn(process.execPath, ["--import", "tsx", "lib/server/main.ts", "-H", "127.0.0.1", "-p", port], {
   stdio: "inherit",
   env: process.env,
 });

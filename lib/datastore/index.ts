@@ -1,5 +1,4 @@
 // The datastore's public face for the server: one engine per process over DATASTORE_DB.
-import "server-only";
 import { TokenStore } from "../auth/tokens";
 import { getDb } from "../db/connection";
 import { config } from "../config";

@@ -1,6 +1,5 @@
 // The one HTTP entry point for /api/action/{name} and /api/3/action/{name}: read the
 // parameters, authenticate, run the action, wrap the answer. No datastore logic here.
-import "server-only";
 import { getDatastore } from "../datastore";
 import { ACTIONS } from "../datastore/actions";
 import { failure, helpUrl, json, success } from "./envelope";

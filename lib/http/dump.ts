@@ -3,7 +3,6 @@
 // at a time from engine.iterate() (its own read-only connection, one snapshot), so memory
 // holds one chunk however big the table. Check order as for search: parameters (400) →
 // resource exists (404) → may read (403) → names against the fields (400).
-import "server-only";
 import { getDatastore } from "../datastore";
 import { findResource, requireRead, type ActionContext } from "../datastore/context";
 import type { Resource } from "../datastore/engine";

@@ -1,4 +1,4 @@
-// Faults against the built server (`next start` as a child process): SIGKILL in the middle of
+// Faults against the built server (lib/server/main.ts as a child process): SIGKILL in the middle of
 // a large upsert and of an import, then a restart that finds the database sound and the data
 // exactly as before or after the write; start-up with a database it cannot use (one clear
 // message, exit 1, no crash loop); `npm run backup` while writes go on. The full disk is

@@ -1,6 +1,6 @@
 // The built server as a child process, for fault tests, the fuzzer's --server mode and the
 // load test: build when the sources changed (once, under a lock, since several suites may
-// ask at the same time), pick a free port, start `next start` on a given database file, wait
+// ask at the same time), pick a free port, start the server (lib/server/main.ts) on a given database file, wait
 // until it answers, and stop or kill it by its own pid.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -75,7 +75,7 @@ export interface StartOptions {
 
 export async function startServer(opts: StartOptions): Promise<RunningServer> {
   const port = await freePort();
-  const proc = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-H", "127.0.0.1", "-p", String(port)], {
+  const proc = spawn(process.execPath, ["--import", "tsx", "lib/server/main.ts", "-H", "127.0.0.1", "-p", String(port)], {
     cwd: ROOT,
     env: {
       ...process.env,

@@ -54,12 +54,8 @@ export class ReadPool {
     const url = new URL("./read-worker.ts", import.meta.url);
     // Workers read the same live environment, so configuration stays in one place.
     const options = { workerData: { file: this.file }, env: SHARE_ENV as typeof SHARE_ENV };
-    // Built servers run the worker Turbopack bundles from `new Worker(url)` (the URL itself then
-    // names a raw .ts asset, so its extension proves nothing); under vitest the module is
-    // TypeScript source, loaded via tsx. Next inlines NEXT_RUNTIME into its server bundles.
-    const worker = !process.env.NEXT_RUNTIME
-      ? new Worker(`require("tsx/cjs/api").register(); require(${JSON.stringify(url.pathname)});`, { ...options, eval: true })
-      : new Worker(url, options);
+    // The worker is TypeScript source, loaded through tsx (the server runs under tsx too).
+    const worker = new Worker(`require("tsx/cjs/api").register(); require(${JSON.stringify(url.pathname)});`, { ...options, eval: true });
     const slot: Slot = { worker, busy: false };
     worker.unref();
     worker.on("message", (reply: Reply) => this.settle(slot, reply));

@@ -1,0 +1,38 @@
+// `npm start` (and `npm run dev -- --dev`): open and check the database, load the sample data
+// into an empty one, then serve the API and the explorer on one port.
+//   PORT (3000), HOSTNAME (all interfaces); flags -p/--port, -H/--hostname, --dev.
+import path from "node:path";
+import { parseArgs } from "node:util";
+
+const { values } = parseArgs({
+  options: { port: { type: "string", short: "p" }, hostname: { type: "string", short: "H" }, dev: { type: "boolean" } },
+});
+const dev = values.dev ?? false;
+// Next reads NODE_ENV when it loads; set it before anything imports Next.
+(process.env as Record<string, string>).NODE_ENV = dev ? "development" : "production";
+
+async function main(): Promise<void> {
+  await import("../server-start"); // exits with a clear message when the database is unusable
+  const { default: next } = await import("next");
+  const { createAppServer } = await import("./app-server");
+  const port = Number(values.port ?? process.env.PORT ?? 3000);
+  const hostname = values.hostname ?? process.env.HOSTNAME;
+  const app = next({ dev, dir: path.resolve(import.meta.dirname, "../.."), hostname, port });
+  await app.prepare();
+  const server = createAppServer(app.getRequestHandler() as never, dev);
+  server.listen(port, hostname, () => {
+    console.log(`Datastore Explorer ready on http://${hostname && hostname !== "0.0.0.0" ? hostname : "localhost"}:${port}`);
+  });
+  const stop = () => {
+    server.close();
+    server.closeAllConnections();
+    process.exit(0);
+  };
+  process.on("SIGTERM", stop);
+  process.on("SIGINT", stop);
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -1,0 +1,102 @@
+// Node's http request and response to and from the Fetch API's Request and Response, which
+// the action and dump handlers speak (so they stay free of any one server).
+import type { IncomingMessage, ServerResponse } from "node:http";
+
+/** The Fetch API request for a Node request; call `done` once answered, to drop any unread body. */
+export function toRequest(req: IncomingMessage): { request: Request; done: () => void } {
+  const headers = new Headers();
+  const raw = req.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) {
+    // HTTP/2 pseudo-headers and names Headers refuses are not ours to read.
+    try {
+      headers.append(raw[i], raw[i + 1]);
+    } catch {
+      /* skip */
+    }
+  }
+  const host = /^[\w.:[\]-]+$/.test(req.headers.host ?? "") ? req.headers.host : "localhost";
+  const method = req.method ?? "GET";
+  const stream = method !== "GET" && method !== "HEAD" ? bodyStream(req) : null;
+  const request = new Request(`http://${host}${req.url ?? "/"}`, {
+    method,
+    headers,
+    body: stream?.body,
+    // @ts-expect-error Node's fetch needs this for a streamed body; the DOM types lack it.
+    duplex: stream ? "half" : undefined,
+  });
+  return { request, done: () => (req.complete ? undefined : (stream?.discard() ?? req.resume())) };
+}
+
+/**
+ * The request body as a web stream with backpressure. Unlike Readable.toWeb, giving up on it
+ * does not destroy the socket: `discard` reads the rest and drops it, as Node does for a body
+ * a handler leaves unread, so the client gets its answer (a 413) and keeps the connection.
+ */
+function bodyStream(req: IncomingMessage): { body: ReadableStream<Uint8Array>; discard: () => void } {
+  let discarded = false;
+  const discard = () => {
+    discarded = true;
+    req.resume();
+  };
+  const body = new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        req.on("data", (chunk: Buffer) => {
+          if (discarded) return;
+          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+          if ((controller.desiredSize ?? 0) <= 0) req.pause();
+        });
+        req.on("end", () => !discarded && controller.close());
+        req.on("error", (e) => !discarded && controller.error(e));
+      },
+      pull: () => void req.resume(),
+      cancel: discard,
+    },
+    { highWaterMark: 64 * 1024, size: (chunk) => chunk.byteLength },
+  );
+  return { body, discard };
+}
+
+/** Writes the answer with backpressure; a client that goes away cancels the body's source. */
+export async function sendResponse(res: ServerResponse, response: Response, head = false): Promise<void> {
+  res.statusCode = response.status;
+  response.headers.forEach((value, name) => res.setHeader(name, value));
+  if (!response.body || head) {
+    await response.body?.cancel();
+    res.end();
+    return;
+  }
+  const reader = response.body.getReader();
+  const onClose = () => void reader.cancel().catch(() => {});
+  res.once("close", onClose);
+  try {
+    // Most answers are one chunk: send those with a length rather than chunked.
+    const first = await reader.read();
+    const second = first.done ? first : await reader.read();
+    if (second.done) {
+      if (first.value) res.setHeader("content-length", first.value.byteLength);
+      res.end(first.value);
+      return;
+    }
+    res.write(first.value);
+    let chunk: ReadableStreamReadResult<Uint8Array> = second;
+    for (; !chunk.done; chunk = await reader.read()) {
+      const value = chunk.value;
+      if (!res.write(value)) {
+        await new Promise<void>((resolve) => {
+          const go = () => {
+            res.off("drain", go);
+            res.off("close", go);
+            resolve();
+          };
+          res.on("drain", go);
+          res.on("close", go);
+        });
+      }
+      if (res.destroyed) return;
+    }
+    res.end();
+  } finally {
+    res.off("close", onClose);
+  }
+}
