@@ -16,6 +16,7 @@ import { openDatabase, openReader } from "../lib/db/connection";
 import { bindSearch, parseSearchParams } from "../lib/datastore/search-query";
 import { ErrorBag } from "../lib/datastore/errors";
 import { SqliteEngine } from "../lib/datastore/sqlite/engine";
+import { startArgs } from "../lib/test/server";
 
 const DIR = path.resolve("data/bench");
 const CSV = path.join(DIR, "flights-3m-airports.csv");
@@ -26,8 +27,11 @@ const DATA = path.resolve("node_modules/vega-datasets/data");
 const RESOURCE = "flights-3m";
 let PORT = Number(process.env.BENCH_PORT ?? 0);
 const TOKEN = "bench-admin-token";
-// Declared for the query mix: origin (and origin with destination), destination, delay.
-const INDEXES = [["origin", "destination"], ["destination"], ["delay"]];
+// Declared for the query mix. origin alone: within one value its rows are in _id order, so a
+// filtered first page reads 100 entries instead of sorting all 50,000 SEA rows (4.8 -> 0.2 ms
+// measured); destination+origin answers destination filters and counts both filters from the
+// index alone; delay for the sort.
+const INDEXES = [["origin"], ["destination", "origin"], ["delay"]];
 
 type Body = Record<string, unknown>;
 
@@ -78,7 +82,7 @@ function buildDb(): BuildMeta {
   const t0 = process.hrtime.bigint();
   const res = spawnSync(
     process.execPath,
-    ["--conditions=react-server", "--import", "tsx", "scripts/import.ts", CSV, "--name", "US flights (3M) with airports", "--resource-id", RESOURCE, "--quiet", "--no-auto-index"],
+    ["--import", "tsx", "scripts/import.ts", CSV, "--name", "US flights (3M) with airports", "--resource-id", RESOURCE, "--quiet", "--no-auto-index"],
     { env, stdio: ["ignore", "inherit", "inherit"] },
   );
   if (res.status !== 0) throw new Error("import failed");
@@ -130,7 +134,7 @@ function freePort(): Promise<number> {
 function startServer(): ChildProcess {
   const ensure = spawnSync(process.execPath, ["scripts/ensure-build.mjs"], { stdio: "inherit" });
   if (ensure.status !== 0) throw new Error("build failed");
-  return spawn(process.execPath, ["--import", "tsx", "lib/server/main.ts", "-H", "127.0.0.1", "-p", String(PORT)], {
+  return spawn(process.execPath, [...startArgs(), "-H", "127.0.0.1", "-p", String(PORT)], {
     env: { ...process.env, DATASTORE_DB: DB, DATASTORE_SAMPLE_DATA: "0", DATASTORE_ADMIN_TOKEN: TOKEN, PORT: String(PORT) },
     stdio: ["ignore", "ignore", "inherit"],
   });

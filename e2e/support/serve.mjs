@@ -12,7 +12,9 @@ for (const suffix of ["", "-wal", "-shm", "-journal"]) fs.rmSync(db + suffix, { 
 const build = spawnSync(process.execPath, ["scripts/ensure-build.mjs"], { stdio: "inherit" });
 if (build.status !== 0) process.exit(build.status ?? 1);
 
-const server = spawn(process.execPath, ["--import", "tsx", "lib/server/main.ts", "-H", "127.0.0.1", "-p", port], {
+// `npm start`'s node arguments, so the journeys run the server as users do.
+const start = JSON.parse(fs.readFileSync("package.json", "utf8")).scripts.start.split(" ").slice(1);
+const server = spawn(process.execPath, [...start, "-H", "127.0.0.1", "-p", port], {
   stdio: "inherit",
   env: process.env,
 });

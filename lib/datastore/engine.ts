@@ -3,6 +3,7 @@
 // PostgreSQL engine can implement the same interface without touching the actions.
 // Values cross this boundary as JSON values; field ids are the resource's own names.
 import type { FieldStats } from "./auto-index";
+import type { ColumnInfo, RecordsFormat } from "./formats";
 import type { FtsNode } from "./full-text";
 import type { TypeName } from "./types";
 
@@ -61,10 +62,13 @@ export interface SearchQuery {
   limit: number;
   offset: number;
   includeTotal: boolean;
+  /** Answer `records` encoded as JSON text in this format instead of `rows`. */
+  encode?: { format: RecordsFormat; columns: ColumnInfo[] };
 }
 
 export interface SearchOutput {
-  rows: unknown[][]; // JSON values, in `columns` order
+  rows: unknown[][]; // JSON values, in `columns` order; empty when `encode` was asked for
+  records?: Uint8Array; // with `encode`: the records as UTF-8 JSON
   total?: number;
   totalEstimated?: boolean;
 }

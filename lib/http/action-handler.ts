@@ -2,7 +2,7 @@
 // parameters, authenticate, run the action, wrap the answer. No datastore logic here.
 import { getDatastore } from "../datastore";
 import { ACTIONS } from "../datastore/actions";
-import { failure, helpUrl, json, success } from "./envelope";
+import { failure, helpUrl, json, jsonParts, partsResponse, success } from "./envelope";
 import { bodyParams, queryParams } from "./params";
 import type { Params } from "../datastore/validate";
 
@@ -57,9 +57,7 @@ export async function handleAction(request: Request, name: string): Promise<Resp
       (result as Record<string, unknown>)._links = links(url, method, params, result as Record<string, unknown>);
     }
     if (callback) {
-      return new Response(`${callback}(${JSON.stringify({ help, success: true, result })});`, {
-        headers: { "content-type": "application/javascript;charset=utf-8" },
-      });
+      return partsResponse([`${callback}(`, ...jsonParts({ help, success: true, result }), ");"], "application/javascript;charset=utf-8");
     }
     return success(help, result);
   } catch (e) {

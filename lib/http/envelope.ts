@@ -2,6 +2,7 @@
 // its status and `__type` in this one place; anything unexpected a logged, generic 500.
 import { randomUUID } from "node:crypto";
 import { DatastoreError, type ErrorKind } from "../datastore/errors";
+import { EncodedJson } from "../datastore/formats";
 import { BadRequest } from "./params";
 
 const STATUS: Record<ErrorKind, number> = { validation: 409, not_found: 404, authorization: 403, integrity: 400 };
@@ -22,42 +23,52 @@ export function json(body: unknown, status = 200, headers: Record<string, string
   return new Response(JSON.stringify(body), { status, headers: { "content-type": JSON_TYPE, ...headers } });
 }
 
-/** Pages with more records than this are streamed rather than built as one string. */
-const STREAM_RECORDS = 1000;
-const ROWS_PER_CHUNK = 500;
-
-export function success(help: string, result: unknown): Response {
-  const records = (result as { records?: unknown } | null)?.records;
-  if (Array.isArray(records) && records.length > STREAM_RECORDS) return streamed(help, result as Record<string, unknown>, records);
-  return json({ help, success: true, result });
-}
+/** Answers up to this size go out as one buffer with a length; bigger ones in parts. */
+const ONE_BUFFER_BYTES = 64 * 1024;
 
 /**
- * The same JSON as `success`, written a few hundred records at a time: a 32,000-row page never
- * becomes one multi-megabyte string. The envelope is serialised once with a unique marker
- * where the records go, and split there.
+ * A value as JSON text in parts: EncodedJson values inside it (a search's records, already
+ * written out by a read worker) are spliced in as they are, never parsed or copied.
  */
-function streamed(help: string, result: Record<string, unknown>, records: unknown[]): Response {
-  const marker = `__records_${randomUUID()}__`;
-  const envelope = JSON.stringify({ help, success: true, result: { ...result, records: marker } });
-  const at = envelope.indexOf(JSON.stringify(marker));
-  const head = `${envelope.slice(0, at)}[`;
-  const tail = `]${envelope.slice(at + marker.length + 2)}`;
-  let next = 0;
+export function jsonParts(value: unknown): (string | Uint8Array)[] {
+  const encoded: Uint8Array[] = [];
+  const marker = `__encoded_${randomUUID()}_`;
+  const text = JSON.stringify(value, (_key, v) => {
+    if (!(v instanceof EncodedJson)) return v;
+    encoded.push(v.bytes);
+    return `${marker}${encoded.length - 1}`;
+  });
+  if (!encoded.length) return [text];
+  const parts: (string | Uint8Array)[] = [];
+  const re = new RegExp(`"${marker}(\\d+)"`, "g");
+  let last = 0;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    parts.push(text.slice(last, m.index), encoded[Number(m[1])]);
+    last = m.index + m[0].length;
+  }
+  parts.push(text.slice(last));
+  return parts;
+}
+
+/** A response whose body is these parts, in one buffer when small. */
+export function partsResponse(parts: (string | Uint8Array)[], contentType: string, status = 200): Response {
   const encoder = new TextEncoder();
+  const chunks = parts.map((p) => (typeof p === "string" ? encoder.encode(p) : p));
+  const size = chunks.reduce((n, c) => n + c.byteLength, 0);
+  const headers = { "content-type": contentType };
+  if (size <= ONE_BUFFER_BYTES) return new Response(Buffer.concat(chunks), { status, headers });
+  let next = 0;
   const body = new ReadableStream<Uint8Array>({
     pull(controller) {
-      if (next === 0) controller.enqueue(encoder.encode(head));
-      const chunk = records.slice(next, next + ROWS_PER_CHUNK).map((r) => JSON.stringify(r));
-      if (chunk.length) controller.enqueue(encoder.encode((next > 0 ? "," : "") + chunk.join(",")));
-      next += ROWS_PER_CHUNK;
-      if (next >= records.length) {
-        controller.enqueue(encoder.encode(tail));
-        controller.close();
-      }
+      if (next < chunks.length) controller.enqueue(chunks[next++]);
+      else controller.close();
     },
   });
-  return new Response(body, { status: 200, headers: { "content-type": JSON_TYPE } });
+  return new Response(body, { status, headers });
+}
+
+export function success(help: string, result: unknown): Response {
+  return partsResponse(jsonParts({ help, success: true, result }), JSON_TYPE);
 }
 
 /** The error response for anything an action or the request reader threw. */

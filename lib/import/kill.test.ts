@@ -62,7 +62,7 @@ function state(file: string) {
 function runAndSignal(dbFile: string, args: string[], phase: string, signal: NodeJS.Signals) {
   return new Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string; stdout: string; sentAt: string }>((resolve, reject) => {
     // One process (tsx as a loader, not its CLI wrapper), so the signal reaches the importer itself.
-    const child = spawn(process.execPath, ["--import", "tsx", "--conditions=react-server", CLI, csv, "--progress", ...args], {
+    const child = spawn(process.execPath, ["--import", "tsx", CLI, csv, "--progress", ...args], {
       env: { ...process.env, DATASTORE_DB: dbFile },
       stdio: ["ignore", "pipe", "pipe"],
     });

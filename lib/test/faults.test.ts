@@ -147,7 +147,7 @@ describe("SIGKILL in the middle of a write, then a restart", () => {
 
     const runImport = (killAt?: RegExp) =>
       new Promise<{ code: number | string; stderr: string; killed: boolean }>((resolve) => {
-        const p = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/import.ts", csv, "--resource-id", "imported", "--progress"], {
+        const p = spawn(process.execPath, ["--import", "tsx", "scripts/import.ts", csv, "--resource-id", "imported", "--progress"], {
           cwd: ROOT,
           env: { ...process.env, DATASTORE_DB: dbFile },
           stdio: ["ignore", "pipe", "pipe"],
@@ -294,7 +294,7 @@ describe("npm run backup while the server takes writes", () => {
     const started = Date.now();
     const out = path.join(dir, "copy.db");
     const backup = await new Promise<{ code: number | null; output: string }>((resolve) => {
-      const p = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/backup.ts", out], { cwd: ROOT, env: { ...process.env, DATASTORE_DB: dbFile } });
+      const p = spawn(process.execPath, ["--import", "tsx", "scripts/backup.ts", out], { cwd: ROOT, env: { ...process.env, DATASTORE_DB: dbFile } });
       let output = "";
       p.stdout.on("data", (c: Buffer) => (output += c.toString()));
       p.stderr.on("data", (c: Buffer) => (output += c.toString()));

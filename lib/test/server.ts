@@ -63,6 +63,12 @@ export async function ensureBuilt(): Promise<void> {
   }
 }
 
+/** `npm start`'s node arguments, read from package.json so tests run the server as users do. */
+export function startArgs(): string[] {
+  const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { scripts: { start: string } };
+  return pkg.scripts.start.split(" ").slice(1);
+}
+
 export interface StartOptions {
   dbFile: string;
   env?: Record<string, string>;
@@ -75,7 +81,7 @@ export interface StartOptions {
 
 export async function startServer(opts: StartOptions): Promise<RunningServer> {
   const port = await freePort();
-  const proc = spawn(process.execPath, ["--import", "tsx", "lib/server/main.ts", "-H", "127.0.0.1", "-p", String(port)], {
+  const proc = spawn(process.execPath, [...startArgs(), "-H", "127.0.0.1", "-p", String(port)], {
     cwd: ROOT,
     env: {
       ...process.env,

@@ -2,7 +2,7 @@
 // query-level checks (409) → run. `_table_metadata` is answered from the catalog.
 import { findResource, requireRead, type ActionContext } from "../context";
 import { ErrorBag } from "../errors";
-import { rowLine, type ColumnInfo } from "../formats";
+import { EncodedJson, encodeRecords, type ColumnInfo, type RecordsFormat } from "../formats";
 import { bindSearch, parseSearchParams } from "../search-query";
 import { isUnset, requireResourceId, type Params } from "../validate";
 import { tableMetadataResource } from "./table-metadata";
@@ -35,7 +35,8 @@ export async function datastoreSearch(ctx: ActionContext, params: Params) {
   if (!meta) requireRead(ctx, resource, "datastore_search");
 
   const bound = bindSearch(resource, p);
-  const out = meta ? meta.search(bound.query) : await ctx.engine.search(resource, bound.query);
+  const encode = { format: format as RecordsFormat, columns: bound.columns as ColumnInfo[] };
+  const out = meta ? meta.search(bound.query) : await ctx.engine.search(resource, { ...bound.query, encode });
 
   const result: Record<string, unknown> = {
     include_total: p.includeTotal,
@@ -54,14 +55,7 @@ export async function datastoreSearch(ctx: ActionContext, params: Params) {
   if (params.offset !== undefined && params.offset !== null && params.offset !== "") result.offset = p.offset;
   result.fields = bound.columns;
 
-  const cols = bound.columns as ColumnInfo[];
-  if (format === "lists") result.records = out.rows;
-  else if (format === "csv" || format === "tsv") {
-    const delimiter = format === "csv" ? "," : "\t";
-    result.records = out.rows.map((row) => rowLine(cols, row, delimiter)).join("");
-  } else {
-    result.records = out.rows.map((row) => Object.fromEntries(cols.map((c, i) => [c.id, row[i]])));
-  }
+  result.records = new EncodedJson(out.records ?? encodeRecords(encode.format, encode.columns, out.rows));
   if (p.includeTotal) {
     result.total = out.total;
     result.total_was_estimated = out.totalEstimated ?? false;

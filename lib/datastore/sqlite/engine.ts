@@ -23,6 +23,7 @@ import type {
 import { config } from "../../config";
 import type { FieldStats } from "../auto-index";
 import { DatastoreError } from "../errors";
+import { RecordsWriter } from "../formats";
 import {
   CastError,
   fromStorage,
@@ -525,8 +526,19 @@ export class SqliteEngine implements DatastoreEngine {
     const sql = pageSql(c, query.distinct);
     try {
       return this.within(config.queryTimeoutMs, () => {
-        const raw = this.db.prepare(sql).raw(true).all(...params, query.limit, offset) as Stored[][];
-        const out: SearchOutput = { rows: raw.map((row) => row.map((v, i) => decoders[i](v))) };
+        const stmt = this.db.prepare(sql).raw(true);
+        let out: SearchOutput;
+        if (query.encode) {
+          // Row by row into JSON bytes: a 32,000-row page is never held as rows.
+          const writer = new RecordsWriter(query.encode.format, query.encode.columns);
+          for (const row of stmt.iterate(...params, query.limit, offset) as IterableIterator<Stored[]>) {
+            writer.add(row.map((v, i) => decoders[i](v)));
+          }
+          out = { rows: [], records: writer.finish() };
+        } else {
+          const raw = stmt.all(...params, query.limit, offset) as Stored[][];
+          out = { rows: raw.map((row) => row.map((v, i) => decoders[i](v))) };
+        }
         if (query.includeTotal) {
           const { total, estimated } = this.count(r, where, query, select);
           out.total = total;

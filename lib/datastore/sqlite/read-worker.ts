@@ -19,7 +19,9 @@ function run(task: ReadTask): unknown {
 
 parentPort!.on("message", (task: ReadTask) => {
   try {
-    parentPort!.postMessage({ id: task.id, result: run(task) });
+    const result = run(task) as { records?: Uint8Array };
+    // Encoded records move to the server thread without a copy.
+    parentPort!.postMessage({ id: task.id, result }, result.records ? [result.records.buffer as ArrayBuffer] : []);
   } catch (e) {
     const error =
       e instanceof DatastoreError

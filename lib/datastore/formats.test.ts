@@ -1,0 +1,42 @@
+import { describe, expect, it } from "vitest";
+import { encodeRecords, type ColumnInfo } from "./formats";
+
+const text = (b: Uint8Array) => new TextDecoder().decode(b);
+const cols: ColumnInfo[] = [
+  { id: "_id", type: "int" },
+  { id: "name", type: "text" },
+  { id: "doc", type: "json" },
+  { id: "2", type: "int4" },
+];
+const rows = [
+  [1, 'a "quoted", é', { k: [1, null] }, 7],
+  [2, null, null, null],
+];
+
+describe("encodeRecords", () => {
+  it("objects: the same values as JSON.stringify, keys in the fields' order", () => {
+    const out = text(encodeRecords("objects", cols, rows));
+    expect(JSON.parse(out)).toEqual(rows.map((r) => ({ _id: r[0], name: r[1], doc: r[2], "2": r[3] })));
+    expect(out.startsWith('[{"_id":1,"name":')).toBe(true); // a plain object would put "2" first
+  });
+
+  it("any number of rows, in every format", () => {
+    for (const n of [0, 1, 499, 500, 501, 1234]) {
+      const many = Array.from({ length: n }, (_, i) => [i, `r${i}`]);
+      expect(JSON.parse(text(encodeRecords("lists", cols.slice(0, 2), many)))).toEqual(many);
+      expect(JSON.parse(text(encodeRecords("objects", cols.slice(0, 2), many)))).toEqual(many.map(([a, b]) => ({ _id: a, name: b })));
+      expect(JSON.parse(text(encodeRecords("csv", cols.slice(0, 2), many)))).toBe(many.map(([a, b]) => `${a},${b}\n`).join(""));
+    }
+  });
+
+  it("objects: a field asked for twice is one key; no rows is []", () => {
+    expect(text(encodeRecords("objects", [cols[0], cols[1], cols[0]], [[1, "x", 1]]))).toBe('[{"_id":1,"name":"x"}]');
+    expect(text(encodeRecords("objects", cols, []))).toBe("[]");
+  });
+
+  it("lists, and csv/tsv as one JSON string", () => {
+    expect(JSON.parse(text(encodeRecords("lists", cols, rows)))).toEqual(rows);
+    expect(JSON.parse(text(encodeRecords("csv", cols, [rows[0], [2, null, [], null]])))).toBe('1,"a ""quoted"", é","{""k"": [1, null]}",7\n2,,[],\n');
+    expect(JSON.parse(text(encodeRecords("tsv", cols.slice(0, 2), [[1, "x,y"]])))).toBe("1\tx,y\n");
+  });
+});
