@@ -2,8 +2,8 @@
 // parameters, authenticate, run the action, wrap the answer. No datastore logic here.
 import { getDatastore } from "../datastore";
 import { ACTIONS } from "../datastore/actions";
-import { failure, helpUrl, json, jsonParts, partsResponse, success } from "./envelope";
-import { bodyParams, queryParams } from "./params";
+import { envelopeParts, failure, helpUrl, json, partsResponse, success } from "./envelope";
+import { bodyParams, queryParams, type ApiRequest } from "./params";
 import type { Params } from "../datastore/validate";
 
 const CALLBACK_RE = /^[A-Za-z_$][\w$.]{0,63}$/;
@@ -29,7 +29,7 @@ function links(url: URL, method: string, params: Params, result: Record<string, 
   return out;
 }
 
-export async function handleAction(request: Request, name: string): Promise<Response> {
+export async function handleAction(request: ApiRequest, name: string): Promise<Response> {
   const help = helpUrl(request, name);
   const action = Object.hasOwn(ACTIONS, name) ? ACTIONS[name] : undefined;
   if (!action) return json(`Bad request - Action name not known: ${name}`, 400);
@@ -57,7 +57,7 @@ export async function handleAction(request: Request, name: string): Promise<Resp
       (result as Record<string, unknown>)._links = links(url, method, params, result as Record<string, unknown>);
     }
     if (callback) {
-      return partsResponse([`${callback}(`, ...jsonParts({ help, success: true, result }), ");"], "application/javascript;charset=utf-8");
+      return partsResponse([`${callback}(`, ...envelopeParts(help, result), ");"], "application/javascript;charset=utf-8");
     }
     return success(help, result);
   } catch (e) {

@@ -11,7 +11,7 @@ import { delimitedLine, rowLine, xmlRow, type ColumnInfo } from "../datastore/fo
 import { bindSearch, parseSearchParams } from "../datastore/search-query";
 import { CastError } from "../datastore/types";
 import { asBool, asInt, isUnset, type Params } from "../datastore/validate";
-import { queryParams } from "./params";
+import { queryParams, type ApiRequest } from "./params";
 
 const CONTENT_TYPES = {
   csv: "text/csv; charset=utf-8",
@@ -140,7 +140,7 @@ function body(first: IteratorResult<unknown[]>, rows: Iterator<unknown[]>, rende
   });
 }
 
-export async function handleDump(request: Request, idOrAlias: string): Promise<Response> {
+export async function handleDump(request: ApiRequest, idOrAlias: string): Promise<Response> {
   try {
     const { engine, tokens } = getDatastore();
     const user = tokens.authenticate(request.headers.get("authorization"));

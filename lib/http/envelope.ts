@@ -3,7 +3,7 @@
 import { randomUUID } from "node:crypto";
 import { DatastoreError, type ErrorKind } from "../datastore/errors";
 import { EncodedJson } from "../datastore/formats";
-import { BadRequest } from "./params";
+import { BadRequest, type ApiRequest } from "./params";
 
 const STATUS: Record<ErrorKind, number> = { validation: 409, not_found: 404, authorization: 403, integrity: 400 };
 const TYPE: Record<ErrorKind, string> = {
@@ -15,7 +15,7 @@ const TYPE: Record<ErrorKind, string> = {
 
 export const JSON_TYPE = "application/json;charset=utf-8";
 
-export function helpUrl(request: Request, action: string): string {
+export function helpUrl(request: ApiRequest, action: string): string {
   return `${new URL(request.url).origin}/api/3/action/help_show?name=${encodeURIComponent(action)}`;
 }
 
@@ -26,28 +26,19 @@ export function json(body: unknown, status = 200, headers: Record<string, string
 /** Answers up to this size go out as one buffer with a length; bigger ones in parts. */
 const ONE_BUFFER_BYTES = 64 * 1024;
 
+/** Stands in for encoded records while the rest of the envelope is serialised. */
+const RECORDS_MARKER = `"__records_${randomUUID()}__"`;
+
 /**
- * A value as JSON text in parts: EncodedJson values inside it (a search's records, already
- * written out by a read worker) are spliced in as they are, never parsed or copied.
+ * CKAN's success envelope as JSON text in parts: a search's records, already written out as
+ * JSON by a read worker (EncodedJson), are spliced in as they are, never parsed or copied.
  */
-export function jsonParts(value: unknown): (string | Uint8Array)[] {
-  const encoded: Uint8Array[] = [];
-  const marker = `__encoded_${randomUUID()}_`;
-  const text = JSON.stringify(value, (_key, v) => {
-    if (!(v instanceof EncodedJson)) return v;
-    encoded.push(v.bytes);
-    return `${marker}${encoded.length - 1}`;
-  });
-  if (!encoded.length) return [text];
-  const parts: (string | Uint8Array)[] = [];
-  const re = new RegExp(`"${marker}(\\d+)"`, "g");
-  let last = 0;
-  for (let m = re.exec(text); m; m = re.exec(text)) {
-    parts.push(text.slice(last, m.index), encoded[Number(m[1])]);
-    last = m.index + m[0].length;
-  }
-  parts.push(text.slice(last));
-  return parts;
+export function envelopeParts(help: string, result: unknown): (string | Uint8Array)[] {
+  const records = (result as { records?: unknown } | null)?.records;
+  if (!(records instanceof EncodedJson)) return [JSON.stringify({ help, success: true, result })];
+  const text = JSON.stringify({ help, success: true, result: { ...(result as object), records: JSON.parse(RECORDS_MARKER) } });
+  const at = text.indexOf(RECORDS_MARKER);
+  return [text.slice(0, at), records.bytes, text.slice(at + RECORDS_MARKER.length)];
 }
 
 /** A response whose body is these parts, in one buffer when small. */
@@ -68,7 +59,7 @@ export function partsResponse(parts: (string | Uint8Array)[], contentType: strin
 }
 
 export function success(help: string, result: unknown): Response {
-  return partsResponse(jsonParts({ help, success: true, result }), JSON_TYPE);
+  return partsResponse(envelopeParts(help, result), JSON_TYPE);
 }
 
 /** The error response for anything an action or the request reader threw. */

@@ -4,6 +4,15 @@
 import { config } from "../config";
 import { nestedDeeperThan, type Params } from "../datastore/validate";
 
+/** What the handlers read of a request: a Fetch API Request has all of it, and so does the
+ *  server's lighter view of a Node request (lib/server/node-http.ts). */
+export interface ApiRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: { get(name: string): string | null };
+  readonly body: ReadableStream<Uint8Array> | null;
+}
+
 export class BadRequest extends Error {
   constructor(
     message: string,
@@ -26,7 +35,7 @@ export function queryParams(search: URLSearchParams): Params {
 
 const JSON_ERROR = "Bad request - JSON Error: ";
 
-async function readBody(request: Request): Promise<string> {
+async function readBody(request: ApiRequest): Promise<string> {
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > config.maxBodyBytes) {
     throw new BadRequest(`Bad request - Request body is larger than ${config.maxBodyBytes} bytes`, 413);
@@ -72,7 +81,7 @@ function parseJsonObject(text: string): Params {
   return value as Params;
 }
 
-export async function bodyParams(request: Request): Promise<Params> {
+export async function bodyParams(request: ApiRequest): Promise<Params> {
   const text = await readBody(request);
   const type = (request.headers.get("content-type") ?? "").toLowerCase();
   if (type.startsWith("application/x-www-form-urlencoded")) {

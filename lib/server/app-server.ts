@@ -7,6 +7,7 @@ import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import { handleAction } from "../http/action-handler";
 import { handleDump } from "../http/dump";
 import { json } from "../http/envelope";
+import type { ApiRequest } from "../http/params";
 import { sendResponse, toRequest } from "./node-http";
 import { securityHeaders } from "./security-headers";
 
@@ -16,7 +17,7 @@ const ACTION_PATH = /^\/api(?:\/3)?\/action\/([^/]+)$/;
 const DUMP_PATH = /^\/datastore\/dump\/([^/]+)$/;
 
 /** The API handler for a path, or null when the path is the explorer's. */
-function apiRoute(pathname: string): ((request: Request) => Promise<Response>) | null {
+function apiRoute(pathname: string): ((request: ApiRequest) => Promise<Response>) | null {
   const action = ACTION_PATH.exec(pathname);
   const dump = action ? null : DUMP_PATH.exec(pathname);
   if (!action && !dump) return null;
@@ -39,9 +40,9 @@ export function createAppServer(next: NextHandler, dev: boolean): http.Server {
     try {
       if (!route) return await next(req, res);
       const head = req.method === "HEAD" && DUMP_PATH.test(url.slice(0, q < 0 ? undefined : q));
-      const { request, done } = toRequest(req);
       // A dump answers HEAD as GET without the body; actions answer 405 to HEAD (CKAN does).
-      const response = await route(head ? new Request(request.url, { headers: request.headers }) : request);
+      const { request, done } = toRequest(req, head ? "GET" : req.method);
+      const response = await route(request);
       done();
       await sendResponse(res, response, head);
     } catch (e) {

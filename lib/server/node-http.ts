@@ -1,30 +1,38 @@
 // Node's http request and response to and from the Fetch API's Request and Response, which
 // the action and dump handlers speak (so they stay free of any one server).
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { ApiRequest } from "../http/params";
 
-/** The Fetch API request for a Node request; call `done` once answered, to drop any unread body. */
-export function toRequest(req: IncomingMessage): { request: Request; done: () => void } {
-  const headers = new Headers();
-  const raw = req.rawHeaders;
-  for (let i = 0; i < raw.length; i += 2) {
-    // HTTP/2 pseudo-headers and names Headers refuses are not ours to read.
-    try {
-      headers.append(raw[i], raw[i + 1]);
-    } catch {
-      /* skip */
-    }
-  }
+/**
+ * The handlers' view of a Node request (method, URL, headers, body), lighter than a Fetch API
+ * Request: the body stream is made only when a handler reads it. Call `done` once answered,
+ * to drop whatever of the body was left unread.
+ */
+export function toRequest(req: IncomingMessage, method = req.method ?? "GET"): { request: ApiRequest; done: () => void } {
   const host = /^[\w.:[\]-]+$/.test(req.headers.host ?? "") ? req.headers.host : "localhost";
-  const method = req.method ?? "GET";
-  const stream = method !== "GET" && method !== "HEAD" ? bodyStream(req) : null;
-  const request = new Request(`http://${host}${req.url ?? "/"}`, {
+  const hasBody = method !== "GET" && method !== "HEAD";
+  let stream: ReturnType<typeof bodyStream> | null = null;
+  const request: ApiRequest = {
     method,
-    headers,
-    body: stream?.body,
-    // @ts-expect-error Node's fetch needs this for a streamed body; the DOM types lack it.
-    duplex: stream ? "half" : undefined,
-  });
-  return { request, done: () => (req.complete ? undefined : (stream?.discard() ?? req.resume())) };
+    url: `http://${host}${req.url ?? "/"}`,
+    headers: {
+      get(name) {
+        const v = req.headers[name.toLowerCase()];
+        return v === undefined ? null : Array.isArray(v) ? v.join(", ") : v;
+      },
+    },
+    get body() {
+      if (!hasBody) return null;
+      stream ??= bodyStream(req);
+      return stream.body;
+    },
+  };
+  const done = () => {
+    if (req.complete) return;
+    if (stream) stream.discard();
+    else req.resume();
+  };
+  return { request, done };
 }
 
 /**

@@ -110,7 +110,11 @@ const deadlines = new WeakMap<DB, { at: number }>();
 /** Rows counted for an estimate when an exact count would exceed its budget. */
 const ESTIMATE_SAMPLE_ROWS = 100_000;
 
+/** Prepared read statements kept per connection. */
+const STATEMENT_CACHE = 256;
+
 export class SqliteEngine implements DatastoreEngine {
+  private statements = new Map<string, Database.Statement>();
   constructor(
     readonly db: DB,
     private pool?: ReadPool,
@@ -124,6 +128,25 @@ export class SqliteEngine implements DatastoreEngine {
         return 1;
       });
     }
+  }
+
+  /**
+   * A prepared read statement, kept for the next request with the same SQL: compiling one
+   * cost about as much as running a first page (0.2 ms of 0.5 ms measured on 3M rows). Values
+   * are bound, so the SQL of a resource's searches repeats; the least recently used go first.
+   */
+  private cached(sql: string, mode: "raw" | "pluck" | "row" = "row"): Database.Statement {
+    const key = `${mode}\0${sql}`;
+    let s = this.statements.get(key);
+    if (s) this.statements.delete(key);
+    else {
+      s = this.db.prepare(sql);
+      if (mode === "raw") s.raw(true);
+      if (mode === "pluck") s.pluck(true);
+      if (this.statements.size >= STATEMENT_CACHE) this.statements.delete(this.statements.keys().next().value!);
+    }
+    this.statements.set(key, s);
+    return s;
   }
 
   /** Runs fn with reads limited to `ms` (nested budgets keep the earlier deadline). */
@@ -147,10 +170,7 @@ export class SqliteEngine implements DatastoreEngine {
   private load(row: Row | undefined): Internal | undefined {
     if (!row) return undefined;
     const stored = JSON.parse(row.fields) as StoredField[];
-    const aliases = this.db
-      .prepare("SELECT alias FROM datastore_aliases WHERE resource_id = ? ORDER BY alias")
-      .pluck()
-      .all(row.id) as string[];
+    const aliases = this.cached("SELECT alias FROM datastore_aliases WHERE resource_id = ? ORDER BY alias", "pluck").all(row.id) as string[];
     return {
       id: row.id,
       name: row.name,
@@ -171,12 +191,10 @@ export class SqliteEngine implements DatastoreEngine {
   }
 
   private internal(idOrAlias: string): Internal | undefined {
-    const row = this.db
-      .prepare(
-        `SELECT * FROM datastore_resources WHERE id = @name
-         OR id = (SELECT resource_id FROM datastore_aliases WHERE alias = @name)`,
-      )
-      .get({ name: idOrAlias }) as Row | undefined;
+    const row = this.cached(
+      `SELECT * FROM datastore_resources WHERE id = @name
+       OR id = (SELECT resource_id FROM datastore_aliases WHERE alias = @name)`,
+    ).get({ name: idOrAlias }) as Row | undefined;
     return this.load(row);
   }
 
@@ -483,7 +501,7 @@ export class SqliteEngine implements DatastoreEngine {
     if (f === ID_FIELD) return false;
     const indexed = r.primaryKey[0] === f.id || r.indexes.some((ix) => ix[0] === f.id);
     if (!indexed) return true;
-    return this.db.prepare(`SELECT 1 FROM ${q(r.table)} WHERE ${q(f.column)} IS NULL LIMIT 1`).get() !== undefined;
+    return this.cached(`SELECT 1 FROM ${q(r.table)} WHERE ${q(f.column)} IS NULL LIMIT 1`).get() !== undefined;
   }
 
   /**
@@ -494,8 +512,7 @@ export class SqliteEngine implements DatastoreEngine {
     const byId = query.sort.length === 1 && query.sort[0].field === "_id" && !query.sort[0].desc;
     if (query.offset === 0 || !byId || query.distinct || where.parts.length || where.ftsJoin) return null;
     // Two subqueries: SQLite answers a lone min() or max() from the b-tree's ends, not both at once.
-    const { lo, hi } = this.db
-      .prepare(`SELECT (SELECT min(_id) FROM ${q(r.table)}) AS lo, (SELECT max(_id) FROM ${q(r.table)}) AS hi`)
+    const { lo, hi } = this.cached(`SELECT (SELECT min(_id) FROM ${q(r.table)}) AS lo, (SELECT max(_id) FROM ${q(r.table)}) AS hi`)
       .get() as { lo: number | null; hi: number | null };
     if (lo === null || hi === null || hi - lo + 1 !== r.rowCount) return null;
     return lo + query.offset;
@@ -526,7 +543,7 @@ export class SqliteEngine implements DatastoreEngine {
     const sql = pageSql(c, query.distinct);
     try {
       return this.within(config.queryTimeoutMs, () => {
-        const stmt = this.db.prepare(sql).raw(true);
+        const stmt = this.cached(sql, "raw");
         let out: SearchOutput;
         if (query.encode) {
           // Row by row into JSON bytes: a 32,000-row page is never held as rows.
@@ -562,11 +579,11 @@ export class SqliteEngine implements DatastoreEngine {
     if (!query.distinct && where.parts.length === 0 && where.ftsMatch !== null) {
       // Only full text: the index counts its own matches without touching the rows.
       const fts = q(`${r.table}_fts`);
-      return { total: this.db.prepare(`SELECT count(*) FROM ${fts} WHERE ${fts} MATCH ?`).pluck().get(where.ftsMatch) as number, estimated: false };
+      return { total: this.cached(`SELECT count(*) FROM ${fts} WHERE ${fts} MATCH ?`, "pluck").get(where.ftsMatch) as number, estimated: false };
     }
     const countSql = (extra: string) => this.countSql(r, where, query, select, extra);
     try {
-      const total = this.within(config.countBudgetMs, () => this.db.prepare(countSql("")).pluck().get(...where.params) as number);
+      const total = this.within(config.countBudgetMs, () => this.cached(countSql(""), "pluck").get(...where.params) as number);
       return { total, estimated: false };
     } catch (e) {
       if (!(e instanceof DeadlineExceeded)) throw e;
@@ -697,8 +714,10 @@ function pageSql(c: { select: string[]; from: string; cond: string; order: strin
 /** The rank of rows no positive term matched. A real, not an integer: SQLite reads
  *  `ORDER BY 0` as a column number. */
 const NO_RANK = "0.0";
-/** Matches ranked for best-first order; past this many, the first ones (by _id) are ranked. */
-const RANK_CANDIDATES = 2_000;
+/** Matches ranked for best-first order; past this many, the first ones (by _id) are ranked.
+ *  bm25() costs about 5 µs a match after a fixed 2.5 ms (measured on 3M rows, q=Portland):
+ *  2,000 candidates took 12.7 ms a page, 1,000 took 7.5 ms. */
+const RANK_CANDIDATES = 1_000;
 
 /** Builds a WHERE clause over `t` (the resource table) with bound parameters. */
 class Where {
