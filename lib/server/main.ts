@@ -1,6 +1,7 @@
 // `npm start` (and `npm run dev -- --dev`): open and check the database, load the sample data
 // into an empty one, then serve the API and the explorer on one port.
 //   PORT (3000), HOSTNAME (all interfaces); flags -p/--port, -H/--hostname, --dev.
+import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 
@@ -13,13 +14,26 @@ const dev = values.dev ?? false;
 
 async function main(): Promise<void> {
   await import("../server-start"); // exits with a clear message when the database is unusable
-  const { default: next } = await import("next");
   const { createAppServer } = await import("./app-server");
   const port = Number(values.port ?? process.env.PORT ?? 3000);
   const hostname = values.hostname ?? process.env.HOSTNAME;
-  const app = next({ dev, dir: path.resolve(import.meta.dirname, "../.."), hostname, port });
-  await app.prepare();
-  const server = createAppServer(app.getRequestHandler() as never, dev);
+  const root = path.resolve(import.meta.dirname, "../..");
+  let pages;
+  if (dev) {
+    // Development: Next serves the pages itself, rebuilding them as the sources change.
+    const { default: next } = await import("next");
+    const app = next({ dev, dir: root, hostname, port });
+    await app.prepare();
+    pages = app.getRequestHandler() as never;
+  } else {
+    const out = path.join(root, "out");
+    if (!fs.existsSync(path.join(out, "index.html"))) {
+      console.error("datastore: no build of the explorer in out/; run `npm run build` (npm start does it for you).");
+      process.exit(1);
+    }
+    pages = (await import("./static-files")).staticFiles(out);
+  }
+  const server = createAppServer(pages, dev);
   server.listen(port, hostname, () => {
     console.log(`Datastore Explorer ready on http://${hostname && hostname !== "0.0.0.0" ? hostname : "localhost"}:${port}`);
   });

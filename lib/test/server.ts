@@ -40,7 +40,7 @@ export function freePort(): Promise<number> {
 
 const LOCK = path.join(os.tmpdir(), `datastore-build-${createHash("sha1").update(ROOT).digest("hex").slice(0, 12)}.lock`);
 
-/** Runs scripts/ensure-build.mjs (builds only when sources are newer than .next/BUILD_ID). */
+/** Runs scripts/ensure-build.mjs (builds only when sources are newer than out/index.html). */
 export async function ensureBuilt(): Promise<void> {
   const deadline = Date.now() + 10 * 60_000;
   for (;;) {

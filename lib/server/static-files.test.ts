@@ -1,0 +1,77 @@
+import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import zlib from "node:zlib";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { staticFiles } from "./static-files";
+
+let dir: string;
+let server: http.Server;
+let base: string;
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "static-"));
+  fs.mkdirSync(path.join(dir, "_next/static/chunks"), { recursive: true });
+  fs.writeFileSync(path.join(dir, "index.html"), `<html>${"home ".repeat(500)}</html>`);
+  fs.writeFileSync(path.join(dir, "404.html"), "<html>not here</html>");
+  fs.writeFileSync(path.join(dir, "_next/static/chunks/app.js"), "console.log(1)");
+  fs.writeFileSync(path.join(os.tmpdir(), "outside.txt"), "secret");
+  server = http.createServer(staticFiles(dir)).listen(0, "127.0.0.1");
+  await new Promise((r) => server.once("listening", r));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(() => {
+  server.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** A raw GET (fetch would undo gzip and normalise `..` away). */
+function get(p: string, headers: Record<string, string> = {}, method = "GET"): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(`${base}${p}`, { method, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c) => chunks.push(c));
+      res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+describe("static files", () => {
+  it("serves the page at / and its assets, hashed assets cached for good", async () => {
+    const page = await get("/?resource=x");
+    expect(page.status).toBe(200);
+    expect(page.headers["content-type"]).toBe("text/html; charset=utf-8");
+    expect(page.headers["cache-control"]).toBe("no-cache");
+    expect(page.body.toString()).toMatch(/^<html>home/);
+    const asset = await get("/_next/static/chunks/app.js");
+    expect(asset.body.toString()).toBe("console.log(1)");
+    expect(asset.headers["cache-control"]).toContain("immutable");
+  });
+
+  it("gzips text for clients that accept it, and answers 304 to a matching ETag", async () => {
+    const page = await get("/", { "accept-encoding": "gzip, br" });
+    expect(page.headers["content-encoding"]).toBe("gzip");
+    expect(zlib.gunzipSync(page.body).toString()).toMatch(/^<html>home/);
+    expect((await get("/", { "if-none-match": String(page.headers.etag) })).status).toBe(304);
+  });
+
+  it("answers 404.html for unknown paths and for paths out of the directory", async () => {
+    for (const p of ["/nope", "/../outside.txt", "/%2e%2e/outside.txt", "/_next/../../outside.txt", "/%zz"]) {
+      const res = await get(p);
+      expect(res.status, p).toBe(404);
+      expect(res.body.toString(), p).toBe("<html>not here</html>");
+    }
+  });
+
+  it("HEAD has no body; other methods are 405", async () => {
+    const head = await get("/", {}, "HEAD");
+    expect(head.status).toBe(200);
+    expect(head.body.length).toBe(0);
+    expect((await get("/", {}, "POST")).status).toBe(405);
+  });
+});
