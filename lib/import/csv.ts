@@ -1,10 +1,9 @@
-// CSV and TSV through csv-parse: any of , \t ; | (sniffed unless given), quoted fields with
+// CSV and TSV (csv-parser.ts): any of , \t ; | (sniffed unless given), quoted fields with
 // newlines and doubled quotes, a BOM, UTF-8 or Latin-1. The first record is the header.
 // Rows are checked for their field count here, so a ragged row is reported by its line.
 import fs from "node:fs";
-import { pipeline } from "node:stream";
-import { parse } from "csv-parse";
-import { readInBatches } from "./read-stream";
+import { pipeline, type Readable } from "node:stream";
+import { CsvParser } from "./csv-parser";
 import { DEFAULT_BATCH_ROWS, ImportError, type Batch, type ReadOptions, type Source } from "./source";
 import { ToUtf8, countingStream, decodeHead, detectEncoding, parseEncoding, readHead, sniffDelimiter } from "./text";
 
@@ -33,13 +32,12 @@ export async function openCsv(file: string, opts: ReadOptions, tsv: boolean): Pr
   let pipeError: unknown = null;
   const input = countingStream(file, counter);
   // Both line endings at once: CKAN's dumps (and ours) end the header with \r\n and rows with
-  // \n, and csv-parse would otherwise take the first line's ending for the whole file.
-  const recordDelimiter = !text.includes("\n") && text.includes("\r") ? ["\r"] : ["\r\n", "\n"];
-  const parser = parse({ delimiter, record_delimiter: recordDelimiter, relax_column_count: true, relax_quotes: true, skip_empty_lines: false });
-  pipeline(input, new ToUtf8(detected, forced !== undefined || detected.bom > 0), parser, (e) => {
+  // \n; \r alone only in a file without any \n.
+  const parser = new CsvParser(delimiter, !text.includes("\n") && text.includes("\r"));
+  const utf8 = pipeline(input, new ToUtf8(detected, forced !== undefined || detected.bom > 0), (e) => {
     if (e) pipeError ??= e;
   });
-  const records = readInBatches<string[]>(parser, batchRows, () => pipeError);
+  const records = recordBatches(utf8, parser, batchRows, () => pipeError);
 
   // The header: the first non-blank record; trailing empty cells are dropped.
   let line = 1;
@@ -109,7 +107,25 @@ export async function openCsv(file: string, opts: ReadOptions, tsv: boolean): Pr
   };
 }
 
-/** csv-parse's own errors (an unclosed quote) already name the line. */
+/** Batches of about `size` records as the text arrives. */
+async function* recordBatches(utf8: Readable, parser: CsvParser, size: number, failure: () => unknown): AsyncGenerator<string[][]> {
+  const decoder = new TextDecoder(); // the text is valid UTF-8 by now (ToUtf8 checked it)
+  let batch: string[][] = [];
+  for await (const chunk of utf8 as AsyncIterable<Buffer>) {
+    parser.write(decoder.decode(chunk, { stream: true }), batch);
+    while (batch.length >= size) {
+      yield batch.length === size ? batch : batch.slice(0, size);
+      batch = batch.length === size ? [] : batch.slice(size);
+    }
+  }
+  const error = failure();
+  if (error) throw error;
+  parser.write(decoder.decode(), batch);
+  parser.end(batch);
+  for (let i = 0; i < batch.length; i += size) yield batch.slice(i, i + size);
+}
+
+/** The parser's errors (an unclosed quote) already name the line. */
 function rethrow(e: unknown): never {
   if (e instanceof Error && (e as { code?: string }).code?.startsWith("CSV_")) throw new ImportError(`CSV: ${e.message}`);
   throw e;
