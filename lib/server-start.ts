@@ -2,6 +2,7 @@
 // sample data into an empty one, so the first request never waits. A database that cannot be
 // used stops the server once with a clear message instead of failing every request.
 import { config } from "./config";
+import { getDatastore } from "./datastore";
 import { getDb } from "./db/connection";
 import { checkDatabase, explainOpenError } from "./db/health";
 import { ensureSampleData } from "./sample-data/seed";
@@ -10,6 +11,7 @@ try {
   const db = getDb();
   checkDatabase(db, config.dbPath, config.startupCheck);
   ensureSampleData(db);
+  getDatastore(); // the read workers start now, not on the first visitor's request
 } catch (e) {
   console.error(`datastore: ${explainOpenError(e, config.dbPath)}`);
   console.error("datastore: not starting; fix the database (or DATASTORE_DB) and start again.");

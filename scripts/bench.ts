@@ -279,6 +279,42 @@ function floor(query: Query, repeats: number): number[] {
 
 // ---------------------------------------------------------------------------------- main
 
+/**
+ * The explorer in Chromium (Debian's, else Playwright's): ms from navigation start to the first
+ * table cell of a view of the 3M-row resource, each time in a new context (nothing cached), and
+ * the value-count request behind a filter's suggestions. Null when no browser can start.
+ */
+async function explorerTimes(): Promise<{ firstRows: ReturnType<typeof stats>; suggestions: ReturnType<typeof stats> } | null> {
+  const { chromium } = await import("@playwright/test");
+  const executablePath = fs.existsSync("/usr/bin/chromium") ? "/usr/bin/chromium" : undefined;
+  let browser;
+  try {
+    browser = await chromium.launch({ executablePath, args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--disable-sync"] });
+  } catch (e) {
+    console.error(`explorer timing skipped: no browser (${(e as Error).message.split("\n")[0]})`);
+    return null;
+  }
+  try {
+    const times: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      await page.goto(`http://127.0.0.1:${PORT}/?resource_id=${RESOURCE}`, { waitUntil: "commit" });
+      await page.locator("tbody td").first().waitFor({ state: "visible", timeout: 30_000 });
+      const ms = await page.evaluate(() => performance.now());
+      if (i > 0) times.push(ms); // the first warms the server's file cache
+      await context.close();
+    }
+    const suggestions: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      suggestions.push((await post("datastore_value_counts", { resource_id: RESOURCE, field: "origin_city", limit: 10 })).ms);
+    }
+    return { firstRows: stats(times), suggestions: stats(suggestions) };
+  } finally {
+    await browser.close();
+  }
+}
+
 async function main() {
   fs.mkdirSync(DIR, { recursive: true });
   if (!fs.existsSync(CSV)) {
@@ -338,6 +374,8 @@ async function main() {
     slowRunning = false;
     const slowTimes = await slow;
 
+    const explorer = await explorerTimes();
+
     const result = {
       machine: { cpus: (await import("node:os")).cpus().length, node: process.version },
       build: { ...meta, dbToCsv: meta.dbBytes / meta.csvBytes },
@@ -345,6 +383,7 @@ async function main() {
       throughput: { queries: mix.map((q) => q.name), clients: 8, requestsPerSecond: throughput.rps, errors: throughput.errors },
       isolation: { firstPage: stats([...beside.latencies.values()][0]), slowRequests: stats(slowTimes) },
       serverMemoryMb: { maxRss: memory.maxRss, peak: rssMb(server.pid!).hwm },
+      explorer,
     };
     fs.writeFileSync(RESULTS, JSON.stringify(result, null, 2));
 
@@ -355,6 +394,9 @@ async function main() {
     console.log(`\nthroughput, 5 indexed queries, 8 clients: ${throughput.rps.toFixed(0)} req/s (${throughput.errors} errors)`);
     console.log(`first page beside slow requests: median ${result.isolation.firstPage.median.toFixed(1)} ms, p95 ${result.isolation.firstPage.p95.toFixed(1)} ms (${result.isolation.firstPage.n} requests; slow ones: median ${result.isolation.slowRequests.median.toFixed(0)} ms)`);
     console.log(`server memory: max RSS ${memory.maxRss.toFixed(0)} MB (peak ${result.serverMemoryMb.peak.toFixed(0)} MB)`);
+    if (explorer) {
+      console.log(`explorer: first rows ${explorer.firstRows.median.toFixed(0)} ms after opening the view (median of ${explorer.firstRows.n}, p95 ${explorer.firstRows.p95.toFixed(0)}; a fresh browser profile each time); value suggestions ${explorer.suggestions.median.toFixed(0)} ms`);
+    }
     console.log(`import: ${meta.importRowsPerSecond.toLocaleString("en-US")} rows/s (${meta.importSeconds.toFixed(1)} s incl. full-text index)`);
     console.log(`indexes: ${Object.entries(meta.indexSeconds).map(([k, v]) => `${k} ${v.toFixed(1)} s`).join(", ")}; ANALYZE ${meta.analyzeSeconds.toFixed(1)} s`);
     console.log(`size: database ${(meta.dbBytes / 1e6).toFixed(0)} MB, CSV ${(meta.csvBytes / 1e6).toFixed(0)} MB, ratio ${result.build.dbToCsv.toFixed(2)}`);

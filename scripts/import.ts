@@ -143,7 +143,7 @@ async function main(): Promise<void> {
       console.error("import failed: the database is busy with another write (try again); nothing was loaded");
       process.exit(1);
     }
-    if (code?.startsWith("E")) {
+    if (typeof code === "string" && code.startsWith("E")) {
       console.error(`import failed: ${(e as Error).message}`);
       process.exit(1);
     }

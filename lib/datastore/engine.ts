@@ -135,5 +135,6 @@ export interface DatastoreEngine {
   /** Streams rows (JSON values in `columns` order) without holding the result in memory. */
   iterate(resource: Resource, query: SearchQuery): IterableIterator<unknown[]>;
   valueCounts(resource: Resource, field: string, query: SearchQuery, limit: number): Promise<ValueCountsOutput>;
-  stats(resource: Resource): ResourceStats;
+  /** Sizes on disk (datastore_info); may read every page of the resource, so not on a hot path. */
+  stats(resource: Resource): Promise<ResourceStats>;
 }

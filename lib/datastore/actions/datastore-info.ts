@@ -3,10 +3,10 @@ import { findResource, requireRead, type ActionContext } from "../context";
 import { nativeType } from "../types";
 import { requireResourceId, type Params } from "../validate";
 
-export function datastoreInfo(ctx: ActionContext, params: Params) {
+export async function datastoreInfo(ctx: ActionContext, params: Params) {
   const r = findResource(ctx, requireResourceId(params));
   requireRead(ctx, r, "datastore_info");
-  const stats = ctx.engine.stats(r);
+  const stats = await ctx.engine.stats(r);
   const indexed = new Set([...r.indexes.flat(), ...r.primaryKey]);
   return {
     meta: {

@@ -44,6 +44,21 @@ describe("read pool and bounded reads", () => {
     expect(inProcess.total).toBe(ROWS / 4);
   });
 
+  it("hands over encoded records, value counts and sizes as computed in process", async () => {
+    const r = engine.getResource(resourceId)!;
+    const columns = [{ id: "_id", type: "int" as const }, { id: "n", type: "int4" as const }, { id: "word", type: "text" as const }];
+    const query: SearchQuery = { ...base, limit: 3000, encode: { format: "objects", columns } };
+    const pooled = (await pool.run({ op: "search", resourceId, query })) as { records: Uint8Array; rows: unknown[] };
+    expect(pooled.rows).toEqual([]);
+    const records = JSON.parse(new TextDecoder().decode(pooled.records));
+    expect(records).toHaveLength(3000);
+    expect(records[1]).toEqual({ _id: 2, n: 7919, word: "beta" });
+    expect(pooled.records).toEqual(engine.searchNow(r, query).records);
+    const counts = await pool.run({ op: "valueCounts", resourceId, query: base, field: "word", limit: 10 });
+    expect(counts).toEqual({ values: ["alpha", "beta", "delta", "gamma"].map((value) => ({ value, count: ROWS / 4 })), partial: false });
+    expect(await pool.run({ op: "stats", resourceId })).toEqual(engine.statsNow(r));
+  });
+
   it("runs reads in parallel on several workers", async () => {
     const query: SearchQuery = { ...base, sort: [{ field: "word", desc: false, nullsFirst: false }] };
     const answers = await Promise.all([1, 2, 3, 4].map(() => pool.run({ op: "search", resourceId, query })));

@@ -8,9 +8,10 @@ import { config } from "../../config";
 import type { SearchQuery } from "../engine";
 import { DatastoreError, type ErrorKind } from "../errors";
 
-export type NewReadTask = { resourceId: string; query: SearchQuery } & (
-  | { op: "search" }
-  | { op: "valueCounts"; field: string; limit: number }
+export type NewReadTask = { resourceId: string } & (
+  | { op: "search"; query: SearchQuery }
+  | { op: "valueCounts"; query: SearchQuery; field: string; limit: number }
+  | { op: "stats" }
 );
 export type ReadTask = NewReadTask & { id: number };
 

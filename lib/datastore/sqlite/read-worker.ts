@@ -13,6 +13,7 @@ function run(task: ReadTask): unknown {
   return engine.db.transaction(() => {
     const r = engine.getResource(task.resourceId);
     if (!r) throw DatastoreError.notFound(`Resource "${task.resourceId}" was not found.`);
+    if (task.op === "stats") return engine.statsNow(r);
     return task.op === "search" ? engine.searchNow(r, task.query) : engine.valueCountsNow(r, task.field, task.query, task.limit);
   })();
 }
