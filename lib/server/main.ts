@@ -1,6 +1,6 @@
-// `npm start` (and `npm run dev -- --dev`): open and check the database, load the sample data
+// `npm start` (and `npm run dev`, which adds --dev): open and check the database, load the sample data
 // into an empty one, then serve the API and the explorer on one port.
-//   PORT (3000), HOSTNAME (all interfaces); flags -p/--port, -H/--hostname, --dev.
+//   PORT (3000); flags -p/--port, -H/--hostname (all interfaces), --dev.
 import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -16,7 +16,8 @@ async function main(): Promise<void> {
   await import("../server-start"); // exits with a clear message when the database is unusable
   const { createAppServer } = await import("./app-server");
   const port = Number(values.port ?? process.env.PORT ?? 3000);
-  const hostname = values.hostname ?? process.env.HOSTNAME;
+  // Not $HOSTNAME: shells and containers set it to the machine name.
+  const hostname = values.hostname;
   const root = path.resolve(import.meta.dirname, "../..");
   let pages;
   if (dev) {
