@@ -110,12 +110,15 @@ const deadlines = new WeakMap<DB, { at: number }>();
 /** Rows counted for an estimate when an exact count would exceed its budget. */
 const ESTIMATE_SAMPLE_ROWS = 100_000;
 
+/** Tables up to this size count from an index range without the deadline check. */
+const INDEX_COUNT_MAX_ROWS = 4_000_000;
 /** Prepared read statements kept per connection. */
 const STATEMENT_CACHE = 256;
 
 export class SqliteEngine implements DatastoreEngine {
   private statements = new Map<string, Database.Statement>();
   private sizes = new Map<string, { key: string; stats: ResourceStats }>();
+  private indexOnlyPlans = new Map<string, boolean>();
   constructor(
     readonly db: DB,
     private pool?: ReadPool,
@@ -192,9 +195,11 @@ export class SqliteEngine implements DatastoreEngine {
   }
 
   private internal(idOrAlias: string): Internal | undefined {
+    // Two keyed lookups (an OR of both made SQLite scan the catalog).
     const row = this.cached(
       `SELECT * FROM datastore_resources WHERE id = @name
-       OR id = (SELECT resource_id FROM datastore_aliases WHERE alias = @name)`,
+       UNION ALL SELECT r.* FROM datastore_aliases AS a JOIN datastore_resources AS r ON r.id = a.resource_id WHERE a.alias = @name
+       LIMIT 1`,
     ).get({ name: idOrAlias }) as Row | undefined;
     return this.load(row);
   }
@@ -582,6 +587,8 @@ export class SqliteEngine implements DatastoreEngine {
       const fts = q(`${r.table}_fts`);
       return { total: this.cached(`SELECT count(*) FROM ${fts} WHERE ${fts} MATCH ?`, "pluck").get(where.ftsMatch) as number, estimated: false };
     }
+    const indexOnly = this.indexOnlyCount(r, where, query);
+    if (indexOnly !== null) return { total: this.cached(indexOnly, "pluck").get(...where.params) as number, estimated: false };
     const countSql = (extra: string) => this.countSql(r, where, query, select, extra);
     try {
       const total = this.within(config.countBudgetMs, () => this.cached(countSql(""), "pluck").get(...where.params) as number);
@@ -598,6 +605,25 @@ export class SqliteEngine implements DatastoreEngine {
     return { total: Math.round((sampled * r.rowCount) / ESTIMATE_SAMPLE_ROWS), estimated: true };
   }
 
+  /**
+   * The count, when SQLite answers it from one index range alone (its plan says so) on a table
+   * of at most INDEX_COUNT_MAX_ROWS rows: at ~25 ns an entry it ends well within the count
+   * budget, so it runs without the per-row deadline check, which doubled its cost (origin=SEA's
+   * 50,000 entries on the 3M-row bench: 2.4 ms with the check, 1.2 without). Else null.
+   */
+  private indexOnlyCount(r: Internal, where: Where, query: SearchQuery): string | null {
+    if (query.distinct || where.ftsJoin || where.parts.length === 0 || r.rowCount > INDEX_COUNT_MAX_ROWS) return null;
+    const sql = `SELECT count(*) FROM ${q(r.table)} AS t WHERE ${where.sql(false)}`;
+    let covered = this.indexOnlyPlans.get(sql);
+    if (covered === undefined) {
+      const plan = this.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...where.params) as { detail: string }[];
+      covered = plan.length > 0 && plan.every((step) => step.detail.startsWith("SEARCH t USING COVERING INDEX "));
+      if (this.indexOnlyPlans.size >= STATEMENT_CACHE) this.indexOnlyPlans.clear();
+      this.indexOnlyPlans.set(sql, covered);
+    }
+    return covered ? sql : null;
+  }
+
   private countSql(r: Internal, where: Where, query: SearchQuery, select: string[], extra = ""): string {
     const cols = select.filter((s) => s.startsWith("t."));
     return query.distinct
@@ -611,7 +637,7 @@ export class SqliteEngine implements DatastoreEngine {
     const c = this.compile(r, query);
     const out = [{ sql: pageSql(c, query.distinct), params: [...c.params, query.limit, c.offset] }];
     const counted = query.includeTotal && (query.distinct || c.where.parts.length > 0 || c.where.ftsJoin !== "");
-    if (counted) out.push({ sql: this.countSql(r, c.where, query, c.select), params: c.where.params });
+    if (counted) out.push({ sql: this.indexOnlyCount(r, c.where, query) ?? this.countSql(r, c.where, query, c.select), params: c.where.params });
     return out;
   }
 
@@ -811,8 +837,8 @@ class Where {
    * The condition, with a deadline check on about one row in 251 visited (see `within`);
    * a prime, so that no regular pattern in the rows a filter keeps can skip every check.
    */
-  sql(): string {
-    return allOf([...this.parts, "(t._id % 251 != 0 OR ds_deadline())"]);
+  sql(deadline = true): string {
+    return deadline ? allOf([...this.parts, "(t._id % 251 != 0 OR ds_deadline())"]) : allOf(this.parts);
   }
 }
 

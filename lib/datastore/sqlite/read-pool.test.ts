@@ -91,4 +91,26 @@ describe("read pool and bounded reads", () => {
     const exact = engine.searchNow(engine.getResource(resourceId)!, { ...base, filters: [{ field: "word", values: ["alpha", "delta"] }] });
     expect(exact).toMatchObject({ total: ROWS / 2, totalEstimated: false });
   });
+
+  it("counts from an index range alone, exactly, without the deadline check", () => {
+    const other = engine.createResource({ id: "indexed", name: "indexed", description: "", private: false }, [
+      { id: "n", type: "int4" },
+      { id: "word", type: "text" },
+    ]).id;
+    engine.write(other, Array.from({ length: 3000 }, (_, i) => ({ n: i, word: ["alpha", "beta", "gamma"][i % 3] })), "insert");
+    engine.setIndexes(other, [["word"]]);
+    const query: SearchQuery = { ...base, filters: [{ field: "word", values: ["alpha", "beta"] }] };
+    const [, count] = engine.searchStatements(engine.getResource(other)!, query);
+    expect(count.sql).not.toContain("ds_deadline");
+    process.env.DATASTORE_COUNT_BUDGET_MS = "0";
+    try {
+      // A budget of 0 ms would estimate any budgeted count; this one is exact.
+      expect(engine.searchNow(engine.getResource(other)!, query)).toMatchObject({ total: 2000, totalEstimated: false });
+      // Not from an index (n is not indexed): budgeted, and here estimated.
+      const unindexed = engine.searchStatements(engine.getResource(other)!, { ...base, filters: [{ field: "n", values: [1, 2] }] })[1];
+      expect(unindexed.sql).toContain("ds_deadline");
+    } finally {
+      delete process.env.DATASTORE_COUNT_BUDGET_MS;
+    }
+  });
 });
