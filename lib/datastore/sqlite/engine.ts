@@ -581,17 +581,12 @@ export class SqliteEngine implements DatastoreEngine {
    * first ESTIMATE_SAMPLE_ROWS rows (CKAN's `total_was_estimated`).
    */
   private count(r: Internal, where: Where, query: SearchQuery, select: string[]): { total: number; estimated: boolean } {
-    if (!query.distinct && where.parts.length === 0 && !where.ftsJoin) return { total: r.rowCount, estimated: false };
-    if (!query.distinct && where.parts.length === 0 && where.ftsMatch !== null) {
-      // Only full text: the index counts its own matches without touching the rows.
-      const fts = q(`${r.table}_fts`);
-      return { total: this.cached(`SELECT count(*) FROM ${fts} WHERE ${fts} MATCH ?`, "pluck").get(where.ftsMatch) as number, estimated: false };
-    }
-    const indexOnly = this.indexOnlyCount(r, where, query);
-    if (indexOnly !== null) return { total: this.cached(indexOnly, "pluck").get(...where.params) as number, estimated: false };
+    const plan = this.countPlan(r, where, query, select);
+    if ("rows" in plan) return { total: plan.rows, estimated: false };
+    if (!plan.budgeted) return { total: this.cached(plan.sql, "pluck").get(...plan.params) as number, estimated: false };
     const countSql = (extra: string) => this.countSql(r, where, query, select, extra);
     try {
-      const total = this.within(config.countBudgetMs, () => this.cached(countSql(""), "pluck").get(...where.params) as number);
+      const total = this.within(config.countBudgetMs, () => this.cached(plan.sql, "pluck").get(...plan.params) as number);
       return { total, estimated: false };
     } catch (e) {
       if (!(e instanceof DeadlineExceeded)) throw e;
@@ -603,6 +598,19 @@ export class SqliteEngine implements DatastoreEngine {
     if (lastSampled === undefined) return { total: r.rowCount, estimated: true };
     const sampled = this.db.prepare(countSql(" AND t._id <= ?")).pluck().get(...where.params, lastSampled) as number;
     return { total: Math.round((sampled * r.rowCount) / ESTIMATE_SAMPLE_ROWS), estimated: true };
+  }
+
+  /** How a total is counted: the catalog's row count, or a statement, budgeted or not. */
+  private countPlan(r: Internal, where: Where, query: SearchQuery, select: string[]): { rows: number } | { sql: string; params: unknown[]; budgeted: boolean } {
+    if (!query.distinct && where.parts.length === 0 && !where.ftsJoin) return { rows: r.rowCount };
+    if (!query.distinct && where.parts.length === 0 && where.ftsMatch !== null) {
+      // Only full text: the index counts its own matches without touching the rows.
+      const fts = q(`${r.table}_fts`);
+      return { sql: `SELECT count(*) FROM ${fts} WHERE ${fts} MATCH ?`, params: [where.ftsMatch], budgeted: false };
+    }
+    const indexOnly = this.indexOnlyCount(r, where, query);
+    if (indexOnly !== null) return { sql: indexOnly, params: where.params, budgeted: false };
+    return { sql: this.countSql(r, where, query, select), params: where.params, budgeted: true };
   }
 
   /**
@@ -636,8 +644,8 @@ export class SqliteEngine implements DatastoreEngine {
     const r = resource as Internal;
     const c = this.compile(r, query);
     const out = [{ sql: pageSql(c, query.distinct), params: [...c.params, query.limit, c.offset] }];
-    const counted = query.includeTotal && (query.distinct || c.where.parts.length > 0 || c.where.ftsJoin !== "");
-    if (counted) out.push({ sql: this.indexOnlyCount(r, c.where, query) ?? this.countSql(r, c.where, query, c.select), params: c.where.params });
+    const plan = this.countPlan(r, c.where, query, c.select);
+    if (query.includeTotal && !("rows" in plan)) out.push({ sql: plan.sql, params: plan.params });
     return out;
   }
 
