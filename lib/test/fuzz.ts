@@ -1,5 +1,5 @@
 // The fuzz harness: a small world (a public and a private resource, tokens of every kind), a
-// way to send a generated FuzzCase (in-process through the route handlers, or over HTTP to a
+// way to send a generated FuzzCase (in-process through the action and dump handlers, or over HTTP to a
 // running server), and the judge. For every answer: never a 5xx; the contract's envelope (or a
 // bare "Bad request" string); a 4xx for what no action may accept; the database checksum
 // unchanged after any rejected write, dry run or read; private data and token secrets in no
