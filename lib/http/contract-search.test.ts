@@ -313,6 +313,26 @@ describe("full-text q (§6.3)", () => {
     expect(r.total).toBe(2);
   });
 
+  it("pages through a best-first search as one long page would, equal ranks in _id order", async () => {
+    const words = ["tolstoy", "tolstoy tolstoy", "tolstoy and others", "tolstoy tolstoy tolstoy", "tolstoy"];
+    const t = ok(
+      await admin("datastore_create", {
+        resource: { name: "ranked pages" },
+        fields: [{ id: "a" }],
+        records: Array.from({ length: 40 }, (_, i) => ({ a: words[i % words.length] })),
+      }),
+    ).resource_id;
+    const all = (await search({ resource_id: t, q: "tolstoy", limit: 40, fields: ["_id", "rank"] })).records as { _id: number; rank: number }[];
+    expect(all).toHaveLength(40);
+    for (let i = 1; i < all.length; i++) {
+      const [a, b] = [all[i - 1], all[i]];
+      expect(a.rank > b.rank || (a.rank === b.rank && a._id < b._id), `${i}`).toBe(true);
+    }
+    const paged = [];
+    for (let offset = 0; offset < 40; offset += 7) paged.push(...(await search({ resource_id: t, q: "tolstoy", limit: 7, offset, fields: ["_id", "rank"] })).records);
+    expect(paged).toEqual(all);
+  });
+
   it("orders the better match first", async () => {
     // "tolstoy" twice in one row beats once.
     const t = ok(

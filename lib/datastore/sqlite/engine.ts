@@ -457,12 +457,14 @@ export class SqliteEngine implements DatastoreEngine {
     // index, then read just the page's rows (bm25 re-reads each candidate's text).
     const rankedFirst = query.sort.length > 0 && fts.ranks.get(query.sort[0].field)?.startsWith("bm25(");
     const candidates = rankedFirst && where.ftsJoin !== "" && where.parts.length === 0 && !query.distinct;
+    let candidatesSql = "";
     if (candidates) {
       const ftsName = q(`${r.table}_fts`);
       const ranked = [...fts.ranks].filter(([, expr]) => expr.startsWith("bm25("));
       const cols = ranked.map(([, expr], i) => `${expr} AS _r${i}`).join(", ");
       fts.join = "";
-      where.ftsJoin = `JOIN (SELECT rowid AS _fid, ${cols} FROM ${ftsName} WHERE ${ftsName} MATCH ? LIMIT ${RANK_CANDIDATES}) AS s ON s._fid = t._id`;
+      candidatesSql = `SELECT rowid AS _fid, ${cols} FROM ${ftsName} WHERE ${ftsName} MATCH ? LIMIT ${RANK_CANDIDATES}`;
+      where.ftsJoin = `JOIN (${candidatesSql}) AS s ON s._fid = t._id`;
       ranked.forEach(([name], i) => fts.ranks.set(name, `s._r${i}`));
     }
     const select: string[] = [];
@@ -492,6 +494,15 @@ export class SqliteEngine implements DatastoreEngine {
       const natural = s.nullsFirst === !s.desc;
       const nulls = natural || !this.mayHoldNulls(r, f) ? "" : ` NULLS ${s.nullsFirst ? "FIRST" : "LAST"}`;
       order.push(`${col} ${s.desc ? "DESC" : "ASC"}${nulls}`);
+    }
+    if (candidates && query.sort.every((c) => fts.ranks.get(c.field)?.startsWith("s._r"))) {
+      // Ranks alone decide the order: sort the candidates by themselves and read only the
+      // page's rows from the table, not every candidate's (q=Portland: 7.9 -> 7.4 ms a page).
+      order.push("s._fid"); // equal ranks in _id order
+      const page = `SELECT * FROM (${candidatesSql}) AS s ORDER BY ${order.join(", ")} LIMIT ? OFFSET ?`;
+      const from = `(${page}) AS s JOIN ${q(r.table)} AS t ON t._id = s._fid`;
+      // The page's own LIMIT and OFFSET bind after the MATCH; the outer query keeps them all.
+      return { where, from, cond: where.sql(), params: [...where.params, query.limit, query.offset], select, decoders, order, offset: 0 };
     }
     const from = candidates ? `${q(r.table)} AS t ${where.ftsJoin}` : fts.join ? `${q(r.table)} AS t JOIN ${fts.join}` : `${q(r.table)} AS t`;
     // The page query may seek instead of skipping; counts use `where` as it stands.
