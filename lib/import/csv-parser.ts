@@ -17,17 +17,25 @@ export class CsvParser {
   /** Lines before `rest`, to name an unclosed quote's line. */
   private line = 1;
   private readonly delimiter: number;
+  private readonly delimiterChar: string;
+  /** The next \n at or after the current field, in the text numbered `lfText`. */
+  private lf = -1;
+  private lfText = -1;
+  /** Numbers the texts record() is given, so a kept \n position is never used on another. */
+  private texts = 0;
 
   constructor(
     delimiter: string,
     private readonly crOnly = false,
   ) {
     this.delimiter = delimiter.charCodeAt(0);
+    this.delimiterChar = delimiter[0];
   }
 
   /** The records that `text` completes; the incomplete end is kept for the next call. */
   write(text: string, out: string[][] = []): string[][] {
     const s = this.rest + text;
+    this.texts++;
     let at = 0;
     for (;;) {
       const next = this.record(s, at, out, false);
@@ -40,6 +48,7 @@ export class CsvParser {
 
   /** The last record (one without a line ending); an open quote is an error. */
   end(out: string[][] = []): string[][] {
+    this.texts++;
     if (this.rest !== "") this.record(this.rest, 0, out, true);
     this.rest = "";
     return out;
@@ -123,16 +132,27 @@ export class CsvParser {
   /** Where the field starting at `i` ends: at the delimiter or line ending, or -1 at the end of
    *  the text. A \r ends a field only before \n (or in a file of \r endings). */
   private fieldEnd(s: string, i: number): number {
+    if (this.crOnly) return this.fieldEndSlow(s, i);
+    // indexOf runs natively: the next \n is found once per line and kept while fields pass.
+    if (this.lfText !== this.texts || this.lf < i) {
+      this.lfText = this.texts;
+      this.lf = s.indexOf("\n", i);
+      if (this.lf < 0) this.lf = s.length;
+    }
+    const lf = this.lf;
+    const delimiter = s.indexOf(this.delimiterChar, i);
+    if (delimiter !== -1 && delimiter < lf) return delimiter;
+    if (lf === s.length) return -1;
+    return lf > i && s.charCodeAt(lf - 1) === CR ? lf - 1 : lf;
+  }
+
+  /** The same, a character at a time, for files of \r endings (where \n also ends a line). */
+  private fieldEndSlow(s: string, i: number): number {
     const d = this.delimiter;
     const n = s.length;
     for (let j = i; j < n; j++) {
       const c = s.charCodeAt(j);
-      if (c === d || c === LF) return j;
-      if (c === CR) {
-        if (this.crOnly) return j;
-        if (j + 1 >= n) return -1;
-        if (s.charCodeAt(j + 1) === LF) return j;
-      }
+      if (c === d || c === LF || c === CR) return j;
     }
     return -1;
   }
