@@ -19,8 +19,22 @@ export function helpUrl(request: ApiRequest, action: string): string {
   return `${new URL(request.url).origin}/api/3/action/help_show?name=${encodeURIComponent(action)}`;
 }
 
+/** The bytes of answers built here, so a server can write them without reading the body
+ *  back through its stream. */
+const bodies = new WeakMap<Response, Uint8Array>();
+
+export function bodyOf(response: Response): Uint8Array | undefined {
+  return bodies.get(response);
+}
+
+function withBody(bytes: Uint8Array, status: number, headers: Record<string, string>): Response {
+  const response = new Response(bytes as BodyInit, { status, headers });
+  bodies.set(response, bytes);
+  return response;
+}
+
 export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), { status, headers: { "content-type": JSON_TYPE, ...headers } });
+  return withBody(Buffer.from(JSON.stringify(body)), status, { "content-type": JSON_TYPE, ...headers });
 }
 
 /** Answers up to this size go out as one buffer with a length; bigger ones in parts. */
@@ -47,7 +61,7 @@ export function partsResponse(parts: (string | Uint8Array)[], contentType: strin
   const chunks = parts.map((p) => (typeof p === "string" ? encoder.encode(p) : p));
   const size = chunks.reduce((n, c) => n + c.byteLength, 0);
   const headers = { "content-type": contentType };
-  if (size <= ONE_BUFFER_BYTES) return new Response(Buffer.concat(chunks), { status, headers });
+  if (size <= ONE_BUFFER_BYTES) return withBody(Buffer.concat(chunks), status, headers);
   let next = 0;
   const body = new ReadableStream<Uint8Array>({
     pull(controller) {

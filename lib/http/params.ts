@@ -11,6 +11,9 @@ export interface ApiRequest {
   readonly url: string;
   readonly headers: { get(name: string): string | null };
   readonly body: ReadableStream<Uint8Array> | null;
+  /** The whole body at once, or null past `max` bytes; a server may offer this cheaper path
+   *  than the stream. */
+  bodyUpTo?(max: number): Promise<Uint8Array | null>;
 }
 
 export class BadRequest extends Error {
@@ -35,27 +38,32 @@ export function queryParams(search: URLSearchParams): Params {
 
 const JSON_ERROR = "Bad request - JSON Error: ";
 
-async function readBody(request: ApiRequest): Promise<string> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > config.maxBodyBytes) {
-    throw new BadRequest(`Bad request - Request body is larger than ${config.maxBodyBytes} bytes`, 413);
-  }
-  if (!request.body) return "";
-  // Read in chunks so an oversized body without a Content-Length is refused early.
-  const reader = request.body.getReader();
+/** Read in chunks so an oversized body without a Content-Length is refused early (null). */
+async function readStream(body: ReadableStream<Uint8Array> | null, max: number): Promise<Uint8Array | null> {
+  if (!body) return new Uint8Array(0);
+  const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
     size += value.byteLength;
-    if (size > config.maxBodyBytes) {
+    if (size > max) {
       await reader.cancel();
-      throw new BadRequest(`Bad request - Request body is larger than ${config.maxBodyBytes} bytes`, 413);
+      return null;
     }
     chunks.push(value);
   }
-  const bytes = Buffer.concat(chunks);
+  return Buffer.concat(chunks);
+}
+
+async function readBody(request: ApiRequest): Promise<string> {
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > config.maxBodyBytes) {
+    throw new BadRequest(`Bad request - Request body is larger than ${config.maxBodyBytes} bytes`, 413);
+  }
+  const bytes = request.bodyUpTo ? await request.bodyUpTo(config.maxBodyBytes) : await readStream(request.body, config.maxBodyBytes);
+  if (bytes === null) throw new BadRequest(`Bad request - Request body is larger than ${config.maxBodyBytes} bytes`, 413);
   try {
     return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {

@@ -1,6 +1,7 @@
 // Node's http request and response to and from the Fetch API's Request and Response, which
 // the action and dump handlers speak (so they stay free of any one server).
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { bodyOf } from "../http/envelope";
 import type { ApiRequest } from "../http/params";
 
 /**
@@ -26,6 +27,8 @@ export function toRequest(req: IncomingMessage, method = req.method ?? "GET"): {
       stream ??= bodyStream(req);
       return stream.body;
     },
+    // The body straight from the socket's chunks: no web stream, no promise per chunk.
+    bodyUpTo: hasBody ? (max) => readAll(req, max) : async () => new Uint8Array(0),
   };
   const done = () => {
     if (req.complete) return;
@@ -33,6 +36,25 @@ export function toRequest(req: IncomingMessage, method = req.method ?? "GET"): {
     else req.resume();
   };
   return { request, done };
+}
+
+/** The whole body, or null once it passes `max` bytes (the rest is read and dropped). */
+function readAll(req: IncomingMessage, max: number): Promise<Uint8Array | null> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (chunk: Buffer) => {
+      if (size < 0) return;
+      size += chunk.length;
+      if (size > max) {
+        size = -1;
+        chunks.length = 0;
+        resolve(null);
+      } else chunks.push(chunk);
+    });
+    req.on("end", () => size >= 0 && resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
+    req.on("error", reject);
+  });
 }
 
 /**
@@ -69,6 +91,13 @@ function bodyStream(req: IncomingMessage): { body: ReadableStream<Uint8Array>; d
 export async function sendResponse(res: ServerResponse, response: Response, head = false): Promise<void> {
   res.statusCode = response.status;
   response.headers.forEach((value, name) => res.setHeader(name, value));
+  const bytes = bodyOf(response);
+  if (bytes) {
+    // Built in one piece by the envelope: written as it is, with its length.
+    res.setHeader("content-length", bytes.byteLength);
+    res.end(head ? undefined : bytes);
+    return;
+  }
   if (!response.body || head) {
     await response.body?.cancel();
     res.end();
