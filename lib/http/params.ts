@@ -11,8 +11,8 @@ export interface ApiRequest {
   readonly url: string;
   readonly headers: { get(name: string): string | null };
   readonly body: ReadableStream<Uint8Array> | null;
-  /** The whole body at once, or null past `max` bytes; a server may offer this cheaper path
-   *  than the stream. */
+  /** The whole body at once, or null past `max` bytes: read instead of `body` when present
+   *  (the Node server's path, without a web stream). */
   bodyUpTo?(max: number): Promise<Uint8Array | null>;
 }
 

@@ -1,18 +1,18 @@
-// Node's http request and response to and from the Fetch API's Request and Response, which
-// the action and dump handlers speak (so they stay free of any one server).
+// Node's http request and response to and from what the action and dump handlers speak: an
+// ApiRequest in (a Fetch Request is one too) and a Fetch Response out.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { bodyOf } from "../http/envelope";
 import type { ApiRequest } from "../http/params";
 
 /**
  * The handlers' view of a Node request (method, URL, headers, body), lighter than a Fetch API
- * Request: the body stream is made only when a handler reads it. Call `done` once answered,
- * to drop whatever of the body was left unread.
+ * Request: the body is read from the socket's own chunks (`bodyUpTo`), with no web stream.
+ * Call `done` once answered: a body left unread (a 413) is read and dropped, as Node does, so
+ * the client gets its answer and keeps the connection.
  */
 export function toRequest(req: IncomingMessage, method = req.method ?? "GET"): { request: ApiRequest; done: () => void } {
   const host = /^[\w.:[\]-]+$/.test(req.headers.host ?? "") ? req.headers.host : "localhost";
   const hasBody = method !== "GET" && method !== "HEAD";
-  let stream: ReturnType<typeof bodyStream> | null = null;
   const request: ApiRequest = {
     method,
     url: `http://${host}${req.url ?? "/"}`,
@@ -22,20 +22,10 @@ export function toRequest(req: IncomingMessage, method = req.method ?? "GET"): {
         return v === undefined ? null : Array.isArray(v) ? v.join(", ") : v;
       },
     },
-    get body() {
-      if (!hasBody) return null;
-      stream ??= bodyStream(req);
-      return stream.body;
-    },
-    // The body straight from the socket's chunks: no web stream, no promise per chunk.
+    body: null,
     bodyUpTo: hasBody ? (max) => readAll(req, max) : async () => new Uint8Array(0),
   };
-  const done = () => {
-    if (req.complete) return;
-    if (stream) stream.discard();
-    else req.resume();
-  };
-  return { request, done };
+  return { request, done: () => void (req.complete || req.resume()) };
 }
 
 /** The whole body, or null once it passes `max` bytes (the rest is read and dropped). */
@@ -55,36 +45,6 @@ function readAll(req: IncomingMessage, max: number): Promise<Uint8Array | null> 
     req.on("end", () => size >= 0 && resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
     req.on("error", reject);
   });
-}
-
-/**
- * The request body as a web stream with backpressure. Unlike Readable.toWeb, giving up on it
- * does not destroy the socket: `discard` reads the rest and drops it, as Node does for a body
- * a handler leaves unread, so the client gets its answer (a 413) and keeps the connection.
- */
-function bodyStream(req: IncomingMessage): { body: ReadableStream<Uint8Array>; discard: () => void } {
-  let discarded = false;
-  const discard = () => {
-    discarded = true;
-    req.resume();
-  };
-  const body = new ReadableStream<Uint8Array>(
-    {
-      start(controller) {
-        req.on("data", (chunk: Buffer) => {
-          if (discarded) return;
-          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-          if ((controller.desiredSize ?? 0) <= 0) req.pause();
-        });
-        req.on("end", () => !discarded && controller.close());
-        req.on("error", (e) => !discarded && controller.error(e));
-      },
-      pull: () => void req.resume(),
-      cancel: discard,
-    },
-    { highWaterMark: 64 * 1024, size: (chunk) => chunk.byteLength },
-  );
-  return { body, discard };
 }
 
 /** Writes the answer with backpressure; a client that goes away cancels the body's source. */
