@@ -11,6 +11,26 @@ const config = [
       "no-restricted-imports": ["error", { patterns: [{ regex: "^(@/|(\\.\\./)+)lib/(?!api-client|view-state)", message: "The explorer talks to the server through lib/api-client only." }] }],
     },
   },
+  {
+    // Modules that import each other, directly or in a ring, cannot be read or tested alone.
+    files: ["lib/**", "scripts/**", "app/**", "components/**"],
+    rules: { "import/no-cycle": ["error", { ignoreExternal: true }] },
+  },
+  {
+    // Only the engine's own folder knows SQLite; everything else opens the datastore through
+    // the one factory (lib/datastore/open.ts). The benchmark's raw-SQL floor is the exception.
+    files: ["lib/**", "scripts/**"],
+    ignores: ["lib/datastore/sqlite/**", "lib/datastore/open.ts", "scripts/bench.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: [{ name: "better-sqlite3", message: "Only lib/datastore/sqlite/ talks to SQLite." }],
+          patterns: [{ regex: "sqlite/(engine|connection)$", allowTypeImports: true, message: "Open the datastore with openEngine (lib/datastore/open.ts)." }],
+        },
+      ],
+    },
+  },
   { ignores: [".next/**", "node_modules/**", "data/**", "test-results/**", "playwright-report/**", "e2e-artifacts/**", "next-env.d.ts"] },
 ];
 export default config;

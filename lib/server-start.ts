@@ -1,19 +1,23 @@
-// Server start-up: open (and migrate) the database, check it (not corrupt, writable), and load
-// sample data into an empty one, so the first request never waits. A database that cannot be
-// used stops the server once with a clear message instead of failing every request.
+// Server start-up: open the datastore, check it (not corrupt, writable), and load sample data
+// into an empty one, so the first request never waits. A datastore that cannot be used stops
+// the server once with a clear message instead of failing every request.
 import { config } from "./config";
 import { getDatastore } from "./datastore";
-import { getDb } from "./db/connection";
-import { checkDatabase, explainOpenError } from "./db/health";
+import { DatastoreError, DatastoreUnavailable } from "./datastore/errors";
 import { ensureSampleData } from "./sample-data/seed";
 
-try {
-  const db = getDb();
-  checkDatabase(db, config.dbPath, config.startupCheck);
-  ensureSampleData(db);
-  getDatastore(); // the read workers start now, not on the first visitor's request
-} catch (e) {
-  console.error(`datastore: ${explainOpenError(e, config.dbPath)}`);
-  console.error("datastore: not starting; fix the database (or DATASTORE_DB) and start again.");
-  process.exit(1);
+/** Opens and checks the process-wide datastore; exits the process when it cannot be used. */
+export async function startDatastore(): Promise<void> {
+  try {
+    // Opening starts the read workers now, not on the first visitor's request.
+    const { engine, tokens } = await getDatastore();
+    await engine.check(config.startupCheck);
+    await ensureSampleData(engine, tokens);
+  } catch (e) {
+    const detail = e instanceof DatastoreError ? Object.values(e.details).flat().join("; ") : ((e as Error)?.message ?? String(e));
+    const why = e instanceof DatastoreUnavailable ? e.message : `cannot use the database at ${config.dbPath}: ${detail}`;
+    console.error(`datastore: ${why}`);
+    console.error("datastore: not starting; fix the database (or DATASTORE_DB) and start again.");
+    process.exit(1);
+  }
 }

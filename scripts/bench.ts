@@ -1,9 +1,9 @@
 // `npm run bench`: the 3M-row benchmark. Builds (once, cached under data/bench/) a CSV of
 // vega-datasets' flights-3m.parquet joined with airports.csv, imports it with the real
 // importer, starts the real server, runs a fixed query mix over HTTP with concurrent clients,
-// runs the same SQL in-process through better-sqlite3 for the floor, and prints (and writes
-// as JSON) median and p95 per query, the margin over the floor, throughput, server memory,
-// import rate, index build times and file size. Every figure comes from this run.
+// runs the same queries in-process through the engine (no HTTP, no workers) for the floor, and
+// prints (and writes as JSON) median and p95 per query, the margin over the floor, throughput,
+// server memory, import rate, index build times and file size. Every figure comes from this run.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
@@ -12,10 +12,10 @@ import path from "node:path";
 import { parse } from "csv-parse/sync";
 import { asyncBufferFromFile, parquetMetadataAsync, parquetRead } from "hyparquet";
 import { compressors } from "hyparquet-compressors";
-import { openDatabase, openReader } from "../lib/db/connection";
-import { bindSearch, parseSearchParams } from "../lib/datastore/search-query";
+import type { DatastoreEngine } from "../lib/datastore/engine";
 import { ErrorBag } from "../lib/datastore/errors";
-import { SqliteEngine } from "../lib/datastore/sqlite/engine";
+import { openEngine } from "../lib/datastore/open";
+import { bindSearch, parseSearchParams } from "../lib/datastore/search-query";
 import { startArgs } from "../lib/test/server";
 
 const DIR = path.resolve("data/bench");
@@ -28,8 +28,8 @@ const RESOURCE = "flights-3m";
 let PORT = Number(process.env.BENCH_PORT ?? 0);
 const TOKEN = "bench-admin-token";
 // Declared for the query mix. origin alone: within one value its rows are in _id order, so a
-// filtered first page reads 100 entries instead of sorting all 50,000 SEA rows (4.8 -> 0.2 ms
-// measured); destination+origin answers destination filters and counts both filters from the
+// filtered first page reads 100 entries instead of sorting all the SEA rows (README, bench
+// section); destination+origin answers destination filters and counts both filters from the
 // index alone; delay for the sort.
 const INDEXES = [["origin"], ["destination", "origin"], ["delay"]];
 
@@ -76,7 +76,7 @@ interface BuildMeta {
   dbBytes: number;
 }
 
-function buildDb(): BuildMeta {
+async function buildDb(): Promise<BuildMeta> {
   for (const f of [DB, `${DB}-wal`, `${DB}-shm`]) fs.rmSync(f, { force: true });
   const env = { ...process.env, DATASTORE_DB: DB, DATASTORE_SAMPLE_DATA: "0" };
   const t0 = process.hrtime.bigint();
@@ -87,23 +87,21 @@ function buildDb(): BuildMeta {
   );
   if (res.status !== 0) throw new Error("import failed");
   const importSeconds = Number(process.hrtime.bigint() - t0) / 1e9;
-  const db = openDatabase(DB);
-  const engine = new SqliteEngine(db);
-  const rows = engine.getResource(RESOURCE)!.rowCount;
+  const engine = await openEngine({ file: DB, readWorkers: 0 });
+  const rows = (await engine.getResource(RESOURCE))!.rowCount;
   // Index build times, one index at a time (the rule in README "Indexes" picks these fields).
   const indexSeconds: Record<string, number> = {};
   const done: string[][] = [];
   for (const fields of INDEXES) {
     const t = process.hrtime.bigint();
     done.push(fields);
-    engine.setIndexes(RESOURCE, done);
+    await engine.setIndexes(RESOURCE, done);
     indexSeconds[fields.join("+")] = Number(process.hrtime.bigint() - t) / 1e9;
   }
   const ta = process.hrtime.bigint();
-  db.exec("ANALYZE");
+  await engine.analyze();
   const analyzeSeconds = Number(process.hrtime.bigint() - ta) / 1e9;
-  db.pragma("wal_checkpoint(TRUNCATE)");
-  db.close();
+  await engine.close();
   const meta: BuildMeta = {
     rows,
     csvBytes: fs.statSync(CSV).size,
@@ -246,34 +244,19 @@ async function load(queries: Query[], clients: number, opts: { count?: number; s
   return { latencies, errors, rps: total / seconds };
 }
 
-/** The same SQL the server runs, through better-sqlite3 in this process. */
-function floor(query: Query, repeats: number): number[] {
-  const db = openReader(DB);
-  const engine = new SqliteEngine(db);
-  const r = engine.getResource(RESOURCE)!;
+/** The same query through the engine in this process: what the server adds is the margin. */
+async function floor(engine: DatastoreEngine, query: Query, repeats: number): Promise<number[]> {
+  const r = (await engine.getResource(RESOURCE))!;
   const bag = new ErrorBag();
-  const params = { resource_id: RESOURCE, ...query.body };
-  if (query.action === "datastore_value_counts") {
-    // Value counts: time the engine's own bounded count (its SQL is two statements).
-    const bound = bindSearch(r, parseSearchParams({}, bag));
-    const times: number[] = [];
-    for (let i = 0; i < repeats; i++) {
-      const t = process.hrtime.bigint();
-      engine.valueCountsNow(r, String(query.body.field), bound.query, 10);
-      times.push(Number(process.hrtime.bigint() - t) / 1e6);
-    }
-    db.close();
-    return times;
-  }
-  const statements = engine.searchStatements(r, bindSearch(r, parseSearchParams(params, bag)).query);
-  const prepared = statements.map((s) => ({ stmt: db.prepare(s.sql).raw(true), params: s.params }));
+  const counts = query.action === "datastore_value_counts";
+  const bound = bindSearch(r, parseSearchParams(counts ? {} : { resource_id: RESOURCE, ...query.body }, bag));
   const times: number[] = [];
   for (let i = 0; i < repeats; i++) {
     const t = process.hrtime.bigint();
-    for (const p of prepared) p.stmt.all(...p.params);
+    if (counts) await engine.valueCounts(r, String(query.body.field), bound.query, 10);
+    else await engine.search(r, bound.query);
     times.push(Number(process.hrtime.bigint() - t) / 1e6);
   }
-  db.close();
   return times;
 }
 
@@ -327,7 +310,7 @@ async function main() {
     console.log(`Using the cached database ${DB} (rebuild with: npm run bench -- --rebuild)`);
   } else {
     console.log("Importing 3M rows with the importer (once)…");
-    meta = buildDb();
+    meta = await buildDb();
   }
 
   if (!PORT) PORT = await freePort();
@@ -348,12 +331,17 @@ async function main() {
     }, 50);
 
     const rows: Record<string, unknown>[] = [];
-    for (const q of QUERIES) {
-      const repeats = q.name === "limit=32000" ? 15 : 40;
-      await load([q], 1, { count: 3 }); // warm up
-      const http = stats([...(await load([q], 2, { count: repeats })).latencies.values()][0]);
-      const base = stats(floor(q, repeats));
-      rows.push({ query: q.name, median: http.median, p95: http.p95, floorMedian: base.median, floorP95: base.p95, margin: http.median - base.median });
+    const engine = await openEngine({ file: DB, readWorkers: 0 });
+    try {
+      for (const q of QUERIES) {
+        const repeats = q.name === "limit=32000" ? 15 : 40;
+        await load([q], 1, { count: 3 }); // warm up
+        const http = stats([...(await load([q], 2, { count: repeats })).latencies.values()][0]);
+        const base = stats(await floor(engine, q, repeats));
+        rows.push({ query: q.name, median: http.median, p95: http.p95, floorMedian: base.median, floorP95: base.p95, margin: http.median - base.median });
+      }
+    } finally {
+      await engine.close();
     }
 
     const mix = QUERIES.filter((q) => q.indexed);

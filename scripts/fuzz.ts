@@ -41,11 +41,10 @@ async function target(): Promise<{ t: Target; server?: RunningServer; where: str
     return { t: httpTarget(server.url, dbFile), server, where: `${server.url} (built server, ${dbFile})` };
   }
   const { freshDb } = await import("../lib/test/api");
-  const { getDb } = await import("../lib/db/connection");
   const { inProcessTarget } = await import("../lib/test/fuzz");
   const file = freshDb();
   process.env.DATASTORE_ADMIN_TOKEN = ADMIN;
-  return { t: await inProcessTarget(getDb), where: `in-process (${file})` };
+  return { t: await inProcessTarget(file), where: `in-process (${file})` };
 }
 
 async function main() {

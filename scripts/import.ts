@@ -3,8 +3,9 @@
 // DATASTORE_DB as one transaction (a failed, interrupted or killed import loads nothing).
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { config } from "../lib/config";
-import { openDatabase } from "../lib/db/connection";
+import type { DatastoreEngine } from "../lib/datastore/engine";
+import { DatastoreError } from "../lib/datastore/errors";
+import { openEngine } from "../lib/datastore/open";
 import { ImportInterrupted, importFile } from "../lib/import/importer";
 import { ProgressDisplay, summaryLine } from "../lib/import/progress";
 import { FORMATS, ImportError, type Format } from "../lib/import/source";
@@ -88,7 +89,7 @@ const abort = new AbortController();
 let signals = 0;
 const onSignal = () => {
   // The first Ctrl-C stops at the next batch and rolls back; a second one exits at once
-  // (SQLite discards the unfinished transaction when the database is next opened).
+  // (the datastore discards the unfinished transaction when it is next opened).
   if (++signals > 1) process.exit(130);
   abort.abort();
 };
@@ -96,9 +97,16 @@ process.on("SIGINT", onSignal);
 process.on("SIGTERM", onSignal);
 
 async function main(): Promise<void> {
-  const db = openDatabase(config.dbPath);
+  let engine: DatastoreEngine;
   try {
-    const result = await importFile(db, file, {
+    // No read workers: the import writes, and reads only inside its own transaction.
+    engine = await openEngine({ readWorkers: 0 });
+  } catch (e) {
+    console.error(`import failed: ${(e as Error).message}`); // DatastoreUnavailable says what to do
+    process.exit(1);
+  }
+  try {
+    const result = await importFile(engine, file, {
       name: values.name ?? path.basename(file, path.extname(file)),
       resourceId: values["resource-id"],
       private: values.private,
@@ -119,13 +127,11 @@ async function main(): Promise<void> {
       },
     });
     progress.end();
-    // Fold the load back into the database file and shrink the write-ahead log.
-    db.pragma("wal_checkpoint(TRUNCATE)");
-    db.close();
+    await engine.close();
     console.log(summaryLine(file, result));
   } catch (e) {
     progress.end();
-    db.close();
+    await engine.close().catch(() => undefined);
     if (e instanceof ImportInterrupted) {
       console.error(`import ${e.message}`);
       process.exit(130);
@@ -134,13 +140,14 @@ async function main(): Promise<void> {
       console.error(`import failed: ${e.message}; nothing was loaded`);
       process.exit(1);
     }
+    if (e instanceof DatastoreError) {
+      // Busy with another writer (the server, another import): nothing was written.
+      console.error(`import failed: ${Object.values(e.details).flat().join("; ")}; nothing was loaded`);
+      process.exit(1);
+    }
     const code = (e as NodeJS.ErrnoException).code;
     if (code === "ENOENT") {
       console.error(`import failed: no such file: ${file}`);
-      process.exit(1);
-    }
-    if (code === "SQLITE_BUSY") {
-      console.error("import failed: the database is busy with another write (try again); nothing was loaded");
       process.exit(1);
     }
     if (typeof code === "string" && code.startsWith("E")) {

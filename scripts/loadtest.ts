@@ -5,12 +5,12 @@
 // into several resources), while sampling the server's memory. Afterwards it checks that every
 // acknowledged write is in the database with its last acknowledged value, and prints the figures.
 // Exits 1 on any error, lost write or growing memory.
-import Database from "better-sqlite3";
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { resourceRows } from "../lib/test/checksum";
+import type { DatastoreEngine } from "../lib/datastore/engine";
+import { openEngine } from "../lib/datastore/open";
 import { ensureBuilt, rssMb, startServer, tempDir } from "../lib/test/server";
 
 const { values } = parseArgs({
@@ -245,25 +245,28 @@ async function main() {
   clearInterval(sampler);
   clearInterval(progress);
 
-  // Every acknowledged write, with its last acknowledged value, read back from the file.
-  const db = new Database(dbFile, { readonly: true, fileMustExist: true });
+  // Every acknowledged write, with its last acknowledged value, read back through an engine of
+  // this process's own (no HTTP, no server cache).
+  const engine = await openEngine({ file: dbFile, readWorkers: 0 });
   let checked = 0;
   let missing = 0;
   let wrong = 0;
   let countMismatch = 0;
   for (const r of resources) {
-    const rows = new Map((resourceRows(db, r.id) ?? []).map((row) => [Number(row.k), row.v as string]));
+    const { rows, catalog } = await storedRows(engine, r.id);
     for (const [k, v] of r.acked) {
       if (r.uncertain.has(k)) continue;
       checked++;
       if (!rows.has(k)) missing++;
       else if (rows.get(k) !== v) wrong++;
     }
-    const catalog = db.prepare("SELECT row_count FROM datastore_resources WHERE id = ?").pluck().get(r.id) as number;
     if (catalog !== rows.size) countMismatch++;
   }
-  const integrity = db.pragma("quick_check", { simple: true });
-  db.close();
+  const integrity = await engine.check("quick").then(
+    () => "ok",
+    (e: Error) => e.message,
+  );
+  await engine.close();
   const endRss = rssMb(server.pid);
   await server.stop();
   fs.rmSync(path.dirname(dbFile), { recursive: true, force: true });
@@ -288,7 +291,7 @@ async function main() {
   console.log(`  upsert latency ms: p50 ${fmt(writes.pct(0.5))}, p95 ${fmt(writes.pct(0.95))}, p99 ${fmt(writes.pct(0.99))}`);
   for (const [name, t] of reads) console.log(`  ${name.padEnd(22)} ${String(t.ms.length).padStart(6)} reqs, p50 ${fmt(t.pct(0.5))} ms, p95 ${fmt(t.pct(0.95))} ms, p99 ${fmt(t.pct(0.99))} ms`);
   console.log(`  errors: ${errors.length}${errors.length ? ` (first: ${errors.slice(0, 3).join(" | ")})` : ""}`);
-  console.log(`  acknowledged writes checked: ${checked} rows (${ackedRecords} acknowledged upserted records); missing ${missing}, wrong value ${wrong}, row counts off ${countMismatch}, uncertain ${resources.reduce((s, r) => s + r.uncertain.size, 0)}; quick_check ${integrity}`);
+  console.log(`  acknowledged writes checked: ${checked} rows (${ackedRecords} acknowledged upserted records); missing ${missing}, wrong value ${wrong}, row counts off ${countMismatch}, uncertain ${resources.reduce((s, r) => s + r.uncertain.size, 0)}; integrity check ${integrity}`);
   console.log(
     `  server RSS MB: before the load ${fmt(beforeLoad.mb)}, after warm-up ${fmt(memory[0]?.mb ?? NaN)}, half-way ${fmt(warm[0]?.mb ?? NaN)}, end ${fmt(endRss)}, peak ${fmt(peak)}; anonymous part: median ${fmt(firstThird)} MB in the first third, ${fmt(lastThird)} MB in the last (fitted slope ${fmt(anonSlope)} MB/min)`,
   );
@@ -300,6 +303,16 @@ async function main() {
   const growing = lastThird - firstThird > Math.max(50, 0.2 * firstThird);
   if (growing) console.log("  memory keeps growing after warm-up");
   process.exit(failed || growing ? 1 : 0);
+}
+
+/** A resource's rows as k → v, and the row count its catalog entry claims. */
+async function storedRows(engine: DatastoreEngine, id: string): Promise<{ rows: Map<number, string>; catalog: number }> {
+  const r = await engine.getResource(id);
+  const rows = new Map<number, string>();
+  if (!r) return { rows, catalog: 0 };
+  const query = { filters: [], fts: [], columns: ["k", "v"], sort: [], distinct: false, limit: -1, offset: 0, includeTotal: false };
+  for await (const chunk of engine.iterate(r, query)) for (const [k, v] of chunk) rows.set(Number(k), v as string);
+  return { rows, catalog: r.rowCount };
 }
 
 main().catch((e) => {

@@ -1,12 +1,11 @@
 // API tokens: random secrets shown once, stored only as SHA-256 hashes (a 256-bit random
 // secret needs no slow hash), with a scope (read < write < admin), an optional expiry and a
-// last-used time. Shared by the token actions and the `npm run token` CLI.
+// last-used time. The rules live here; where tokens are kept is the engine's TokenStorage.
+// Shared by the token actions and the `npm run token` CLI.
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
-import type { DB } from "../db/connection";
 import { config } from "../config";
-import type { Principal, Scope } from "../datastore/context";
-
-export const SCOPES: Scope[] = ["read", "write", "admin"];
+import type { TokenRecord, TokenStorage } from "../datastore/engine";
+import type { Principal, Scope } from "./principal";
 
 export interface TokenInfo {
   id: string;
@@ -17,57 +16,19 @@ export interface TokenInfo {
   last_access: string | null;
 }
 
-interface TokenRow {
-  id: string;
-  name: string;
-  scope: Scope;
-  created: string;
-  expires: string | null;
-  last_used: string | null;
-}
-
 function hash(secret: string): string {
   return createHash("sha256").update(secret).digest("hex");
 }
 
-function nowIso(): string {
-  return new Date().toISOString();
-}
-
-function info(row: TokenRow): TokenInfo {
+function info(t: TokenRecord): TokenInfo {
   return {
-    id: row.id,
-    name: row.name,
-    scope: row.scope,
-    created_at: row.created,
-    expires_at: row.expires,
-    last_access: row.last_used,
+    id: t.id,
+    name: t.name,
+    scope: t.scope,
+    created_at: t.created,
+    expires_at: t.expires,
+    last_access: t.lastUsed,
   };
-}
-
-export function createToken(db: DB, name: string, scope: Scope, expiresAt?: Date): TokenInfo & { token: string } {
-  const secret = `dsx_${randomBytes(32).toString("base64url")}`;
-  const row: TokenRow = {
-    id: randomUUID(),
-    name,
-    scope,
-    created: nowIso(),
-    expires: expiresAt ? expiresAt.toISOString() : null,
-    last_used: null,
-  };
-  db.prepare(
-    "INSERT INTO api_tokens (id, name, scope, token_hash, created, expires) VALUES (?, ?, ?, ?, ?, ?)",
-  ).run(row.id, row.name, row.scope, hash(secret), row.created, row.expires);
-  return { ...info(row), token: secret };
-}
-
-export function listTokens(db: DB): TokenInfo[] {
-  return (db.prepare("SELECT * FROM api_tokens ORDER BY created, id").all() as TokenRow[]).map(info);
-}
-
-/** Revokes by id, or by the secret itself. Returns whether a token was removed. */
-export function revokeToken(db: DB, idOrSecret: string): boolean {
-  return db.prepare("DELETE FROM api_tokens WHERE id = ? OR token_hash = ?").run(idOrSecret, hash(idOrSecret)).changes > 0;
 }
 
 function equalSecrets(a: string, b: string): boolean {
@@ -78,44 +39,52 @@ function equalSecrets(a: string, b: string): boolean {
 
 const LAST_USED_EVERY_MS = 60_000;
 
-/**
- * The principal an Authorization header value names. Missing, unknown or expired tokens are
- * anonymous, as in CKAN. The lookup is by hash, so no secret is compared byte by byte.
- */
-export function authenticate(db: DB, header: string | null): Principal {
-  if (!header) return { scope: null };
-  const secret = header.replace(/^Bearer\s+/i, "").trim();
-  if (!secret) return { scope: null };
-  const admin = config.adminToken;
-  if (admin && equalSecrets(secret, admin)) return { scope: "admin", name: "DATASTORE_ADMIN_TOKEN" };
-  const row = db.prepare("SELECT * FROM api_tokens WHERE token_hash = ?").get(hash(secret)) as TokenRow | undefined;
-  if (!row) return { scope: null };
-  const now = Date.now();
-  if (row.expires && Date.parse(row.expires) <= now) return { scope: null };
-  // Last use is recorded at most once a minute per token: a write per read would contend.
-  if (!row.last_used || now - Date.parse(row.last_used) > LAST_USED_EVERY_MS) {
-    try {
-      db.prepare("UPDATE api_tokens SET last_used = ? WHERE id = ?").run(new Date(now).toISOString(), row.id);
-    } catch {
-      // A busy database must not fail a read; the time is refreshed on a later request.
-    }
-  }
-  return { scope: row.scope, tokenId: row.id, name: row.name };
-}
-
-/** Token operations bound to one database, as actions receive them. */
+/** The token rules over one TokenStorage, as actions and the CLI receive them. */
 export class TokenStore {
-  constructor(readonly db: DB) {}
-  create(name: string, scope: Scope, expiresAt?: Date) {
-    return createToken(this.db, name, scope, expiresAt);
+  constructor(readonly storage: TokenStorage) {}
+
+  async create(name: string, scope: Scope, expiresAt?: Date): Promise<TokenInfo & { token: string }> {
+    const secret = `dsx_${randomBytes(32).toString("base64url")}`;
+    const record: TokenRecord = {
+      id: randomUUID(),
+      name,
+      scope,
+      hash: hash(secret),
+      created: new Date().toISOString(),
+      expires: expiresAt ? expiresAt.toISOString() : null,
+      lastUsed: null,
+    };
+    await this.storage.insert(record);
+    return { ...info(record), token: secret };
   }
-  list() {
-    return listTokens(this.db);
+
+  async list(): Promise<TokenInfo[]> {
+    return (await this.storage.list()).map(info);
   }
-  revoke(idOrSecret: string) {
-    return revokeToken(this.db, idOrSecret);
+
+  /** Revokes by id, or by the secret itself. Returns whether a token was removed. */
+  async revoke(idOrSecret: string): Promise<boolean> {
+    return (await this.storage.remove(idOrSecret)) || (await this.storage.remove(hash(idOrSecret)));
   }
-  authenticate(header: string | null) {
-    return authenticate(this.db, header);
+
+  /**
+   * The principal an Authorization header value names. Missing, unknown or expired tokens are
+   * anonymous, as in CKAN. The lookup is by hash, so no secret is compared byte by byte.
+   */
+  async authenticate(header: string | null): Promise<Principal> {
+    if (!header) return { scope: null };
+    const secret = header.replace(/^Bearer\s+/i, "").trim();
+    if (!secret) return { scope: null };
+    const admin = config.adminToken;
+    if (admin && equalSecrets(secret, admin)) return { scope: "admin", name: "DATASTORE_ADMIN_TOKEN" };
+    const t = await this.storage.findByHash(hash(secret));
+    if (!t) return { scope: null };
+    const now = Date.now();
+    if (t.expires && Date.parse(t.expires) <= now) return { scope: null };
+    // Last use is recorded at most once a minute per token: a write per read would contend.
+    if (!t.lastUsed || now - Date.parse(t.lastUsed) > LAST_USED_EVERY_MS) {
+      await this.storage.touch(t.id, new Date(now).toISOString());
+    }
+    return { scope: t.scope, tokenId: t.id, name: t.name };
   }
 }

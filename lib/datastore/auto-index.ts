@@ -2,15 +2,9 @@
 // "Indexes"). Filters, filter chips and value suggestions go to fields that name a category or
 // a code — an airport, a state, a species — so those are indexed: text fields whose values
 // repeat (at most MAX_DISTINCT distinct values in a sample) and are short. Each index costs
-// time and space (measured on 3M rows: 7–13 s and 30–40 MB), so at most MAX_AUTO are made,
-// shortest values first; other fields are indexed when declared (`indexes`, `--index`).
-import type { Field } from "./engine";
-
-export interface FieldStats {
-  id: string;
-  distinct: number;
-  avgLength: number;
-}
+// time and space (README, bench section), so at most MAX_AUTO are made, shortest values
+// first; other fields are indexed when declared (`indexes`, `--index`).
+import type { Field, FieldStats } from "./engine";
 
 export const AUTO_INDEX_MIN_ROWS = 10_000;
 export const AUTO_INDEX_SAMPLE_ROWS = 10_000;

@@ -1,17 +1,9 @@
 // What every action receives: the engine and who is asking. Authorization rules live here,
 // in one place, so each action states only which right it needs.
+import type { Principal, Scope } from "../auth/principal";
 import type { TokenStore } from "../auth/tokens";
 import type { DatastoreEngine, Resource } from "./engine";
 import { DatastoreError } from "./errors";
-
-export type Scope = "read" | "write" | "admin";
-
-export interface Principal {
-  /** null: anonymous. */
-  scope: Scope | null;
-  tokenId?: string;
-  name?: string;
-}
 
 export interface ActionContext {
   engine: DatastoreEngine;
@@ -47,16 +39,25 @@ export function requireScope(ctx: ActionContext, needed: Scope, action: string):
   );
 }
 
-/** Finds a resource by id or alias, 404 if unknown. */
-export function findResource(ctx: ActionContext, idOrAlias: string): Resource {
-  const r = ctx.engine.getResource(idOrAlias);
-  if (!r) throw DatastoreError.notFound(`Resource "${idOrAlias}" was not found.`);
+/**
+ * Finds a resource by id or alias, 404 if unknown. A resource whose table was dropped
+ * (inactive) has no rows to read or write, so it is not found either unless `inactive` is
+ * asked for (resource_show lists it, as CKAN does, with datastore_active false). `noun`:
+ * how the 404 names it (CKAN's datastore_info says "Resource/Alias").
+ */
+export async function findResource(
+  ctx: ActionContext,
+  idOrAlias: string,
+  opts: { inactive?: boolean; noun?: string } = {},
+): Promise<Resource> {
+  const r = await ctx.engine.getResource(idOrAlias);
+  if (!r || (!r.active && !opts.inactive)) throw DatastoreError.notFound(`${opts.noun ?? "Resource"} "${idOrAlias}" was not found.`);
   return r;
 }
 
 /** Write actions need the real id: an alias (a read-only name) is not found. */
-export function findWritableResource(ctx: ActionContext, id: string): Resource {
-  const r = findResource(ctx, id);
+export async function findWritableResource(ctx: ActionContext, id: string): Promise<Resource> {
+  const r = await findResource(ctx, id);
   if (r.id !== id) throw DatastoreError.notFound(`Resource "${id}" was not found.`);
   return r;
 }

@@ -1,8 +1,8 @@
-// The storage engine interface. Actions validate CKAN parameters and call these methods;
-// only an engine knows SQL. SQLite (lib/datastore/sqlite) is the embedded default; a
-// PostgreSQL engine can implement the same interface without touching the actions.
+// The storage engine interface: a driver phrased in the datastore's words (resources, fields,
+// filters, pages), never in SQL or handles. Actions validate CKAN parameters and call these
+// methods; an engine turns its own failures into DatastoreErrors. Every call is asynchronous,
+// so an engine over the network (PostgreSQL) implements the same interface as SQLite.
 // Values cross this boundary as JSON values; field ids are the resource's own names.
-import type { FieldStats } from "./auto-index";
 import type { ColumnInfo, RecordsFormat } from "./formats";
 import type { FtsNode } from "./full-text";
 import type { TypeName } from "./types";
@@ -19,6 +19,8 @@ export interface Resource {
   description: string;
   private: boolean;
   urlType: string;
+  /** False after datastore_delete without filters: the resource stays, its table is gone. */
+  active: boolean;
   fields: Field[];
   primaryKey: string[];
   indexes: string[][];
@@ -92,11 +94,18 @@ export type WriteMethod = "insert" | "update" | "upsert";
 export interface BulkLoad {
   /** Appends rows of values in the order of the fields given to bulkLoad, cast as write() casts;
    *  a bad value throws DatastoreError with `records_row` (index into `rows`) and `field`. */
-  append(rows: unknown[][]): void;
+  append(rows: unknown[][]): Promise<void>;
   /** Full-text indexes up to `max` more appended rows; returns how many are left (0: done). */
-  index(max: number): number;
+  index(max: number): Promise<number>;
   /** Indexes the rest, adds the rows to the catalog's count, refreshes statistics; returns rows added. */
-  finish(): number;
+  finish(): Promise<number>;
+}
+
+/** Distinct values and average text length of one field in a sample (the auto-index rule). */
+export interface FieldStats {
+  id: string;
+  distinct: number;
+  avgLength: number;
 }
 
 export interface ResourceStats {
@@ -105,36 +114,77 @@ export interface ResourceStats {
   dbSize: number;
 }
 
+/** An API token as stored: only the hash of its secret. */
+export interface TokenRecord {
+  id: string;
+  name: string;
+  scope: "read" | "write" | "admin";
+  hash: string;
+  created: string;
+  expires: string | null;
+  lastUsed: string | null;
+}
+
+/** Where tokens are kept; lib/auth/tokens.ts holds the rules (hashing, expiry). */
+export interface TokenStorage {
+  insert(token: TokenRecord): Promise<void>;
+  list(): Promise<TokenRecord[]>;
+  findByHash(hash: string): Promise<TokenRecord | undefined>;
+  /** Removes the token with this id or this hash; returns whether one was removed. */
+  remove(idOrHash: string): Promise<boolean>;
+  /** Records a use; best effort (a busy database must not fail a read). */
+  touch(id: string, at: string): Promise<void>;
+}
+
+export type StartupCheck = "quick" | "full" | "off";
+
 export interface DatastoreEngine {
-  /** Runs fn atomically: every write inside commits together or not at all. */
-  transaction<T>(fn: () => T): T;
+  /**
+   * Runs fn atomically: every write through `tx` commits together or not at all. Inside fn,
+   * use `tx`, never the engine itself (which waits for the transaction to end). Nested
+   * transactions roll back on their own.
+   */
+  transaction<T>(fn: (tx: DatastoreEngine) => Promise<T>): Promise<T>;
 
-  getResource(idOrAlias: string): Resource | undefined;
-  listResources(): Resource[];
+  getResource(idOrAlias: string): Promise<Resource | undefined>;
+  listResources(): Promise<Resource[]>;
   /** The resource an alias (or id) currently names, if any. */
-  nameOwner(name: string): string | undefined;
+  nameOwner(name: string): Promise<string | undefined>;
 
-  createResource(meta: NewResource, fields: Field[]): Resource;
-  updateResourceMeta(id: string, meta: Partial<Omit<NewResource, "id">>): void;
+  /** Creates the resource and its table, or gives an inactive resource a table again. */
+  createResource(meta: NewResource, fields: Field[]): Promise<Resource>;
+  updateResourceMeta(id: string, meta: Partial<Omit<NewResource, "id">>): Promise<void>;
   /** Adds new fields, updates `info` of existing ones, drops `drop` (ids). */
-  alterFields(id: string, add: Field[], infoUpdates: Field[], drop: string[]): void;
-  setPrimaryKey(id: string, fields: string[]): void;
-  setIndexes(id: string, indexes: string[][]): void;
-  setAliases(id: string, aliases: string[]): void;
-  dropResource(id: string): void;
+  alterFields(id: string, add: Field[], infoUpdates: Field[], drop: string[]): Promise<void>;
+  setPrimaryKey(id: string, fields: string[]): Promise<void>;
+  setIndexes(id: string, indexes: string[][]): Promise<void>;
+  setAliases(id: string, aliases: string[]): Promise<void>;
+  /** Drops the table, its fields and aliases; the resource stays, inactive (CKAN). */
+  dropTable(id: string): Promise<void>;
 
   /** Writes records; throws DatastoreError for bad values or key violations. */
-  write(id: string, records: Record<string, unknown>[], method: WriteMethod): void;
-  deleteRows(id: string, filters: Filter[]): number;
+  write(id: string, records: Record<string, unknown>[], method: WriteMethod): Promise<void>;
+  deleteRows(id: string, filters: Filter[]): Promise<number>;
   /** Starts a bulk load of rows holding `fields` (ids; other fields stay NULL). */
-  bulkLoad(id: string, fields: string[]): BulkLoad;
+  bulkLoad(id: string, fields: string[]): Promise<BulkLoad>;
   /** Distinct values and average text length per field, over the first `sampleRows` rows. */
-  fieldStats(id: string, sampleRows: number): FieldStats[];
+  fieldStats(id: string, sampleRows: number): Promise<FieldStats[]>;
 
   search(resource: Resource, query: SearchQuery): Promise<SearchOutput>;
-  /** Streams rows (JSON values in `columns` order) without holding the result in memory. */
-  iterate(resource: Resource, query: SearchQuery): IterableIterator<unknown[]>;
+  /** Streams rows (JSON values in `columns` order) in chunks from one snapshot, without
+   *  holding the result in memory; a query the engine refuses fails on the first `next()`. */
+  iterate(resource: Resource, query: SearchQuery): AsyncIterableIterator<unknown[][]>;
   valueCounts(resource: Resource, field: string, query: SearchQuery, limit: number): Promise<ValueCountsOutput>;
   /** Sizes on disk (datastore_info); may read every page of the resource, so not on a hot path. */
   stats(resource: Resource): Promise<ResourceStats>;
+
+  readonly tokens: TokenStorage;
+  /** Refreshes the planner's statistics (after loading sample data, say). */
+  analyze(): Promise<void>;
+  /** Start-up check: the store is readable, not corrupt ("full" looks harder) and writable;
+   *  throws DatastoreUnavailable with what to do about it. */
+  check(level: StartupCheck): Promise<void>;
+  /** A consistent copy of the whole store, taken while it serves; returns what was written. */
+  backup(target: string): Promise<string>;
+  close(): Promise<void>;
 }

@@ -1,17 +1,21 @@
-// The one error type of the domain. Actions throw it; lib/http maps it to CKAN's envelope
-// and status once (validation 409, not found 404, authorization 403, integrity 400).
+// The one error type of the domain. Actions and engines throw it; lib/http maps it to CKAN's
+// envelope and status once (validation 409, not found 404, authorization 403, integrity 400).
+// An engine turns its own failures (busy, full, read-only, constraint) into these kinds.
 
 export type ErrorKind = "validation" | "not_found" | "authorization" | "integrity";
 
 export type ErrorDetails = Record<string, unknown>;
 
 export class DatastoreError extends Error {
+  /** Seconds after which the same request may succeed (sent as Retry-After). */
+  retryAfter?: number;
+
   constructor(
     readonly kind: ErrorKind,
     readonly details: ErrorDetails,
     message?: string,
   ) {
-    super(message ?? kind);
+    super(message ?? summary(details) ?? kind);
     this.name = "DatastoreError";
   }
 
@@ -34,6 +38,37 @@ export class DatastoreError extends Error {
 
   static integrity(message: string, data: unknown): DatastoreError {
     return new DatastoreError("integrity", { message, data });
+  }
+
+  /** The store is busy with another writer: nothing was written, try again shortly. */
+  static busy(): DatastoreError {
+    const e = DatastoreError.field("database", "the database is busy with another write; try again");
+    e.retryAfter = 1;
+    return e;
+  }
+
+  /** The store cannot take writes (full, read-only): nothing was written. */
+  static cannotWrite(why: string): DatastoreError {
+    return DatastoreError.field("database", `the database is ${why}; nothing was written`);
+  }
+
+  /** A query past the time budget. */
+  static tooLong(ms: number): DatastoreError {
+    return DatastoreError.field("query", `Query took too long (over ${ms} ms): narrow it with filters or a search, or ask for fewer rows`);
+  }
+}
+
+/** The details as one line ("records: bad value; records_row: 3"), for logs and CLIs. */
+function summary(details: ErrorDetails): string | undefined {
+  const parts = Object.entries(details).map(([k, v]) => (k === "message" ? String(v) : `${k}: ${Array.isArray(v) ? v.join("; ") : JSON.stringify(v)}`));
+  return parts.length ? parts.join("; ") : undefined;
+}
+
+/** The store cannot be used at all (start-up): the message says why and what to do. */
+export class DatastoreUnavailable extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "DatastoreUnavailable";
   }
 }
 

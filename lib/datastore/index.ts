@@ -1,19 +1,33 @@
-// The datastore's public face for the server: one engine per process over DATASTORE_DB.
+// The datastore's public face for the server: one engine per process, opened on first use
+// from configuration, and the token rules over its token storage.
 import { TokenStore } from "../auth/tokens";
-import { getDb } from "../db/connection";
 import { config } from "../config";
-import { SqliteEngine } from "./sqlite/engine";
-import { ReadPool, defaultReadWorkers } from "./sqlite/read-pool";
+import type { DatastoreEngine } from "./engine";
+import { openEngine } from "./open";
 
-const globalForEngine = globalThis as unknown as { __datastore?: { db: unknown; engine: SqliteEngine; tokens: TokenStore } };
+export interface Datastore {
+  engine: DatastoreEngine;
+  tokens: TokenStore;
+}
 
-export function getDatastore(): { engine: SqliteEngine; tokens: TokenStore } {
-  const db = getDb();
+// On globalThis so Next's dev reloads do not open a second engine over the same file.
+const globalForEngine = globalThis as unknown as { __datastore?: { file: string; opened: Promise<Datastore> } };
+
+export function getDatastore(): Promise<Datastore> {
+  const file = config.dbPath;
   const cached = globalForEngine.__datastore;
-  if (cached && cached.db === db) return cached;
-  const workers = config.readWorkers ?? defaultReadWorkers();
-  const pool = workers > 0 ? new ReadPool(config.dbPath, workers) : undefined;
-  const fresh = { db, engine: new SqliteEngine(db, pool), tokens: new TokenStore(db) };
-  globalForEngine.__datastore = fresh;
-  return fresh;
+  if (cached && cached.file === file) return cached.opened;
+  const opened = openEngine({ file }).then((engine) => ({ engine, tokens: new TokenStore(engine.tokens) }));
+  globalForEngine.__datastore = { file, opened };
+  opened.catch(() => {
+    if (globalForEngine.__datastore?.opened === opened) globalForEngine.__datastore = undefined;
+  });
+  return opened;
+}
+
+/** Closes the process-wide engine (tests switch files between suites). */
+export async function closeDatastore(): Promise<void> {
+  const cached = globalForEngine.__datastore;
+  globalForEngine.__datastore = undefined;
+  if (cached) await (await cached.opened.catch(() => null))?.engine.close();
 }

@@ -12,6 +12,7 @@ const resource: Resource = {
   description: "",
   private: false,
   urlType: "datastore",
+  active: true,
   fields: [
     { id: "title", type: "text", info: { label: "Title" } },
     { id: "author", type: "text" },

@@ -50,8 +50,8 @@ export async function handleAction(request: ApiRequest, name: string): Promise<R
       delete params.callback;
       delete params._;
     }
-    const { engine, tokens } = getDatastore();
-    const user = callback ? { scope: null } : tokens.authenticate(request.headers.get("authorization"));
+    const { engine, tokens } = await getDatastore();
+    const user = callback ? { scope: null } : await tokens.authenticate(request.headers.get("authorization"));
     const result = await action.run({ engine, tokens, user }, params);
     if (name === "datastore_search" && result && typeof result === "object") {
       (result as Record<string, unknown>)._links = links(url, method, params, result as Record<string, unknown>);

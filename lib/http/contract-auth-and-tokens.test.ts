@@ -1,15 +1,15 @@
 // Contract §0–§1 authentication: the Authorization header, token scopes, anonymous
 // fallbacks, and CKAN's api_token_create / api_token_list / api_token_revoke (admin only).
-import Database from "better-sqlite3";
+import { createHash } from "node:crypto";
 import { beforeAll, describe, expect, it, vi } from "vitest";
+import { getDatastore } from "../datastore";
 import { ADMIN, call, freshDb } from "../test/api";
 import { admin, createBooks, denied, fails, invalid, notFound, ok, token } from "../test/contract";
 
 let PRIVATE: string;
-let DB_FILE: string;
 
 beforeAll(async () => {
-  DB_FILE = freshDb();
+  freshDb();
   PRIVATE = await createBooks({}, true);
 });
 
@@ -99,14 +99,11 @@ describe("api_token_create", () => {
 
   it("stores only a hash of the secret", async () => {
     const r = ok(await admin("api_token_create", { name: "hashed" }));
-    const db = new Database(DB_FILE, { readonly: true });
-    try {
-      const dump = JSON.stringify(db.prepare("SELECT * FROM api_tokens").all());
-      expect(dump).toContain(r.id);
-      expect(dump).not.toContain(r.token);
-    } finally {
-      db.close();
-    }
+    const stored = await (await getDatastore()).engine.tokens.list();
+    const dump = JSON.stringify(stored);
+    expect(dump).toContain(r.id);
+    expect(dump).not.toContain(r.token);
+    expect(stored.find((t) => t.id === r.id)?.hash).toBe(createHash("sha256").update(r.token).digest("hex"));
   });
 
   it("defaults to read scope and takes an expiry", async () => {

@@ -273,9 +273,19 @@ describe("primary_key, indexes and aliases", () => {
     expect(info.fields.map((f: { schema: { is_index: boolean } }) => f.schema.is_index)).toEqual([true, true]);
   });
 
-  it("enforces the key on inserted records (409 records)", async () => {
-    const res = await create({ resource: { name: "pk" }, fields: [{ id: "a", type: "text" }], primary_key: "a", records: [{ a: "x" }, { a: "x" }] });
-    rowError(res, 1);
+  it("refuses duplicate keys among the records as CKAN does: 409 constraints, nothing created", async () => {
+    const res = await create({ resource: { name: "pk-dup" }, fields: [{ id: "a", type: "text" }], primary_key: "a", records: [{ a: "x" }, { a: "x" }] });
+    fails(res, 409, {
+      constraints: ["Cannot insert records or create index because of uniqueness constraint"],
+      info: { orig: expect.stringContaining("Key (a)=(x) is duplicated."), pgcode: "23505" },
+    });
+    const found = ok(await admin("resource_search", { query: "name:pk-dup" }));
+    expect(found.count).toBe(0);
+  });
+
+  it("enforces an existing key on inserted records (409 records, naming the row)", async () => {
+    const id = await createBooks({ primary_key: "title" });
+    rowError(await create({ resource_id: id, records: [{ title: "new one" }, { title: "new one" }] }), 1);
   });
 
   it("answers 409 for an unknown key field", async () => {
@@ -284,7 +294,10 @@ describe("primary_key, indexes and aliases", () => {
 
   it("answers 409 constraints when existing rows are duplicates", async () => {
     const id = await createBooks();
-    fails(await create({ resource_id: id, primary_key: "author" }), 409, { constraints: [expect.any(String)] });
+    fails(await create({ resource_id: id, primary_key: "author" }), 409, {
+      constraints: ["Cannot insert records or create index because of uniqueness constraint"],
+      info: { orig: expect.stringMatching(/^could not create unique index/), pgcode: "23505" },
+    });
     ok(await create({ resource_id: id, primary_key: "title" }));
   });
 

@@ -1,35 +1,35 @@
-// A full disk, simulated with PRAGMA max_page_count on the server's own connection: the write
-// that does not fit answers a clear 409 and leaves the database exactly as it was; reads go
-// on; once there is room again, writes succeed.
+// A full disk, simulated by capping the size of the server's own database file: the write that
+// does not fit answers a clear 409 and leaves the database exactly as it was; reads go on;
+// once there is room again, writes succeed.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getDb } from "../db/connection";
+import { getDatastore } from "../datastore";
+import { checksumFile, integrityCheck, limitPages } from "../datastore/sqlite/test-support";
 import { ADMIN, call, createResource, freshDb } from "../test/api";
-import { dbChecksum } from "../test/checksum";
 import { ok, search } from "../test/contract";
 
 let R: string;
+let file: string;
 
 beforeAll(async () => {
-  freshDb();
+  file = freshDb();
   R = await createResource({ fields: [{ id: "k", type: "int" }, { id: "v", type: "text" }], primary_key: "k" });
 });
 
-afterAll(() => {
-  getDb().pragma("max_page_count = 4294967294");
+afterAll(async () => {
+  limitPages((await getDatastore()).engine, null);
 });
 
 const batch = (from: number, n: number) => Array.from({ length: n }, (_, i) => ({ k: from + i, v: `${from + i} ${"lorem ipsum ".repeat(40)}` }));
 
 describe("a full disk", () => {
   it("refuses the write that does not fit with 409 database, and loses nothing", async () => {
-    const db = getDb();
-    const pages = db.pragma("page_count", { simple: true }) as number;
-    db.pragma(`max_page_count = ${pages + 300}`); // about 1.2 MB of room
+    const { engine } = await getDatastore();
+    limitPages(engine, 300); // about 1.2 MB of room
     let written = 0;
     let refused: Awaited<ReturnType<typeof call>> | undefined;
     let before = "";
     for (let i = 0; i < 100 && !refused; i++) {
-      before = dbChecksum(db);
+      before = checksumFile(file);
       const res = await call("datastore_upsert", { resource_id: R, method: "insert", records: batch(written, 200) }, { token: ADMIN });
       if (res.status === 200) written += 200;
       else refused = res;
@@ -37,16 +37,16 @@ describe("a full disk", () => {
     expect(written).toBeGreaterThan(0);
     expect(refused?.status).toBe(409);
     expect(refused?.body.error).toEqual({ __type: "Validation Error", database: ["the database is full; nothing was written"] });
-    expect(dbChecksum(db)).toBe(before);
-    expect(db.pragma("integrity_check", { simple: true })).toBe("ok");
+    expect(checksumFile(file)).toBe(before);
+    expect(integrityCheck(file)).toBe("ok");
 
     // Everything acknowledged is there; reads work; other writes that fit still work.
     expect((await search({ resource_id: R, limit: 0 })).total).toBe(written);
     const full = await call("datastore_create", { resource: { name: "more" }, fields: [{ id: "x", type: "text" }], records: batch(0, 500).map((r) => ({ x: r.v })) }, { token: ADMIN });
     expect(full.status).toBe(409);
-    expect(dbChecksum(db)).toBe(before);
+    expect(checksumFile(file)).toBe(before);
 
-    db.pragma("max_page_count = 4294967294");
+    limitPages(engine, null);
     ok(await call("datastore_upsert", { resource_id: R, method: "insert", records: batch(written, 200) }, { token: ADMIN }));
     expect((await search({ resource_id: R, limit: 0 })).total).toBe(written + 200);
   });

@@ -1,16 +1,16 @@
 // GET /datastore/dump/{resource_id_or_alias} (contract §9): the whole table, or a search of
-// it, as a csv, tsv, json or xml download, streamed: a ReadableStream pulls a chunk of rows
-// at a time from engine.iterate() (its own read-only connection, one snapshot), so memory
-// holds one chunk however big the table. Check order as for search: parameters (400) →
-// resource exists (404) → may read (403) → names against the fields (400).
+// it, as a csv, tsv, json or xml download, streamed: each pull of the response takes one chunk
+// of rows from engine.iterate() (one snapshot), so memory holds one chunk however big the
+// table. Check order as for search: parameters (400) → resource exists (404) → may read (403)
+// → names against the fields (400).
 import { getDatastore } from "../datastore";
 import { findResource, requireRead, type ActionContext } from "../datastore/context";
 import type { Resource } from "../datastore/engine";
 import { DatastoreError, ErrorBag } from "../datastore/errors";
 import { delimitedLine, rowLine, xmlRow, type ColumnInfo } from "../datastore/formats";
 import { bindSearch, parseSearchParams } from "../datastore/search-query";
-import { CastError } from "../datastore/types";
 import { asBool, asInt, isUnset, type Params } from "../datastore/validate";
+import { errorStatus, retryHeaders } from "./envelope";
 import { queryParams, type ApiRequest } from "./params";
 
 const CONTENT_TYPES = {
@@ -21,9 +21,6 @@ const CONTENT_TYPES = {
 } as const;
 
 type DumpFormat = keyof typeof CONTENT_TYPES;
-
-/** Characters of output gathered before a chunk is handed to the response. */
-const CHUNK_CHARS = 64 * 1024;
 
 const XML_OPEN = '<data xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">\n';
 
@@ -62,31 +59,28 @@ function rendering(format: DumpFormat, cols: ColumnInfo[]): Rendering {
 function errorResponse(e: unknown): Response {
   let status = 500;
   let error: Record<string, unknown> = { __type: "Internal Server Error", message: "Internal Server Error" };
+  const headers: Record<string, string> = { "content-type": "application/json; charset=utf-8" };
   if (e instanceof DatastoreError) {
-    status = { validation: 400, integrity: 400, not_found: 404, authorization: 403 }[e.kind];
-    const type = { validation: "Validation Error", integrity: "Validation Error", not_found: "Not Found Error", authorization: "Authorization Error" }[e.kind];
-    error = { __type: type, ...e.details };
-  } else if (e instanceof CastError) {
-    status = 400;
-    error = { __type: "Validation Error", query: [e.message] };
-  } else if (/^fts5: phrase queries are not supported/.test((e as Error)?.message ?? "")) {
-    status = 400; // a search word FTS5 still reads as a phrase (see sqlite/sql.ts)
-    error = { __type: "Validation Error", query: ["a search word holds characters that split it in two; put a space there instead"] };
+    const mapped = errorStatus(e);
+    // CKAN's dump answers 400 for what the action API answers 409 (a refused parameter).
+    status = mapped.status === 409 ? 400 : mapped.status;
+    error = { __type: mapped.type, ...e.details };
+    Object.assign(headers, retryHeaders(e));
   } else {
     console.error("datastore dump: internal error", e);
   }
-  return new Response(JSON.stringify({ success: false, error }), { status, headers: { "content-type": "application/json; charset=utf-8" } });
+  return new Response(JSON.stringify({ success: false, error }), { status, headers });
 }
 
 interface Plan {
   resource: Resource;
   format: DumpFormat;
   bom: boolean;
-  rows: Iterator<unknown[]>;
+  chunks: AsyncIterableIterator<unknown[][]>;
   cols: ColumnInfo[];
 }
 
-function plan(ctx: ActionContext, idOrAlias: string, params: Params): Plan {
+async function plan(ctx: ActionContext, idOrAlias: string, params: Params): Promise<Plan> {
   const bag = new ErrorBag();
   const format = String(isUnset(params.format) ? "csv" : params.format).toLowerCase();
   if (!Object.hasOwn(CONTENT_TYPES, format)) bag.add("format", `Value must be one of ${Object.keys(CONTENT_TYPES).join(", ")}`);
@@ -96,43 +90,48 @@ function plan(ctx: ActionContext, idOrAlias: string, params: Params): Plan {
   const p = parseSearchParams({ ...params, limit: undefined }, bag, { unlimited: true });
   bag.throwIfAny();
 
-  const resource = findResource(ctx, idOrAlias);
+  const resource = await findResource(ctx, idOrAlias);
   requireRead(ctx, resource, "datastore dump");
   // CKAN's dump sorts by _id unless told otherwise, even when searching.
   if (!p.sort?.length && !p.distinct) p.sort = ["_id"];
   const bound = bindSearch(resource, { ...p, limit, includeTotal: false });
-  return { resource, format: format as DumpFormat, bom, rows: ctx.engine.iterate(resource, bound.query), cols: bound.columns as ColumnInfo[] };
+  return { resource, format: format as DumpFormat, bom, chunks: ctx.engine.iterate(resource, bound.query), cols: bound.columns as ColumnInfo[] };
 }
 
-function body(first: IteratorResult<unknown[]>, rows: Iterator<unknown[]>, render: Rendering, bom: boolean): ReadableStream<Uint8Array> {
+function body(
+  first: IteratorResult<unknown[][]>,
+  chunks: AsyncIterator<unknown[][]>,
+  render: Rendering,
+  bom: boolean,
+): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
-  let next = first;
-  let started = false;
-  const finish = () => {
-    if (!next.done) rows.return?.();
+  let pending: IteratorResult<unknown[][]> | undefined = first;
+  let head = (bom ? "\uFEFF" : "") + render.head;
+  let done = false;
+  const finish = async () => {
+    if (done) return;
+    done = true;
+    await chunks.return?.();
   };
   return new ReadableStream<Uint8Array>({
     // Pulled only when the consumer has room: a slow client holds one chunk, not the table.
-    pull(controller) {
+    async pull(controller) {
       try {
-        let out = "";
-        if (!started) {
-          started = true;
-          out = (bom ? "\uFEFF" : "") + render.head;
-        }
-        while (!next.done && out.length < CHUNK_CHARS) {
-          out += render.row(next.value);
-          next = rows.next();
-        }
+        const next = pending ?? (await chunks.next());
+        pending = undefined;
+        let out = head;
+        head = "";
         if (next.done) {
+          done = true;
           controller.enqueue(encoder.encode(out + render.tail));
           controller.close();
-        } else {
-          controller.enqueue(encoder.encode(out));
+          return;
         }
+        for (const row of next.value) out += render.row(row);
+        controller.enqueue(encoder.encode(out));
       } catch (e) {
         console.error("datastore dump: failed while streaming", e);
-        finish();
+        await finish().catch(() => undefined);
         controller.error(e);
       }
     },
@@ -142,18 +141,18 @@ function body(first: IteratorResult<unknown[]>, rows: Iterator<unknown[]>, rende
 
 export async function handleDump(request: ApiRequest, idOrAlias: string): Promise<Response> {
   try {
-    const { engine, tokens } = getDatastore();
-    const user = tokens.authenticate(request.headers.get("authorization"));
+    const { engine, tokens } = await getDatastore();
+    const user = await tokens.authenticate(request.headers.get("authorization"));
     const params = queryParams(new URL(request.url).searchParams);
-    const { resource, format, bom, rows, cols } = plan({ engine, tokens, user }, idOrAlias, params);
-    // The first row is read here, so a query the engine rejects is still an error status.
-    const first = rows.next();
+    const { resource, format, bom, chunks, cols } = await plan({ engine, tokens, user }, idOrAlias, params);
+    // The first chunk is read here, so a query the engine rejects is still an error status.
+    const first = await chunks.next();
     const headers: Record<string, string> = {
       "content-type": CONTENT_TYPES[format],
       "content-disposition": `attachment; filename="${resource.id}.${format}"`,
     };
     if (resource.private) headers["cache-control"] = "private, no-store";
-    return new Response(body(first, rows, rendering(format, cols), bom), { headers });
+    return new Response(body(first, chunks, rendering(format, cols), bom), { headers });
   } catch (e) {
     return errorResponse(e);
   }

@@ -1,5 +1,6 @@
 // CKAN's response envelope (contract §1): success 200 with `result`; DatastoreError mapped to
-// its status and `__type` in this one place; anything unexpected a logged, generic 500.
+// its status and `__type` in this one place (the dump uses the same table); anything
+// unexpected a logged, generic 500. Engines map their own failures, so no database codes here.
 import { randomUUID } from "node:crypto";
 import { DatastoreError, type ErrorKind } from "../datastore/errors";
 import { EncodedJson } from "../datastore/formats";
@@ -12,6 +13,16 @@ const TYPE: Record<ErrorKind, string> = {
   authorization: "Authorization Error",
   integrity: "Integrity Error",
 };
+
+/** The status and CKAN `__type` of a DatastoreError. */
+export function errorStatus(error: DatastoreError): { status: number; type: string } {
+  return { status: STATUS[error.kind], type: TYPE[error.kind] };
+}
+
+/** Retry-After for an error that may succeed when sent again. */
+export function retryHeaders(error: DatastoreError): Record<string, string> {
+  return error.retryAfter === undefined ? {} : { "retry-after": String(error.retryAfter) };
+}
 
 export const JSON_TYPE = "application/json;charset=utf-8";
 
@@ -80,26 +91,8 @@ export function success(help: string, result: unknown): Response {
 export function failure(help: string, error: unknown): Response {
   if (error instanceof BadRequest) return json(error.message, error.status);
   if (error instanceof DatastoreError) {
-    return json({ help, success: false, error: { __type: TYPE[error.kind], ...error.details } }, STATUS[error.kind]);
-  }
-  const code = (error as { code?: string })?.code ?? "";
-  if (code === "SQLITE_BUSY" || code === "SQLITE_LOCKED") {
-    return json(
-      { help, success: false, error: { __type: "Validation Error", database: ["the database is busy with another write; try again"] } },
-      409,
-      { "retry-after": "1" },
-    );
-  }
-  // A search word FTS5 still reads as a phrase (see sqlite/sql.ts): the word's fault, not ours.
-  if (/^fts5: phrase queries are not supported/.test((error as Error)?.message ?? "")) {
-    return json({ help, success: false, error: { __type: "Validation Error", query: ["a search word holds characters that split it in two; put a space there instead"] } }, 409);
-  }
-  if (code === "SQLITE_FULL") {
-    return json({ help, success: false, error: { __type: "Validation Error", database: ["the database is full; nothing was written"] } }, 409);
-  }
-  if (code.startsWith("SQLITE_READONLY")) {
-    console.error("datastore: the database became read-only", error);
-    return json({ help, success: false, error: { __type: "Validation Error", database: ["the database is read-only; nothing was written"] } }, 409);
+    const { status, type } = errorStatus(error);
+    return json({ help, success: false, error: { __type: type, ...error.details } }, status, retryHeaders(error));
   }
   console.error("datastore: internal error", error);
   return json({ help, success: false, error: { __type: "Internal Server Error", message: "Internal Server Error" } }, 500);

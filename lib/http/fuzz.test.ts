@@ -4,7 +4,6 @@
 // rejected write (checksum of every table), no private data or token secret where it may not be.
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { getDb } from "../db/connection";
 import { ADMIN, freshDb } from "../test/api";
 import { dumpCase, fuzzCase, paramCase, transportCase, type FuzzCase } from "../test/arbitraries";
 import { CANARY, createWorld, judge, materialize, newStats, runCase, type Target, type World } from "../test/fuzz";
@@ -15,9 +14,9 @@ const stats = newStats();
 const seed = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined;
 
 beforeAll(async () => {
-  freshDb();
+  const file = freshDb();
   const { inProcessTarget } = await import("../test/fuzz");
-  target = await inProcessTarget(getDb);
+  target = await inProcessTarget(file);
   world = await createWorld(target, ADMIN);
 });
 

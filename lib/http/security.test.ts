@@ -7,9 +7,10 @@
 // as a hash, never logged or echoed, revocable, expiring.
 import { createHash } from "node:crypto";
 import fs from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { createToken } from "../auth/tokens";
-import { getDb } from "../db/connection";
+import { getDatastore } from "../datastore";
+import { limitPages } from "../datastore/sqlite/test-support";
 import { ADMIN, call, freshDb, type CallOptions, type CallResult } from "../test/api";
 import { admin, createBooks, ok, token } from "../test/contract";
 import { handleDump } from "./dump";
@@ -45,7 +46,7 @@ beforeAll(async () => {
   ).resource_id;
   READ = await token("read");
   WRITE = await token("write");
-  EXPIRED = createToken(getDb(), "expired", "admin", new Date(Date.now() - 1000)).token;
+  EXPIRED = (await (await getDatastore()).tokens.create("expired", "admin", new Date(Date.now() - 1000))).token;
   const revoked = ok(await admin("api_token_create", { name: "revoked", scope: "admin" }));
   ok(await admin("api_token_revoke", { jti: revoked.id }));
   REVOKED = revoked.token;
@@ -218,12 +219,14 @@ describe("tokens", () => {
 
   it("are stored only as a SHA-256 hash: the secret is nowhere in the database files", async () => {
     const t = ok(await admin("api_token_create", { name: "stored", scope: "write" }));
-    const row = getDb().prepare("SELECT * FROM api_tokens WHERE id = ?").get(t.id) as Record<string, unknown>;
-    expect(row.token_hash).toBe(createHash("sha256").update(t.token).digest("hex"));
-    expect(Object.values(row)).not.toContain(t.token);
+    const { engine } = await getDatastore();
+    const stored = (await engine.tokens.list()).find((x) => x.id === t.id)!;
+    expect(stored.hash).toBe(createHash("sha256").update(t.token).digest("hex"));
+    expect(Object.values(stored)).not.toContain(t.token);
     ok(await call("datastore_search", { resource_id: PUBLIC }, { token: t.token })); // use it once
-    getDb().pragma("wal_checkpoint(TRUNCATE)");
-    for (const file of [dbFile, `${dbFile}-wal`]) {
+    // Every file beside the database too (a write-ahead log, a journal).
+    const files = fs.readdirSync(path.dirname(dbFile)).map((f) => path.join(path.dirname(dbFile), f));
+    for (const file of files) {
       if (!fs.existsSync(file)) continue;
       const bytes = fs.readFileSync(file);
       expect(bytes.includes(Buffer.from(t.token)), file).toBe(false);
@@ -253,12 +256,12 @@ describe("tokens", () => {
 
   it("are never logged, even when a request fails inside", async () => {
     const t = ok(await admin("api_token_create", { name: "logs", scope: "admin" }));
-    const db = getDb();
-    db.pragma(`max_page_count = ${db.pragma("page_count", { simple: true })}`); // the next write fails
+    const { engine } = await getDatastore();
+    limitPages(engine, 0); // the next write fails: a full disk
     try {
       await call("datastore_create", { resource: { name: t.token }, records: [{ a: t.token }] }, { token: t.token });
     } finally {
-      db.pragma("max_page_count = 4294967294");
+      limitPages(engine, null);
     }
     await call("datastore_search", { resource_id: PRIVATE, q: t.token }, { token: t.token });
     await call("datastore_search", { resource_id: PUBLIC, filters: { year: t.token } }, { token: `Bearer ${t.token}` });

@@ -2,22 +2,26 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import ExcelJS from "exceljs";
-import { beforeEach, describe, expect, it } from "vitest";
-import { openDatabase, type DB } from "../db/connection";
-import type { SearchQuery } from "../datastore/engine";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { DatastoreEngine, SearchQuery } from "../datastore/engine";
 import { parsePlain } from "../datastore/full-text";
-import { SqliteEngine } from "../datastore/sqlite/engine";
+import { openEngine } from "../datastore/open";
+import { checksumFile } from "../datastore/sqlite/test-support";
 import { importFile, type ImportOptions, type ImportResult } from "./importer";
 import { ImportError } from "./source";
 
 let dir: string;
-let db: DB;
-let engine: SqliteEngine;
+let dbFile: string;
+let engine: DatastoreEngine;
 
-beforeEach(() => {
+beforeEach(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "import-"));
-  db = openDatabase(path.join(dir, "test.db"));
-  engine = new SqliteEngine(db);
+  dbFile = path.join(dir, "test.db");
+  engine = await openEngine({ file: dbFile, readWorkers: 0 });
+});
+
+afterEach(async () => {
+  await engine.close();
 });
 
 function write(name: string, content: string | Buffer): string {
@@ -27,7 +31,7 @@ function write(name: string, content: string | Buffer): string {
 }
 
 async function load(file: string, opts: ImportOptions = {}): Promise<ImportResult> {
-  return importFile(db, file, { name: "t", ...opts });
+  return importFile(engine, file, { name: "t", ...opts });
 }
 
 async function failure(file: string, opts: ImportOptions = {}): Promise<string> {
@@ -42,18 +46,13 @@ async function failure(file: string, opts: ImportOptions = {}): Promise<string> 
   throw new Error("expected the import to fail");
 }
 
-/** Every table and row count, and the catalog: what "the database as it was" means. */
+/** Every table, row and catalog entry: what "the database as it was" means. */
 function snapshot() {
-  const tables = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").pluck().all() as string[];
-  return {
-    tables,
-    catalog: db.prepare("SELECT id, row_count FROM datastore_resources ORDER BY id").all(),
-    rows: tables.filter((t) => /^ds_[0-9a-f]+$/.test(t)).map((t) => db.prepare(`SELECT count(*) FROM "${t}"`).pluck().get()),
-  };
+  return checksumFile(dbFile);
 }
 
 async function rows(id: string, extra: Partial<SearchQuery> = {}): Promise<unknown[][]> {
-  const r = engine.getResource(id)!;
+  const r = (await engine.getResource(id))!;
   const columns = ["_id", ...r.fields.map((f) => f.id)];
   const out = await engine.search(r, {
     filters: [],
@@ -100,7 +99,7 @@ describe("CSV and TSV", () => {
       ["Anna Karenina", 1877, 12, false, "1877-06-01", "2020-01-04T11:30:00", "0143035002", "classic"],
       ["Untitled", null, null, null, null, null, null, null],
     ]);
-    const res = engine.getResource(r.resourceId)!;
+    const res = (await engine.getResource(r.resourceId))!;
     expect(res).toMatchObject({ name: "t", rowCount: 3, private: false });
     const hit = await engine.search(res, {
       filters: [],
@@ -144,7 +143,7 @@ describe("CSV and TSV", () => {
     const lines = ["a,b,c", ...Array.from({ length: 20_000 }, (_, i) => `${i},${i},${i}`)];
     lines[15_000] = "1,2";
     expect(await failure(write("ragged.csv", lines.join("\n") + "\n"))).toBe("line 15001: expected 3 fields, found 2");
-    expect(engine.listResources().map((r) => r.name)).toEqual(["already there"]);
+    expect((await engine.listResources()).map((r) => r.name)).toEqual(["already there"]);
   });
 
   it("tolerates blank lines and a trailing delimiter; names an unclosed quote's line", async () => {
@@ -339,7 +338,7 @@ describe("Excel", () => {
 describe("resources", () => {
   it("creates with an id, name and private flag; refuses to overwrite; appends with --append", async () => {
     const r = await load(write("a.csv", "k,v\n1,a\n2,b\n"), { resourceId: "my-table", name: "My table", private: true, primaryKey: ["k"] });
-    expect(engine.getResource("my-table")).toMatchObject({ name: "My table", private: true, primaryKey: ["k"], rowCount: 2 });
+    expect(await engine.getResource("my-table")).toMatchObject({ name: "My table", private: true, primaryKey: ["k"], rowCount: 2 });
     expect(await failure(write("b.csv", "k,v\n3,c\n"), { resourceId: "my-table" })).toMatch(/already exists; add --append/);
 
     const more = await load(write("c.csv", "v,k\nc,3\n"), { resourceId: "my-table", append: true });
@@ -349,7 +348,7 @@ describe("resources", () => {
       [2, "b"],
       [3, "c"],
     ]);
-    expect(engine.getResource("my-table")!.rowCount).toBe(3);
+    expect((await engine.getResource("my-table"))!.rowCount).toBe(3);
   });
 
   it("rejects an append that does not fit the resource, loading nothing", async () => {
@@ -394,11 +393,11 @@ describe("indexes after an import", () => {
 
   it("indexes the short, repeating text fields by the auto-index rule", async () => {
     const result = await load(csv());
-    expect(engine.getResource(result.resourceId)!.indexes).toEqual([["state"], ["city"]]);
+    expect((await engine.getResource(result.resourceId))!.indexes).toEqual([["state"], ["city"]]);
   });
 
   it("builds declared indexes, and skips the rule when asked", async () => {
     const result = await load(csv(), { indexes: ["id"], autoIndex: false });
-    expect(engine.getResource(result.resourceId)!.indexes).toEqual([["id"]]);
+    expect((await engine.getResource(result.resourceId))!.indexes).toEqual([["id"]]);
   });
 });

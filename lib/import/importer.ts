@@ -1,17 +1,15 @@
 // The bulk importer: reads a file through a streaming reader, infers column types from a
 // sample, creates the resource with datastore_create's own validation, and loads the rows
-// through the engine's bulk path, all inside one SQLite transaction: a failure, Ctrl-C or a
-// killed process leaves the database exactly as it was. No HTTP here; scripts/import.ts is
+// through the engine's bulk path, all inside one engine transaction: a failure, Ctrl-C or a
+// killed process leaves the datastore exactly as it was. No HTTP here; scripts/import.ts is
 // the command line around it.
 import { setImmediate as tick } from "node:timers/promises";
 import { TokenStore } from "../auth/tokens";
-import type { DB } from "../db/connection";
 import { datastoreCreate } from "../datastore/actions/datastore-create";
 import type { ActionContext } from "../datastore/context";
-import type { BulkLoad, Resource } from "../datastore/engine";
+import type { BulkLoad, DatastoreEngine, Resource } from "../datastore/engine";
 import { AUTO_INDEX_SAMPLE_ROWS, autoIndexes } from "../datastore/auto-index";
 import { DatastoreError } from "../datastore/errors";
-import { SqliteEngine } from "../datastore/sqlite/engine";
 import { resolveType, type TypeName } from "../datastore/types";
 import { TypeSampler, fitsLosslessly, widen } from "./infer";
 import { openSource } from "./open";
@@ -94,7 +92,7 @@ interface Plan {
   inferred: boolean[];
 }
 
-export async function importFile(db: DB, file: string, opts: ImportOptions = {}): Promise<ImportResult> {
+export async function importFile(engine: DatastoreEngine, file: string, opts: ImportOptions = {}): Promise<ImportResult> {
   const started = performance.now();
   const userTypes = declaredTypes(opts.types);
   if (opts.append && !opts.resourceId) throw new ImportError("--append needs --resource-id: the resource to add rows to");
@@ -105,7 +103,7 @@ export async function importFile(db: DB, file: string, opts: ImportOptions = {})
   for (;;) {
     const source = await openSource(file, { ...opts, encoding });
     try {
-      const result = await runOnce(db, source, opts, userTypes, widened, addColumns);
+      const result = await runOnce(engine, source, opts, userTypes, widened, addColumns);
       return { ...result, restarts, seconds: (performance.now() - started) / 1000 };
     } catch (e) {
       if (!(e instanceof RestartImport) || restarts >= MAX_RESTARTS) throw e;
@@ -121,15 +119,13 @@ export async function importFile(db: DB, file: string, opts: ImportOptions = {})
 }
 
 async function runOnce(
-  db: DB,
+  engine: DatastoreEngine,
   source: Source,
   opts: ImportOptions,
   userTypes: Record<string, TypeName>,
   widened: Record<string, TypeName>,
   addColumns: string[],
 ): Promise<Omit<ImportResult, "restarts" | "seconds">> {
-  const engine = new SqliteEngine(db);
-  const ctx: ActionContext = { engine, tokens: new TokenStore(db), user: { scope: "admin", name: "import" } };
   source = withoutIds(source, opts.onNotice);
   const batches = source.batches();
   const sampleRows = opts.sampleRows ?? DEFAULT_SAMPLE_ROWS;
@@ -145,12 +141,35 @@ async function runOnce(
     sampled += next.value.rows.length;
   }
 
+  try {
+    return await engine.transaction((tx) => load(tx, source, batches, sample, opts, userTypes, widened, addColumns));
+  } catch (e) {
+    // Refused by the datastore (a bad value, a key violation, a full disk): nothing was loaded.
+    // A busy store (another writer) reaches the caller as it is: trying again may succeed.
+    if (e instanceof DatastoreError && e.retryAfter === undefined) throw new ImportError(describe(e));
+    throw e;
+  }
+}
+
+/** The import proper, inside the transaction: everything goes through `tx`. */
+async function load(
+  tx: DatastoreEngine,
+  source: Source,
+  batches: AsyncIterator<Batch>,
+  sample: Batch[],
+  opts: ImportOptions,
+  userTypes: Record<string, TypeName>,
+  widened: Record<string, TypeName>,
+  addColumns: string[],
+): Promise<Omit<ImportResult, "restarts" | "seconds">> {
+  const ctx: ActionContext = { engine: tx, tokens: new TokenStore(tx.tokens), user: { scope: "admin", name: "import" } };
   let existing: Resource | undefined;
   if (opts.resourceId) {
-    existing = engine.getResource(opts.resourceId);
+    existing = await tx.getResource(opts.resourceId);
     if (existing && existing.id !== opts.resourceId) {
       throw new ImportError(`"${opts.resourceId}" is an alias of ${existing.id}; give the resource id`);
     }
+    if (existing && !existing.active) existing = undefined; // its table was dropped: created again
     if (existing && !opts.append) throw new ImportError(`resource ${opts.resourceId} already exists; add --append to add rows to it`);
     if (!existing && opts.append) throw new ImportError(`--append: resource ${opts.resourceId} was not found`);
   }
@@ -166,92 +185,84 @@ async function runOnce(
   // Inferred int and date columns: the casts would round a fraction or drop a time silently.
   const lossy = plan.types.map((t, i) => (plan.inferred[i] && (t === "int4" || t === "int8" || t === "date") ? i : -1)).filter((i) => i >= 0);
 
-  db.exec("BEGIN IMMEDIATE");
-  try {
-    const resource = existing ?? createResource(ctx, opts, plan);
-    const loader = engine.bulkLoad(resource.id, plan.columns);
-    let rows = 0;
-    const load = (batch: Batch) => {
-      const positional = source.keyed ? toPositional(batch, index, width, source, !existing) : (batch.rows as unknown[][]);
-      for (const c of lossy) {
-        for (let r = 0; r < positional.length; r++) {
-          const v = positional[r][c];
-          if (v !== null && !fitsLosslessly(plan.types[c], v)) {
-            throw restartOrFail(plan, c, v, `${source.unit} ${batch.positions[r]}`, opts);
-          }
+  const resource = existing ?? (await createResource(ctx, opts, plan));
+  const loader = await tx.bulkLoad(resource.id, plan.columns);
+  let rows = 0;
+  const append = async (batch: Batch) => {
+    const positional = source.keyed ? toPositional(batch, index, width, source, !existing) : (batch.rows as unknown[][]);
+    for (const c of lossy) {
+      for (let r = 0; r < positional.length; r++) {
+        const v = positional[r][c];
+        if (v !== null && !fitsLosslessly(plan.types[c], v)) {
+          throw restartOrFail(plan, c, v, `${source.unit} ${batch.positions[r]}`, opts);
         }
       }
-      try {
-        loader.append(positional);
-      } catch (e) {
-        throw appendFailure(e, plan, positional, batch, source, opts);
-      }
-      rows += positional.length;
-    };
-    const report = () => {
-      const p = source.progress();
-      opts.onProgress?.({ phase: "loading", rows, fraction: p.total ? Math.min(1, p.done / p.total) : 0 });
-    };
+    }
+    try {
+      await loader.append(positional);
+    } catch (e) {
+      throw appendFailure(e, plan, positional, batch, source, opts);
+    }
+    rows += positional.length;
+  };
+  const report = () => {
+    const p = source.progress();
+    opts.onProgress?.({ phase: "loading", rows, fraction: p.total ? Math.min(1, p.done / p.total) : 0 });
+  };
 
-    for (const batch of sample) load(batch);
-    sample.length = 0;
+  for (const batch of sample) await append(batch);
+  sample.length = 0;
+  report();
+  for (;;) {
+    if (opts.signal?.aborted) throw new ImportInterrupted();
+    const next = await batches.next();
+    if (next.done) break;
+    await append(next.value);
     report();
-    for (;;) {
-      if (opts.signal?.aborted) throw new ImportInterrupted();
-      const next = await batches.next();
-      if (next.done) break;
-      load(next.value);
-      report();
-    }
-
-    if (opts.primaryKey?.length) {
-      try {
-        engine.setPrimaryKey(resource.id, opts.primaryKey);
-      } catch (e) {
-        if (e instanceof DatastoreError) throw new ImportError(`--primary-key ${opts.primaryKey.join(",")}: ${describe(e)}`);
-        throw e;
-      }
-    }
-    await indexAll(loader, rows, opts);
-    const indexed = chooseIndexes(engine, resource.id, rows, !existing && opts.autoIndex !== false, opts.indexes ?? []);
-    if (indexed.length) {
-      opts.onNotice?.(`indexing ${indexed.join(", ")} for filters`);
-      const current = engine.getResource(resource.id)!.indexes;
-      engine.setIndexes(resource.id, [...current, ...indexed.filter((f) => !current.some((ix) => ix.length === 1 && ix[0] === f)).map((f) => [f])]);
-    }
-    loader.finish();
-    db.exec("COMMIT");
-    const done = engine.getResource(resource.id)!;
-    return {
-      resourceId: done.id,
-      name: done.name,
-      created: !existing,
-      rows,
-      fields: plan.columns.map((c, i) => ({ id: c, type: plan.types[i] })),
-      format: source.format,
-      notes: source.notes,
-    };
-  } catch (e) {
-    if (db.inTransaction) db.exec("ROLLBACK");
-    if (e instanceof DatastoreError) throw new ImportError(describe(e));
-    throw e;
   }
+
+  if (opts.primaryKey?.length) {
+    try {
+      await tx.setPrimaryKey(resource.id, opts.primaryKey);
+    } catch (e) {
+      if (e instanceof DatastoreError) throw new ImportError(`--primary-key ${opts.primaryKey.join(",")}: ${describe(e)}`);
+      throw e;
+    }
+  }
+  await indexAll(loader, rows, opts);
+  const indexed = await chooseIndexes(tx, resource.id, rows, !existing && opts.autoIndex !== false, opts.indexes ?? []);
+  if (indexed.length) {
+    opts.onNotice?.(`indexing ${indexed.join(", ")} for filters`);
+    const current = (await tx.getResource(resource.id))!.indexes;
+    await tx.setIndexes(resource.id, [...current, ...indexed.filter((f) => !current.some((ix) => ix.length === 1 && ix[0] === f)).map((f) => [f])]);
+  }
+  await loader.finish();
+  const done = (await tx.getResource(resource.id))!;
+  return {
+    resourceId: done.id,
+    name: done.name,
+    created: !existing,
+    rows,
+    fields: plan.columns.map((c, i) => ({ id: c, type: plan.types[i] })),
+    format: source.format,
+    notes: source.notes,
+  };
 }
 
 /** The declared indexes plus, for a new resource, those the auto-index rule picks. */
-function chooseIndexes(engine: SqliteEngine, id: string, rows: number, auto: boolean, declared: string[]): string[] {
-  const fields = engine.getResource(id)!.fields;
+async function chooseIndexes(tx: DatastoreEngine, id: string, rows: number, auto: boolean, declared: string[]): Promise<string[]> {
+  const fields = (await tx.getResource(id))!.fields;
   for (const f of declared) {
     if (!fields.some((x) => x.id === f)) throw new ImportError(`--index: "${f}" is not a column of the file`);
   }
-  const picked = auto ? autoIndexes(fields, engine.fieldStats(id, AUTO_INDEX_SAMPLE_ROWS), rows) : [];
+  const picked = auto ? autoIndexes(fields, await tx.fieldStats(id, AUTO_INDEX_SAMPLE_ROWS), rows) : [];
   return [...new Set([...declared, ...picked])];
 }
 
 async function indexAll(loader: BulkLoad, rows: number, opts: ImportOptions): Promise<void> {
   opts.onProgress?.({ phase: "indexing", rows: 0, fraction: 0 });
   for (;;) {
-    const left = loader.index(INDEX_CHUNK_ROWS);
+    const left = await loader.index(INDEX_CHUNK_ROWS);
     opts.onProgress?.({ phase: "indexing", rows: rows - left, fraction: rows ? (rows - left) / rows : 1 });
     if (left === 0) return;
     await tick(); // let Ctrl-C and the progress bar through between chunks
@@ -342,22 +353,22 @@ function planAppend(source: Source, sample: Batch[], r: Resource, userTypes: Rec
   return { columns, types: columns.map((c) => byId.get(c)!.type), inferred: columns.map(() => false) };
 }
 
-function createResource(ctx: ActionContext, opts: ImportOptions, plan: Plan): Resource {
+async function createResource(ctx: ActionContext, opts: ImportOptions, plan: Plan): Promise<Resource> {
   const fields = plan.columns.map((id, i) => ({ id, type: plan.types[i] }));
   const name = opts.name?.trim() || undefined;
   let id: string;
   try {
     if (opts.resourceId) {
-      id = String(datastoreCreate(ctx, { resource_id: opts.resourceId, fields, force: true }).resource_id);
-      ctx.engine.updateResourceMeta(id, { name: name ?? opts.resourceId, private: Boolean(opts.private) });
+      id = String((await datastoreCreate(ctx, { resource_id: opts.resourceId, fields, force: true })).resource_id);
+      await ctx.engine.updateResourceMeta(id, { name: name ?? opts.resourceId, private: Boolean(opts.private) });
     } else {
-      id = String(datastoreCreate(ctx, { resource: { name: name ?? "import", private: Boolean(opts.private) }, fields }).resource_id);
+      id = String((await datastoreCreate(ctx, { resource: { name: name ?? "import", private: Boolean(opts.private) }, fields })).resource_id);
     }
   } catch (e) {
     if (e instanceof DatastoreError) throw new ImportError(`cannot create the resource: ${describe(e)}`);
     throw e;
   }
-  return ctx.engine.getResource(id)!;
+  return (await ctx.engine.getResource(id))!;
 }
 
 /** Keyed records (JSON) to rows in column order. A key the plan lacks: a restart adds it. */

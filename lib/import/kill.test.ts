@@ -6,8 +6,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { openDatabase } from "../db/connection";
-import { SqliteEngine } from "../datastore/sqlite/engine";
+import { openEngine } from "../datastore/open";
+import { checksumFile, integrityCheck } from "../datastore/sqlite/test-support";
 
 const ROWS = 300_000;
 const CLI = path.resolve("scripts/import.ts");
@@ -25,37 +25,23 @@ beforeAll(() => {
 });
 
 /** A database holding one resource with 3 rows; returns its file. */
-function seeded(): string {
+async function seeded(): Promise<string> {
   const file = path.join(fs.mkdtempSync(path.join(dir, "db-")), "ds.db");
-  const db = openDatabase(file);
-  const engine = new SqliteEngine(db);
-  engine.createResource({ id: "existing", name: "existing", description: "", private: false }, [
+  const engine = await openEngine({ file, readWorkers: 0 });
+  await engine.createResource({ id: "existing", name: "existing", description: "", private: false }, [
     { id: "n", type: "int4" },
     { id: "word", type: "text" },
     { id: "when", type: "date" },
     { id: "amount", type: "numeric" },
   ]);
-  engine.write("existing", [1, 2, 3].map((n) => ({ n, word: `w${n}`, when: "2020-01-01", amount: n })), "insert");
-  db.close();
+  await engine.write("existing", [1, 2, 3].map((n) => ({ n, word: `w${n}`, when: "2020-01-01", amount: n })), "insert");
+  await engine.close();
   return file;
 }
 
+/** Everything the database holds (schema, catalog, every table's rows), and whether it is sound. */
 function state(file: string) {
-  const db = openDatabase(file);
-  try {
-    return {
-      integrity: db.pragma("integrity_check", { simple: true }),
-      schema: db.prepare("SELECT type, name FROM sqlite_schema ORDER BY name").all(),
-      catalog: db.prepare("SELECT id, name, row_count, fields FROM datastore_resources ORDER BY id").all(),
-      rows: db.prepare("SELECT * FROM datastore_resources").all().map((r) => {
-        const table = (r as { table_name: string }).table_name;
-        return db.prepare(`SELECT * FROM "${table}" ORDER BY _id`).all();
-      }),
-      fts: db.prepare("SELECT count(*) FROM sqlite_schema WHERE name LIKE '%_fts%'").pluck().get(),
-    };
-  } finally {
-    db.close();
-  }
+  return { integrity: integrityCheck(file), checksum: checksumFile(file) };
 }
 
 /** Runs the CLI and sends `signal` once a progress line of `phase` appears on stderr. */
@@ -86,7 +72,7 @@ function runAndSignal(dbFile: string, args: string[], phase: string, signal: Nod
 
 describe("a killed import", () => {
   it("leaves the database as it was when killed while loading a new resource", async () => {
-    const file = seeded();
+    const file = await seeded();
     const before = state(file);
     const run = await runAndSignal(file, ["--name", "big"], "loading", "SIGKILL");
     expect(run.signal).toBe("SIGKILL");
@@ -98,7 +84,7 @@ describe("a killed import", () => {
   });
 
   it("leaves an existing resource as it was when killed while indexing an append", async () => {
-    const file = seeded();
+    const file = await seeded();
     const before = state(file);
     const run = await runAndSignal(file, ["--resource-id", "existing", "--append"], "indexing", "SIGKILL");
     expect(run.signal).toBe("SIGKILL");
@@ -107,7 +93,7 @@ describe("a killed import", () => {
   });
 
   it("rolls back on Ctrl-C and says so", async () => {
-    const file = seeded();
+    const file = await seeded();
     const before = state(file);
     const run = await runAndSignal(file, ["--name", "big"], "loading", "SIGINT");
     expect(run.code).toBe(130);

@@ -3,7 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import type { SchemaTree } from "hyparquet";
 import { describe, expect, it } from "vitest";
-import { openDatabase } from "../db/connection";
+import { openEngine } from "../datastore/open";
+import { checksumFile } from "../datastore/sqlite/test-support";
 import { importFile } from "./importer";
 import { join, kindOf, widen } from "./infer";
 import { detectFormat } from "./open";
@@ -138,11 +139,13 @@ describe("Parquet", () => {
   });
 
   it("imports Parquet through the loader; aborted, it leaves nothing", async () => {
-    const db = openDatabase(path.join(fs.mkdtempSync(path.join(os.tmpdir(), "pq-")), "t.db"));
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "pq-")), "t.db");
+    const engine = await openEngine({ file, readWorkers: 0 });
+    const before = checksumFile(file);
     const abort = new AbortController();
     const seen: number[] = [];
     await expect(
-      importFile(db, FLIGHTS, {
+      importFile(engine, FLIGHTS, {
         name: "flights",
         signal: abort.signal,
         onProgress: (p) => {
@@ -152,7 +155,8 @@ describe("Parquet", () => {
       }),
     ).rejects.toThrow(/interrupted/);
     expect(Math.max(...seen)).toBeGreaterThanOrEqual(20_000);
-    expect(db.prepare("SELECT count(*) FROM datastore_resources").pluck().get()).toBe(0);
-    expect(db.prepare("SELECT count(*) FROM sqlite_schema WHERE name LIKE 'ds_%'").pluck().get()).toBe(0);
+    expect(await engine.listResources()).toEqual([]);
+    expect(checksumFile(file)).toBe(before); // no table left behind
+    await engine.close();
   });
 });

@@ -4,7 +4,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { getDb } from "../db/connection";
+import { getDatastore } from "../datastore";
 import { handleDump } from "../http/dump";
 import { freshDb } from "../test/api";
 import { createBooks } from "../test/contract";
@@ -29,7 +29,7 @@ describe("dump, then import", () => {
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "roundtrip-")), `books.${format}`);
     fs.writeFileSync(file, original);
     const notices: string[] = [];
-    const r = await importFile(getDb(), file, { name: "again", onNotice: (m) => notices.push(m) });
+    const r = await importFile((await getDatastore()).engine, file, { name: "again", onNotice: (m) => notices.push(m) });
     expect(notices).toEqual(['column "_id" is not loaded: the datastore numbers the rows itself']);
     expect(r.rows).toBe(6);
     expect(Object.fromEntries(r.fields.map((f) => [f.id, f.type]))).toMatchObject({ year: "int4", rating: "numeric", in_stock: "bool", updated: "timestamp" });

@@ -4,11 +4,10 @@
 import fs from "node:fs";
 import path from "node:path";
 import { parse } from "csv-parse/sync";
-import { config } from "../config";
-import type { DB } from "../db/connection";
-import { datastoreCreate } from "../datastore/actions/datastore-create";
-import { SqliteEngine } from "../datastore/sqlite/engine";
 import { TokenStore } from "../auth/tokens";
+import { config } from "../config";
+import { datastoreCreate } from "../datastore/actions/datastore-create";
+import type { DatastoreEngine } from "../datastore/engine";
 
 type Row = Record<string, unknown>;
 
@@ -176,15 +175,13 @@ function readRows(file: string): Row[] {
 }
 
 /** Loads every sample resource; returns the new admin token. */
-export function loadSampleData(db: DB): { token: string; resources: number; rows: number } {
-  const engine = new SqliteEngine(db);
-  const tokens = new TokenStore(db);
-  const ctx = { engine, tokens, user: { scope: "admin" as const, name: "sample-data" } };
+export async function loadSampleData(engine: DatastoreEngine, tokens: TokenStore): Promise<{ token: string; resources: number; rows: number }> {
   let rows = 0;
-  db.transaction(() => {
+  await engine.transaction(async (tx) => {
+    const ctx = { engine: tx, tokens: new TokenStore(tx.tokens), user: { scope: "admin" as const, name: "sample-data" } };
     for (const s of SAMPLES) {
       const records = readRows(s.file).map((r) => (s.map ? s.map(r) : r));
-      datastoreCreate(ctx, {
+      await datastoreCreate(ctx, {
         resource: { name: s.name, description: s.description, private: s.private ?? false },
         fields: s.fields.map((f) => ({ id: f.id, type: f.type, ...(f.label ? { info: { label: f.label } } : {}) })),
         records,
@@ -193,25 +190,23 @@ export function loadSampleData(db: DB): { token: string; resources: number; rows
       });
       rows += records.length;
     }
-    db.exec("ANALYZE");
-  })();
-  const { token } = tokens.create("sample-data admin", "admin");
+  });
+  await engine.analyze();
+  const { token } = await tokens.create("sample-data admin", "admin");
   return { token, resources: SAMPLES.length, rows };
 }
 
 /** On first start with an empty database: load the samples and print the URL and token. */
-export function ensureSampleData(db: DB): void {
+export async function ensureSampleData(engine: DatastoreEngine, tokens: TokenStore): Promise<void> {
   if (!config.sampleData) return;
-  const empty =
-    (db.prepare("SELECT count(*) FROM datastore_resources").pluck().get() as number) === 0 &&
-    (db.prepare("SELECT count(*) FROM api_tokens").pluck().get() as number) === 0;
+  const empty = (await engine.listResources()).length === 0 && (await tokens.list()).length === 0;
   if (!empty) return;
   if (!fs.existsSync(datasetsDir())) {
     console.warn("datastore: vega-datasets is not installed; starting without sample data");
     return;
   }
   const started = Date.now();
-  const { token, resources, rows } = loadSampleData(db);
+  const { token, resources, rows } = await loadSampleData(engine, tokens);
   const url = `http://localhost:${process.env.PORT || 3000}`;
   console.log(
     [

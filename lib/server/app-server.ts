@@ -1,8 +1,7 @@
 // The HTTP server: the API (/api/action/*, /api/3/action/*) and dumps (/datastore/dump/*) go
-// straight to their handlers, everything else to the explorer's pages (Next's static build). Measured
-// on 3M rows (npm run bench): a first page cost 3.8 ms through `next start`'s router against
-// 0.9 ms for the handler alone, and the five-query mix stopped at 178 requests/s with one
-// core saturated by routing; the API does not need any of what that router does.
+// straight to their handlers, everything else to the explorer's pages (Next's static build).
+// Next's router costs the API more than the handler itself (README, bench section), and the
+// API needs none of what it does.
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import { handleAction } from "../http/action-handler";
 import { handleDump } from "../http/dump";

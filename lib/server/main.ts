@@ -13,7 +13,8 @@ const dev = values.dev ?? false;
 (process.env as Record<string, string>).NODE_ENV = dev ? "development" : "production";
 
 async function main(): Promise<void> {
-  await import("../server-start"); // exits with a clear message when the database is unusable
+  // Exits with a clear message when the database is unusable.
+  await (await import("../server-start")).startDatastore();
   const { createAppServer } = await import("./app-server");
   const port = Number(values.port ?? process.env.PORT ?? 3000);
   // Not $HOSTNAME: shells and containers set it to the machine name.

@@ -1,16 +1,17 @@
-// Test helpers: a fresh SQLite file per suite and a caller that sends real Requests through
+// Test helpers: a fresh datastore file per suite and a caller that sends real Requests through
 // the same handler the route uses.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { closeDb } from "../db/connection";
+import { closeDatastore } from "../datastore";
 import { handleAction } from "../http/action-handler";
 
 export const ADMIN = "test-admin-token";
 
-/** Points DATASTORE_DB at a new temporary file; returns its path. */
+/** Points DATASTORE_DB at a new temporary file; returns its path. The next getDatastore()
+ *  opens it; the previous engine is forgotten at once and closed in the background. */
 export function freshDb(): string {
-  closeDb();
+  void closeDatastore().catch(() => undefined);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "datastore-test-"));
   const file = path.join(dir, "test.db");
   process.env.DATASTORE_DB = file;

@@ -3,12 +3,12 @@
 // exactly as before or after the write; start-up with a database it cannot use (one clear
 // message, exit 1, no crash loop); `npm run backup` while writes go on. The full disk is
 // simulated in-process (lib/http/disk-full.test.ts).
-import Database from "better-sqlite3";
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { resourceRows } from "./checksum";
+import { openEngine } from "../datastore/open";
+import { integrityCheck, orphanTables, resourceRows } from "../datastore/sqlite/test-support";
 import { ROOT, ensureBuilt, startServer, tempDir, type RunningServer } from "./server";
 
 const ADMIN = "fault-admin-token";
@@ -45,28 +45,24 @@ async function api(s: RunningServer, action: string, params: Record<string, unkn
   return { status: res.status, body: await res.json() };
 }
 
-function withDb<T>(file: string, fn: (db: Database.Database) => T): T {
-  const db = new Database(file, { readonly: true, fileMustExist: true });
-  try {
-    return fn(db);
-  } finally {
-    db.close();
-  }
-}
-
-function integrity(file: string): string {
-  return withDb(file, (db) => db.pragma("integrity_check", { simple: true }) as string);
-}
-
 type State = Map<number, string>;
 
-/** A resource's rows as key → "v|n", and whether the catalog's row count agrees. */
-function snapshot(file: string, id: string): { rows: State; countAgrees: boolean } {
-  return withDb(file, (db) => {
-    const rows = resourceRows(db, id) ?? [];
-    const count = db.prepare("SELECT row_count FROM datastore_resources WHERE id = ?").pluck().get(id) as number;
-    return { rows: new Map(rows.map((r) => [r.k as number, `${r.v}|${r.n}`])), countAgrees: count === rows.length };
-  });
+/** A resource's rows as stored in the file, as key → "v|n". */
+function snapshot(file: string, id: string): State {
+  return new Map((resourceRows(file, id) ?? []).map((r) => [r.k as number, `${r.v}|${r.n}`]));
+}
+
+/** The row count the catalog claims, as datastore_info reports it. */
+async function catalogCount(s: RunningServer, id: string): Promise<number> {
+  return (await api(s, "datastore_info", { id })).body.result.meta.count;
+}
+
+/** A datastore file holding one resource of `rows` rows, closed again. */
+async function datastoreFile(file: string, rows: number): Promise<void> {
+  const engine = await openEngine({ file, readWorkers: 0 });
+  await engine.createResource({ id: "t", name: "t", description: "", private: false }, [{ id: "x", type: "text" }]);
+  await engine.write("t", Array.from({ length: rows }, (_, i) => ({ x: `row ${i} ${"x".repeat(300)}` })), "insert");
+  await engine.close();
 }
 
 function same(a: State, b: State): boolean {
@@ -108,7 +104,7 @@ describe("SIGKILL in the middle of a write, then a restart", () => {
 
     const outcomes: string[] = [];
     for (const [i, fraction] of [0.3, 0.7, 0.95, 1.5].entries()) {
-      const before = snapshot(dbFile, target).rows;
+      const before = snapshot(dbFile, target);
       const tag = `attempt ${i}`;
       const after: State = new Map(before);
       for (let k = 0; k < TOTAL; k++) after.set(k, `${tag}|${k < BASE ? k + 1 : k}`);
@@ -121,10 +117,10 @@ describe("SIGKILL in the middle of a write, then a restart", () => {
       await server.kill();
       await request;
       server = await serve(dbFile);
-      expect(integrity(dbFile)).toBe("ok");
+      expect(integrityCheck(dbFile)).toBe("ok");
       const now = snapshot(dbFile, target);
-      expect(now.countAgrees).toBe(true);
-      const outcome = same(now.rows, before) ? "before" : same(now.rows, after) ? "after" : "neither";
+      expect(await catalogCount(server, target)).toBe(now.size);
+      const outcome = same(now, before) ? "before" : same(now, after) ? "after" : "neither";
       outcomes.push(`${Math.round(took * fraction)} ms: ${outcome}`);
       expect(outcome, `killed ${Math.round(took * fraction)} ms into a ${took} ms upsert`).not.toBe("neither");
     }
@@ -138,7 +134,7 @@ describe("SIGKILL in the middle of a write, then a restart", () => {
     let server = await serve(dbFile);
     const keep = (await api(server, "datastore_create", { resource: { name: "keep" }, records: Array.from({ length: 100 }, (_, k) => ({ k, v: `row ${k}`, n: k })) })).body.result
       .resource_id;
-    const keepBefore = snapshot(dbFile, keep).rows;
+    const keepBefore = snapshot(dbFile, keep);
     const csv = path.join(dir, "import.csv");
     const ROWS = 150_000;
     const lines = ["k,v,n"];
@@ -171,26 +167,17 @@ describe("SIGKILL in the middle of a write, then a restart", () => {
       await server.kill();
       expect(result.killed, result.stderr).toBe(true);
       server = await serve(dbFile);
-      expect(integrity(dbFile)).toBe("ok");
+      expect(integrityCheck(dbFile)).toBe("ok");
       expect((await api(server, "resource_show", { id: "imported" })).status).toBe(404);
-      expect(same(snapshot(dbFile, keep).rows, keepBefore)).toBe(true);
+      expect(same(snapshot(dbFile, keep), keepBefore)).toBe(true);
       // No table of the half-done import is left behind.
-      const orphans = withDb(dbFile, (db) =>
-        db
-          .prepare(
-            `SELECT name FROM sqlite_schema s WHERE type = 'table' AND name LIKE 'ds\\_%' ESCAPE '\\'
-             AND NOT EXISTS (SELECT 1 FROM datastore_resources r WHERE s.name = r.table_name OR s.name LIKE r.table_name || '\\_%' ESCAPE '\\')`,
-          )
-          .pluck()
-          .all(),
-      );
-      expect(orphans).toEqual([]);
+      expect(orphanTables(dbFile)).toEqual([]);
     }
     const done = await runImport();
     expect(done.code, done.stderr).toBe(0);
     const info = await api(server, "datastore_info", { id: "imported" });
     expect(info.body.result.meta.count).toBe(ROWS);
-    expect(integrity(dbFile)).toBe("ok");
+    expect(integrityCheck(dbFile)).toBe("ok");
   }, 180_000);
 });
 
@@ -224,13 +211,7 @@ describe("start-up with a database it cannot use: one clear message, exit 1", ()
 
   it("a database with damaged pages", async () => {
     const file = path.join(dir, "damaged.db");
-    const db = new Database(file);
-    db.exec("CREATE TABLE t (x TEXT)");
-    const insert = db.prepare("INSERT INTO t VALUES (?)");
-    db.transaction(() => {
-      for (let i = 0; i < 5000; i++) insert.run(`row ${i} ${"x".repeat(300)}`);
-    })();
-    db.close();
+    await datastoreFile(file, 5000);
     const fd = fs.openSync(file, "r+");
     fs.writeSync(fd, Buffer.alloc(4096 * 40, 0xa5), 0, 4096 * 40, 4096 * 100);
     fs.closeSync(fd);
@@ -255,10 +236,7 @@ describe("start-up with a database it cannot use: one clear message, exit 1", ()
     fs.mkdirSync(rw, { mode: 0o777 });
     fs.chmodSync(rw, 0o777);
     const file = path.join(rw, "ro.db");
-    const db = new Database(file);
-    db.pragma("journal_mode = WAL");
-    db.exec("CREATE TABLE t (x)");
-    db.close();
+    await datastoreFile(file, 1);
     fs.chmodSync(file, 0o444);
     await startFails(file, /is read-only/, unprivileged);
   });
@@ -308,13 +286,12 @@ describe("npm run backup while the server takes writes", () => {
     const writesDuring = acked.filter((a) => a.at >= started).length;
     expect(writesDuring).toBeGreaterThan(0);
 
-    expect(integrity(out)).toBe("ok");
+    expect(integrityCheck(out)).toBe("ok");
     const copy = snapshot(out, id);
-    expect(copy.countAgrees).toBe(true); // catalog and table from the same instant
-    for (const a of acked) if (a.at < started) expect(copy.rows.has(a.k)).toBe(true);
-    // The copy serves.
+    for (const a of acked) if (a.at < started) expect(copy.has(a.k)).toBe(true);
+    // The copy serves, its catalog and table from the same instant.
     const restored = await serve(out);
-    expect((await api(restored, "datastore_info", { id })).body.result.meta.count).toBe(copy.rows.size);
+    expect(await catalogCount(restored, id)).toBe(copy.size);
     await restored.stop();
     await server.stop();
   }, 120_000);

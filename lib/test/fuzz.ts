@@ -4,13 +4,11 @@
 // bare "Bad request" string); a 4xx for what no action may accept; the database checksum
 // unchanged after any rejected write, dry run or read; private data and token secrets in no
 // answer that may not hold them.
-import Database from "better-sqlite3";
 import { randomUUID } from "node:crypto";
 import http from "node:http";
-import type { DB } from "../db/connection";
+import { checksumFile } from "../datastore/sqlite/test-support";
 import { asBool } from "../datastore/validate";
 import { ALL_ACTIONS, MARKERS, READ_ACTIONS, WIDE_FIELDS, WRITE_ACTIONS, type FuzzCase, type TokenRef } from "./arbitraries";
-import { dbChecksum } from "./checksum";
 
 /** A word that appears only in the private resource (names, a field id, values). */
 export const CANARY = "zqxcanaryqxz";
@@ -42,8 +40,8 @@ export interface World {
 
 // ------------------------------------------------------------------------------- targets
 
-/** Sends through the same handlers the routes use, on the process's DATASTORE_DB. */
-export async function inProcessTarget(db: () => DB): Promise<Target> {
+/** Sends through the same handlers the routes use, on the process's DATASTORE_DB (`dbFile`). */
+export async function inProcessTarget(dbFile: string): Promise<Target> {
   const { handleAction } = await import("../http/action-handler");
   const { handleDump } = await import("../http/dump");
   return {
@@ -55,7 +53,7 @@ export async function inProcessTarget(db: () => DB): Promise<Target> {
       const res = dump ? await handleDump(request, name) : await handleAction(request, name);
       return { status: res.status, contentType: res.headers.get("content-type") ?? "", text: await res.text() };
     },
-    checksum: () => dbChecksum(db()),
+    checksum: () => checksumFile(dbFile),
   };
 }
 
@@ -90,16 +88,9 @@ export function httpSend(base: string, req: Sent, timeoutMs = 60_000): Promise<A
 
 /** A running server at `base` whose database file is `dbFile` (read here for the checksum). */
 export function httpTarget(base: string, dbFile: string): Target {
-  let reader: DB | undefined;
   return {
     send: (req) => httpSend(base, req),
-    checksum() {
-      reader ??= new Database(dbFile, { readonly: true, fileMustExist: true });
-      return dbChecksum(reader);
-    },
-    close() {
-      reader?.close();
-    },
+    checksum: () => checksumFile(dbFile),
   };
 }
 

@@ -1,10 +1,10 @@
 // CKAN's api_token_create / api_token_list / api_token_revoke, for admin tokens only.
-import { SCOPES } from "../../auth/tokens";
-import { requireScope, type ActionContext, type Scope } from "../context";
+import { SCOPES, type Scope } from "../../auth/principal";
+import { requireScope, type ActionContext } from "../context";
 import { DatastoreError, ErrorBag } from "../errors";
 import { asInt, isUnset, type Params } from "../validate";
 
-export function apiTokenCreate(ctx: ActionContext, params: Params) {
+export async function apiTokenCreate(ctx: ActionContext, params: Params) {
   const bag = new ErrorBag();
   if (isUnset(params.name) || typeof params.name !== "string") bag.add("name", "Missing value");
   const scope = (isUnset(params.scope) ? "read" : params.scope) as Scope;
@@ -19,16 +19,16 @@ export function apiTokenCreate(ctx: ActionContext, params: Params) {
   return ctx.tokens.create(params.name as string, scope, expires);
 }
 
-export function apiTokenList(ctx: ActionContext) {
+export async function apiTokenList(ctx: ActionContext) {
   requireScope(ctx, "admin", "api_token_list");
   return ctx.tokens.list();
 }
 
-export function apiTokenRevoke(ctx: ActionContext, params: Params) {
+export async function apiTokenRevoke(ctx: ActionContext, params: Params) {
   const target = [params.jti, params.id, params.token].find((v) => !isUnset(v));
   if (typeof target !== "string") throw DatastoreError.field("jti", "Missing value");
   requireScope(ctx, "admin", "api_token_revoke");
   // The target may be the secret itself: never echo it.
-  if (!ctx.tokens.revoke(target)) throw DatastoreError.notFound("API token was not found.");
+  if (!(await ctx.tokens.revoke(target))) throw DatastoreError.notFound("API token was not found.");
   return null;
 }

@@ -87,7 +87,7 @@ export function parseFields(v: unknown, bag: ErrorBag, params: Params): Declared
   return out;
 }
 
-export function datastoreCreate(ctx: ActionContext, params: Params) {
+export async function datastoreCreate(ctx: ActionContext, params: Params) {
   const bag = new ErrorBag();
   const hasId = !isUnset(params.resource_id) || !isUnset(params.id);
   const hasResource = !isUnset(params.resource);
@@ -120,11 +120,13 @@ export function datastoreCreate(ctx: ActionContext, params: Params) {
   const meta = resourceMeta as Record<string, unknown> | undefined;
   if (meta) resourceId = randomUUID();
 
-  return ctx.engine.transaction(() => {
-    let existing = ctx.engine.getResource(resourceId);
+  return ctx.engine.transaction(async (tx) => {
+    let existing = await tx.getResource(resourceId);
     if (existing && existing.id !== resourceId) {
       throw DatastoreError.field("resource_id", `"${resourceId}" is an alias; use the resource id ${existing.id}`);
     }
+    // A resource whose table was dropped is created as if new (the engine keeps its name).
+    if (existing && !existing.active) existing = undefined;
     const known = new Map((existing?.fields ?? []).map((f) => [f.id, f]));
 
     // Types: declared, else guessed from the first record (contract §2).
@@ -158,7 +160,7 @@ export function datastoreCreate(ctx: ActionContext, params: Params) {
     if (total > config.maxFields) throw DatastoreError.field("fields", `at most ${config.maxFields} fields are allowed`);
 
     if (!existing) {
-      existing = ctx.engine.createResource(
+      existing = await tx.createResource(
         {
           id: resourceId,
           name: typeof meta?.name === "string" && meta.name.trim() ? meta.name.trim() : resourceId,
@@ -169,29 +171,29 @@ export function datastoreCreate(ctx: ActionContext, params: Params) {
       );
     } else {
       const infoUpdates = resolved.filter((f) => known.has(f.id) && f.info).map(toField);
-      ctx.engine.alterFields(existing.id, newFields, infoUpdates, drop);
+      await tx.alterFields(existing.id, newFields, infoUpdates, drop);
     }
-    const r = ctx.engine.getResource(existing.id) as Resource;
+    const r = (await tx.getResource(existing.id)) as Resource;
     const fieldIds = new Set(r.fields.map((f) => f.id));
 
-    if (primaryKey !== undefined) {
-      const unknown = primaryKey.filter((k) => !fieldIds.has(k));
-      if (unknown.length) throw DatastoreError.field("primary_key", `fields "${unknown.join('", "')}" do not exist`);
-      ctx.engine.setPrimaryKey(r.id, primaryKey);
-    }
+    const unknownKeys = (primaryKey ?? []).filter((k) => !fieldIds.has(k));
+    if (unknownKeys.length) throw DatastoreError.field("primary_key", `fields "${unknownKeys.join('", "')}" do not exist`);
     if (aliases !== undefined) {
       for (const a of aliases) {
-        const owner = ctx.engine.nameOwner(a);
+        const owner = await tx.nameOwner(a);
         if (owner !== undefined && owner !== r.id) throw DatastoreError.field("alias", `alias "${a}" is already in use`);
         if (a === r.id) throw DatastoreError.field("alias", `alias "${a}" is the resource id`);
       }
-      ctx.engine.setAliases(r.id, aliases);
+      await tx.setAliases(r.id, aliases);
     }
-    if (records.length) ctx.engine.write(r.id, records, "insert");
+    if (records.length) await tx.write(r.id, records, "insert");
+    // As CKAN: the key's unique index is built after the records go in, so duplicates among
+    // them are refused under `constraints`.
+    if (primaryKey !== undefined) await tx.setPrimaryKey(r.id, primaryKey);
     if (indexes !== undefined) {
       const unknown = indexes.flat().filter((k) => !fieldIds.has(k));
       if (unknown.length) throw DatastoreError.field("index", `fields "${unknown.join('", "')}" do not exist`);
-      ctx.engine.setIndexes(r.id, indexes);
+      await tx.setIndexes(r.id, indexes);
     }
 
     const result: Record<string, unknown> = { ...params };

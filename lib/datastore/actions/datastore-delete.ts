@@ -1,5 +1,6 @@
 // datastore_delete and datastore_records_delete (contract §5). Without `filters`,
-// datastore_delete drops the table and its aliases; with filters it deletes matching rows.
+// datastore_delete drops the table and its aliases and the resource stays, inactive (CKAN's
+// datastore_active false); with filters it deletes matching rows.
 import { findWritableResource, requireScope, type ActionContext } from "../context";
 import type { Filter, Resource } from "../engine";
 import { DatastoreError } from "../errors";
@@ -14,30 +15,30 @@ function toFilters(r: Resource, filters: Record<string, unknown>): Filter[] {
   });
 }
 
-export function datastoreDelete(ctx: ActionContext, params: Params) {
+export async function datastoreDelete(ctx: ActionContext, params: Params) {
   const resourceId = requireResourceId(params);
   const hasFilters = params.filters !== undefined && params.filters !== null;
   const filters = hasFilters ? parseJsonString(params.filters) : undefined;
   if (hasFilters && !isPlainObject(filters)) throw DatastoreError.field("filters", "filters must be either a dict or null.");
   if (isPlainObject(filters) && filterValuesError(filters)) throw DatastoreError.field("filters", filterValuesError(filters)!);
   requireScope(ctx, "write", "datastore_delete");
-  const r = findWritableResource(ctx, resourceId);
+  const r = await findWritableResource(ctx, resourceId);
   if (!isPlainObject(filters)) {
-    ctx.engine.dropResource(r.id);
+    await ctx.engine.dropTable(r.id);
     return { resource_id: r.id };
   }
-  ctx.engine.deleteRows(r.id, toFilters(r, filters));
+  await ctx.engine.deleteRows(r.id, toFilters(r, filters));
   return { resource_id: r.id, filters };
 }
 
-export function datastoreRecordsDelete(ctx: ActionContext, params: Params) {
+export async function datastoreRecordsDelete(ctx: ActionContext, params: Params) {
   const resourceId = requireResourceId(params);
   if (params.filters === undefined || params.filters === null) throw DatastoreError.field("filters", "Missing value");
   const filters = parseJsonString(params.filters);
   if (!isPlainObject(filters)) throw DatastoreError.field("filters", "Must be a dict");
   if (filterValuesError(filters)) throw DatastoreError.field("filters", filterValuesError(filters)!);
   requireScope(ctx, "write", "datastore_records_delete");
-  const r = findWritableResource(ctx, resourceId);
-  ctx.engine.deleteRows(r.id, toFilters(r, filters));
+  const r = await findWritableResource(ctx, resourceId);
+  await ctx.engine.deleteRows(r.id, toFilters(r, filters));
   return { resource_id: r.id, filters };
 }

@@ -4,7 +4,7 @@ import { nativeType } from "../types";
 import { requireResourceId, type Params } from "../validate";
 
 export async function datastoreInfo(ctx: ActionContext, params: Params) {
-  const r = findResource(ctx, requireResourceId(params));
+  const r = await findResource(ctx, requireResourceId(params), { noun: "Resource/Alias" });
   requireRead(ctx, r, "datastore_info");
   const stats = await ctx.engine.stats(r);
   const indexed = new Set([...r.indexes.flat(), ...r.primaryKey]);

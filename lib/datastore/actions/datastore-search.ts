@@ -30,8 +30,8 @@ export async function datastoreSearch(ctx: ActionContext, params: Params) {
   }
   bag.throwIfAny();
 
-  const meta = resourceId === "_table_metadata" ? tableMetadataResource(ctx) : null;
-  const resource = meta?.resource ?? findResource(ctx, resourceId);
+  const meta = resourceId === "_table_metadata" ? await tableMetadataResource(ctx) : null;
+  const resource = meta?.resource ?? (await findResource(ctx, resourceId));
   if (!meta) requireRead(ctx, resource, "datastore_search");
 
   const bound = bindSearch(resource, p);

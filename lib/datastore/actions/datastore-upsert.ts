@@ -11,7 +11,7 @@ const METHODS: WriteMethod[] = ["upsert", "insert", "update"];
 
 class DryRun extends Error {}
 
-export function datastoreUpsert(ctx: ActionContext, params: Params) {
+export async function datastoreUpsert(ctx: ActionContext, params: Params) {
   const resourceId = requireResourceId(params);
   const bag = new ErrorBag();
   const method = (isUnset(params.method) ? "upsert" : params.method) as WriteMethod;
@@ -29,11 +29,11 @@ export function datastoreUpsert(ctx: ActionContext, params: Params) {
   bag.throwIfAny();
 
   requireScope(ctx, "write", "datastore_upsert");
-  const r = findWritableResource(ctx, resourceId);
+  const r = await findWritableResource(ctx, resourceId);
 
   try {
-    ctx.engine.transaction(() => {
-      ctx.engine.write(r.id, records, method);
+    await ctx.engine.transaction(async (tx) => {
+      await tx.write(r.id, records, method);
       if (dryRun) throw new DryRun();
     });
   } catch (e) {

@@ -20,7 +20,7 @@ export async function datastoreValueCounts(ctx: ActionContext, params: Params) {
   const p = parseSearchParams({ q: params.q, plain: params.plain, filters: params.filters, language: params.language }, bag);
   bag.throwIfAny();
 
-  const r = findResource(ctx, resourceId);
+  const r = await findResource(ctx, resourceId);
   requireRead(ctx, r, "datastore_value_counts");
   const field = params.field as string;
   if (field !== "_id" && !r.fields.some((f) => f.id === field)) throw DatastoreError.field("field", `invalid value "${field}"`);

@@ -1,5 +1,6 @@
 // CKAN core's resource_show and resource_search over our catalog (contract §0), so clients
-// can discover resources. Private resources are listed only to tokens that may read them.
+// can discover resources. Private resources are listed only to tokens that may read them;
+// a resource whose table was dropped is listed with datastore_active false, as in CKAN.
 import { canRead, findResource, requireRead, type ActionContext } from "../context";
 import type { Resource } from "../engine";
 import { DatastoreError, ErrorBag } from "../errors";
@@ -14,7 +15,7 @@ export function resourceDict(r: Resource) {
     url_type: r.urlType,
     format: "CSV",
     state: "active",
-    datastore_active: true,
+    datastore_active: r.active,
     private: r.private,
     created: r.created,
     last_modified: r.modified,
@@ -23,10 +24,10 @@ export function resourceDict(r: Resource) {
   };
 }
 
-export function resourceShow(ctx: ActionContext, params: Params) {
+export async function resourceShow(ctx: ActionContext, params: Params) {
   const id = isUnset(params.id) ? params.resource_id : params.id;
   if (isUnset(id) || typeof id !== "string") throw DatastoreError.field("id", "Missing value");
-  const r = findResource(ctx, id);
+  const r = await findResource(ctx, id, { inactive: true });
   requireRead(ctx, r, "resource_show");
   return resourceDict(r);
 }
@@ -34,7 +35,7 @@ export function resourceShow(ctx: ActionContext, params: Params) {
 const SEARCHABLE = ["id", "name", "description", "url_type", "format"] as const;
 const ORDERABLE = new Set([...SEARCHABLE, "created", "last_modified", "row_count"]);
 
-export function resourceSearch(ctx: ActionContext, params: Params) {
+export async function resourceSearch(ctx: ActionContext, params: Params) {
   const bag = new ErrorBag();
   const terms: [string, string][] = [];
   const queries = isUnset(params.query) ? [] : Array.isArray(params.query) ? params.query : [params.query];
@@ -49,8 +50,7 @@ export function resourceSearch(ctx: ActionContext, params: Params) {
   const limit = asInt(params.limit, "limit", bag, 1000, "Must be a natural number");
   bag.throwIfAny();
 
-  const matches = ctx.engine
-    .listResources()
+  const matches = (await ctx.engine.listResources())
     .filter((r) => canRead(ctx.user, r))
     .map(resourceDict)
     .filter((d) => terms.every(([k, term]) => String(d[k as keyof typeof d] ?? "").toLowerCase().includes(term)))

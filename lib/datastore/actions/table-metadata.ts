@@ -5,13 +5,14 @@ import type { Resource, SearchOutput, SearchQuery } from "../engine";
 import { termsOf } from "../full-text";
 import { str } from "../validate";
 
-export function tableMetadataResource(ctx: ActionContext) {
+export async function tableMetadataResource(ctx: ActionContext) {
   const resource: Resource = {
     id: "_table_metadata",
     name: "_table_metadata",
     description: "Tables and aliases in the DataStore",
     private: false,
     urlType: "datastore",
+    active: true,
     fields: [
       { id: "name", type: "text" },
       { id: "alias_of", type: "text" },
@@ -25,9 +26,8 @@ export function tableMetadataResource(ctx: ActionContext) {
     modified: "",
   };
   const rows: Record<string, unknown>[] = [];
-  ctx.engine
-    .listResources()
-    .filter((r) => canRead(ctx.user, r))
+  (await ctx.engine.listResources())
+    .filter((r) => r.active && canRead(ctx.user, r))
     .forEach((r, i) => {
       rows.push({ name: r.id, alias_of: null, oid: i + 1 });
       for (const a of r.aliases) rows.push({ name: a, alias_of: r.id, oid: i + 1 });

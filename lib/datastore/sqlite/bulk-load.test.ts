@@ -3,19 +3,19 @@ import os from "node:os";
 import path from "node:path";
 import fc from "fast-check";
 import { beforeEach, describe, expect, it } from "vitest";
-import { openDatabase } from "../../db/connection";
-import type { SearchQuery } from "../engine";
+import type { DatastoreEngine, SearchQuery } from "../engine";
 import { DatastoreError } from "../errors";
 import { parsePlain } from "../full-text";
 import { CastError, toStorage, type TypeName } from "../types";
+import { openEngine } from "../open";
 import { caster } from "./bulk-load";
-import { SqliteEngine } from "./engine";
+import { checkFtsIntegrity, tableOf, withRawDb } from "./test-support";
 
 const all: SearchQuery = { filters: [], fts: [], columns: ["_id", "n", "word", "ok"], sort: [{ field: "_id", desc: false, nullsFirst: false }], distinct: false, limit: 1000, offset: 0, includeTotal: true };
 
-function caught(fn: () => void): DatastoreError {
+async function caught(fn: () => Promise<unknown>): Promise<DatastoreError> {
   try {
-    fn();
+    await fn();
   } catch (e) {
     if (e instanceof DatastoreError) return e;
     throw e;
@@ -24,12 +24,13 @@ function caught(fn: () => void): DatastoreError {
 }
 
 describe("bulk load", () => {
-  let engine: SqliteEngine;
+  let engine: DatastoreEngine;
+  let file: string;
 
-  beforeEach(() => {
-    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "bulk-")), "bulk.db");
-    engine = new SqliteEngine(openDatabase(file));
-    engine.createResource({ id: "r", name: "r", description: "", private: false }, [
+  beforeEach(async () => {
+    file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "bulk-")), "bulk.db");
+    engine = await openEngine({ file, readWorkers: 0 });
+    await engine.createResource({ id: "r", name: "r", description: "", private: false }, [
       { id: "n", type: "int4" },
       { id: "word", type: "text" },
       { id: "ok", type: "bool" },
@@ -37,19 +38,21 @@ describe("bulk load", () => {
   });
 
   it("appends in multi-row statements, then indexes for full text and counts", async () => {
-    engine.write("r", [{ n: 0, word: "existing", ok: true }], "insert");
-    const load = engine.bulkLoad("r", ["word", "n"]);
-    const rows = Array.from({ length: 1234 }, (_, i) => [i % 2 ? "odd" : "even", String(i + 1)]);
-    load.append(rows.slice(0, 1000));
-    load.append(rows.slice(1000));
-    expect(load.index(500)).toBe(734);
-    expect(load.finish()).toBe(1234);
+    await engine.write("r", [{ n: 0, word: "existing", ok: true }], "insert");
+    await engine.transaction(async (tx) => {
+      const load = await tx.bulkLoad("r", ["word", "n"]);
+      const rows = Array.from({ length: 1234 }, (_, i) => [i % 2 ? "odd" : "even", String(i + 1)]);
+      await load.append(rows.slice(0, 1000));
+      await load.append(rows.slice(1000));
+      expect(await load.index(500)).toBe(734);
+      expect(await load.finish()).toBe(1234);
+    });
     // Loading merges the index lazily; afterwards FTS5's default applies again.
-    const table = engine.db.prepare("SELECT table_name FROM datastore_resources WHERE id = 'r'").pluck().get() as string;
-    expect(engine.db.prepare(`SELECT v FROM "${table}_fts_config" WHERE k = 'automerge'`).pluck().get()).toBe(4);
+    const table = tableOf(file, "r");
+    expect(withRawDb(file, (db) => db.prepare(`SELECT v FROM "${table}_fts_config" WHERE k = 'automerge'`).pluck().get())).toBe(4);
     // FTS5's own check that the index holds exactly what its content shows.
-    expect(() => engine.db.exec(`INSERT INTO "${table}_fts" ("${table}_fts") VALUES ('integrity-check')`)).not.toThrow();
-    const r = engine.getResource("r")!;
+    expect(() => checkFtsIntegrity(file, "r")).not.toThrow();
+    const r = (await engine.getResource("r"))!;
     expect(r.rowCount).toBe(1235);
     const out = await engine.search(r, { ...all, limit: 3 });
     expect(out.rows).toEqual([
@@ -63,25 +66,25 @@ describe("bulk load", () => {
     expect(bools.total).toBe(1);
   });
 
-  it("names the row and field of a value the column cannot hold", () => {
-    const load = engine.bulkLoad("r", ["n", "word"]);
+  it("names the row and field of a value the column cannot hold", async () => {
+    const load = await engine.bulkLoad("r", ["n", "word"]);
     const rows = Array.from({ length: 2000 }, (_, i) => [i === 1500 ? "x1" : i, "w"]);
-    const e = caught(() => load.append(rows));
+    const e = await caught(() => load.append(rows));
     expect(e.details).toMatchObject({ records_row: 1500, field: "n" });
     expect(String((e.details.records as string[])[0])).toContain('"x1"');
   });
 
-  it("finds the duplicate row behind a unique key violation", () => {
-    engine.setPrimaryKey("r", ["n"]);
-    const load = engine.bulkLoad("r", ["n"]);
+  it("finds the duplicate row behind a unique key violation", async () => {
+    await engine.setPrimaryKey("r", ["n"]);
+    const load = await engine.bulkLoad("r", ["n"]);
     const rows = Array.from({ length: 3000 }, (_, i) => [i === 2500 ? 7 : i]);
-    const e = caught(() => load.append(rows));
+    const e = await caught(() => load.append(rows));
     expect(e.details).toMatchObject({ records_row: 2500 });
   });
 
-  it("rejects unknown fields and _id", () => {
-    expect(caught(() => engine.bulkLoad("r", ["nope"])).details).toHaveProperty("fields");
-    expect(caught(() => engine.bulkLoad("r", ["_id"])).details).toHaveProperty("fields");
+  it("rejects unknown fields and _id", async () => {
+    expect((await caught(() => engine.bulkLoad("r", ["nope"]))).details).toHaveProperty("fields");
+    expect((await caught(() => engine.bulkLoad("r", ["_id"]))).details).toHaveProperty("fields");
   });
 });
 

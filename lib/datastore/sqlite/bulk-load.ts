@@ -1,14 +1,15 @@
-// The bulk-load fast path behind SqliteEngine.bulkLoad (imports): rows go in with multi-row
+// The bulk-load fast path behind the engine's bulkLoad (imports): rows go in with multi-row
 // INSERTs from one prepared statement, and the full-text index is filled afterwards from the
 // table with INSERT … SELECT in chunks, so no per-row FTS call crosses from JS. The caller
 // holds one transaction around the whole load; values are cast by the same toStorage rules
 // as every other write.
-import type Database from "better-sqlite3";
-import type { DB } from "../../db/connection";
-import type { BulkLoad, Field } from "../engine";
+import type { Field } from "../engine";
 import { DatastoreError } from "../errors";
 import { CastError, toStorage, type Stored } from "../types";
-import { ftsSource, quoteIdent as q } from "./sql";
+import type { Conn, DB, Statement } from "./connection";
+import { isUniqueViolation as isUnique } from "./errors";
+import { ftsTable, indexRange } from "./fts-index";
+import { quoteIdent as q } from "./sql";
 
 export interface BulkColumn extends Field {
   column: string;
@@ -65,10 +66,11 @@ export function caster(c: BulkColumn): (v: unknown) => Stored {
   return (v) => toStorage(t, v);
 }
 
-export class BulkLoader implements BulkLoad {
+export class BulkLoader {
   private readonly perStatement: number;
-  private readonly multi: Database.Statement | null;
-  private readonly single: Database.Statement;
+  private readonly multi: Statement | null;
+  private readonly single: Statement;
+  private readonly db: DB;
   private readonly buffer: Stored[];
   private readonly casts: ((v: unknown) => Stored)[];
   /** Rows appended get ids above this (AUTOINCREMENT never goes back). */
@@ -80,12 +82,13 @@ export class BulkLoader implements BulkLoad {
   private merging: number | null = null;
 
   constructor(
-    private readonly db: DB,
+    private readonly c: Conn,
     private readonly table: string,
     private readonly all: BulkColumn[],
     private readonly targets: BulkColumn[],
     private readonly onFinish: (added: number) => void,
   ) {
+    const db = (this.db = c.db);
     const n = targets.length;
     const cols = `(${targets.map((c) => q(c.column)).join(", ")})`;
     const one = `(${targets.map(() => "?").join(", ")})`;
@@ -164,28 +167,21 @@ export class BulkLoader implements BulkLoad {
   index(max: number): number {
     const remaining = this.added - this.indexed;
     if (remaining === 0 || this.all.length === 0) return 0;
-    const fts = `${this.table}_fts`;
+    const fts = ftsTable(this.table);
     if (this.merging === null) {
       // Merge segments less eagerly while loading (a fifth less CPU on 3M rows); finish() restores it.
       const row = this.db.prepare(`SELECT v FROM ${q(`${fts}_config`)} WHERE k = 'automerge'`).pluck().get();
       this.merging = typeof row === "number" ? row : DEFAULT_AUTOMERGE;
       this.setAutomerge(LOAD_AUTOMERGE);
     }
-    const cols = this.all.map((c) => q(c.column)).join(", ");
-    // The index must hold exactly what its view shows: FTS5 reads it back to unindex a row.
-    const source = q(ftsSource(this.table));
     // Appended ids are contiguous in practice; a range over _id keeps each chunk a rowid seek.
     const upTo = this.indexedTo + max;
-    const changes = this.db
-      .prepare(`INSERT INTO ${q(fts)} (rowid, ${cols}) SELECT _id, ${cols} FROM ${source} WHERE _id > ? AND _id <= ?`)
-      .run(this.indexedTo, upTo).changes;
+    const changes = indexRange(this.c, this.table, this.all, this.indexedTo, upTo);
     this.indexedTo = upTo;
     this.indexed += changes;
     if (changes === 0 && this.indexed < this.added) {
       // Ids skipped ahead (not expected inside one transaction): index the rest at once.
-      this.indexed += this.db
-        .prepare(`INSERT INTO ${q(fts)} (rowid, ${cols}) SELECT _id, ${cols} FROM ${source} WHERE _id > ?`)
-        .run(this.indexedTo).changes;
+      this.indexed += indexRange(this.c, this.table, this.all, this.indexedTo);
       this.indexedTo = Number.MAX_SAFE_INTEGER;
     }
     return this.added - this.indexed;
@@ -193,7 +189,7 @@ export class BulkLoader implements BulkLoad {
 
   private setAutomerge(n: number): void {
     // A literal: FTS5 wants an integer, and better-sqlite3 binds JS numbers as doubles.
-    const fts = q(`${this.table}_fts`);
+    const fts = q(ftsTable(this.table));
     this.db.exec(`INSERT INTO ${fts} (${fts}, rank) VALUES ('automerge', ${Math.trunc(n)})`);
   }
 
@@ -207,9 +203,4 @@ export class BulkLoader implements BulkLoad {
     this.db.exec(`ANALYZE ${q(this.table)}`);
     return this.added;
   }
-}
-
-function isUnique(e: unknown): boolean {
-  const code = (e as { code?: string }).code;
-  return code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY";
 }

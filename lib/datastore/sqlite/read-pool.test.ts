@@ -2,10 +2,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase } from "../../db/connection";
 import type { SearchQuery } from "../engine";
 import { DatastoreError } from "../errors";
-import { SqliteEngine } from "./engine";
+import { openEngine } from "../open";
+import type { SqliteEngine } from "./engine";
 import { ReadPool } from "./read-pool";
 
 const ROWS = 150_000;
@@ -13,39 +13,40 @@ const base: SearchQuery = { filters: [], fts: [], columns: ["_id", "n", "word"],
 
 describe("read pool and bounded reads", () => {
   let file: string;
-  let engine: SqliteEngine;
+  let engine: SqliteEngine; // reads on its own connection, for comparison with the pool
   let pool: ReadPool;
   let resourceId: string;
+  const resource = async () => (await engine.getResource(resourceId))!;
+  const searchNow = async (query: SearchQuery) => engine.search(await resource(), query);
 
-  beforeAll(() => {
+  beforeAll(async () => {
     file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "pool-")), "pool.db");
-    engine = new SqliteEngine(openDatabase(file));
-    resourceId = engine.createResource({ id: "big", name: "big", description: "", private: false }, [
+    engine = (await openEngine({ file, readWorkers: 0 })) as SqliteEngine;
+    resourceId = (await engine.createResource({ id: "big", name: "big", description: "", private: false }, [
       { id: "n", type: "int4" },
       { id: "word", type: "text" },
-    ]).id;
+    ])).id;
     const words = ["alpha", "beta", "gamma", "delta"];
-    engine.write(resourceId, Array.from({ length: ROWS }, (_, i) => ({ n: (i * 7919) % ROWS, word: words[i % 4] })), "insert");
+    await engine.write(resourceId, Array.from({ length: ROWS }, (_, i) => ({ n: (i * 7919) % ROWS, word: words[i % 4] })), "insert");
     pool = new ReadPool(file, 2);
   });
 
   afterAll(async () => {
     await pool.close();
+    await engine.close();
     delete process.env.DATASTORE_QUERY_TIMEOUT_MS;
     delete process.env.DATASTORE_COUNT_BUDGET_MS;
   });
 
   it("answers on worker threads exactly as in process", async () => {
-    const r = engine.getResource(resourceId)!;
     const query: SearchQuery = { ...base, filters: [{ field: "word", values: ["beta"] }], sort: [{ field: "n", desc: true, nullsFirst: true }] };
-    const inProcess = engine.searchNow(r, query);
+    const inProcess = await searchNow(query);
     const pooled = await pool.run({ op: "search", resourceId, query });
     expect(pooled).toEqual(inProcess);
     expect(inProcess.total).toBe(ROWS / 4);
   });
 
   it("hands over encoded records, value counts and sizes as computed in process", async () => {
-    const r = engine.getResource(resourceId)!;
     const columns = [{ id: "_id", type: "int" as const }, { id: "n", type: "int4" as const }, { id: "word", type: "text" as const }];
     const query: SearchQuery = { ...base, limit: 3000, encode: { format: "objects", columns } };
     const pooled = (await pool.run({ op: "search", resourceId, query })) as { records: Uint8Array; rows: unknown[] };
@@ -53,10 +54,10 @@ describe("read pool and bounded reads", () => {
     const records = JSON.parse(new TextDecoder().decode(pooled.records));
     expect(records).toHaveLength(3000);
     expect(records[1]).toEqual({ _id: 2, n: 7919, word: "beta" });
-    expect(pooled.records).toEqual(engine.searchNow(r, query).records);
+    expect(pooled.records).toEqual((await searchNow(query)).records);
     const counts = await pool.run({ op: "valueCounts", resourceId, query: base, field: "word", limit: 10 });
     expect(counts).toEqual({ values: ["alpha", "beta", "delta", "gamma"].map((value) => ({ value, count: ROWS / 4 })), partial: false });
-    expect(await pool.run({ op: "stats", resourceId })).toEqual(engine.statsNow(r));
+    expect(await pool.run({ op: "stats", resourceId })).toEqual(await engine.stats(await resource()));
   });
 
   it("runs reads in parallel on several workers", async () => {
@@ -78,36 +79,36 @@ describe("read pool and bounded reads", () => {
     }
   });
 
-  it("estimates a total that would exceed the count budget, and says so", () => {
+  it("estimates a total that would exceed the count budget, and says so", async () => {
     process.env.DATASTORE_COUNT_BUDGET_MS = "0";
     try {
-      const r = engine.getResource(resourceId)!;
-      const out = engine.searchNow(r, { ...base, filters: [{ field: "word", values: ["alpha", "delta"] }] });
+      const out = await searchNow({ ...base, filters: [{ field: "word", values: ["alpha", "delta"] }] });
       expect(out.totalEstimated).toBe(true);
       expect(Math.abs(out.total! - ROWS / 2)).toBeLessThan(ROWS * 0.05);
     } finally {
       delete process.env.DATASTORE_COUNT_BUDGET_MS;
     }
-    const exact = engine.searchNow(engine.getResource(resourceId)!, { ...base, filters: [{ field: "word", values: ["alpha", "delta"] }] });
+    const exact = await searchNow({ ...base, filters: [{ field: "word", values: ["alpha", "delta"] }] });
     expect(exact).toMatchObject({ total: ROWS / 2, totalEstimated: false });
   });
 
-  it("counts from an index range alone, exactly, without the deadline check", () => {
-    const other = engine.createResource({ id: "indexed", name: "indexed", description: "", private: false }, [
+  it("counts from an index range alone, exactly, without the deadline check", async () => {
+    const other = (await engine.createResource({ id: "indexed", name: "indexed", description: "", private: false }, [
       { id: "n", type: "int4" },
       { id: "word", type: "text" },
-    ]).id;
-    engine.write(other, Array.from({ length: 3000 }, (_, i) => ({ n: i, word: ["alpha", "beta", "gamma"][i % 3] })), "insert");
-    engine.setIndexes(other, [["word"]]);
+    ])).id;
+    await engine.write(other, Array.from({ length: 3000 }, (_, i) => ({ n: i, word: ["alpha", "beta", "gamma"][i % 3] })), "insert");
+    await engine.setIndexes(other, [["word"]]);
+    const r = (await engine.getResource(other))!;
     const query: SearchQuery = { ...base, filters: [{ field: "word", values: ["alpha", "beta"] }] };
-    const [, count] = engine.searchStatements(engine.getResource(other)!, query);
+    const [, count] = engine.searchStatements(r, query);
     expect(count.sql).not.toContain("ds_deadline");
     process.env.DATASTORE_COUNT_BUDGET_MS = "0";
     try {
       // A budget of 0 ms would estimate any budgeted count; this one is exact.
-      expect(engine.searchNow(engine.getResource(other)!, query)).toMatchObject({ total: 2000, totalEstimated: false });
+      expect(await engine.search(r, query)).toMatchObject({ total: 2000, totalEstimated: false });
       // Not from an index (n is not indexed): budgeted, and here estimated.
-      const unindexed = engine.searchStatements(engine.getResource(other)!, { ...base, filters: [{ field: "n", values: [1, 2] }] })[1];
+      const unindexed = engine.searchStatements(r, { ...base, filters: [{ field: "n", values: [1, 2] }] })[1];
       expect(unindexed.sql).toContain("ds_deadline");
     } finally {
       delete process.env.DATASTORE_COUNT_BUDGET_MS;

@@ -15,7 +15,7 @@ export type NewReadTask = { resourceId: string } & (
 );
 export type ReadTask = NewReadTask & { id: number };
 
-type Reply = { id: number; result?: unknown; error?: { kind?: ErrorKind; details?: Record<string, unknown>; message?: string; code?: string } };
+type Reply = { id: number; result?: unknown; error?: { kind?: ErrorKind; details?: Record<string, unknown>; message?: string } };
 
 interface Slot {
   worker: Worker;
@@ -34,7 +34,7 @@ const GRACE_MS = 2000;
 
 export function defaultReadWorkers(): number {
   // One per core, at least two, so one slow query never leaves the others waiting. Each costs
-  // about 40 MB (an isolate and its page cache): a third measured 361 MB peak against 320 MB.
+  // an isolate and its page cache (README "Performance" has the memory figures).
   return Math.max(2, os.availableParallelism());
 }
 
@@ -92,7 +92,7 @@ export class ReadPool {
       clearTimeout(job.timer);
       if (!reply.error) job.resolve(reply.result);
       else if (reply.error.kind) job.reject(new DatastoreError(reply.error.kind, reply.error.details ?? {}));
-      else job.reject(Object.assign(new Error(reply.error.message), { code: reply.error.code }));
+      else job.reject(new Error(reply.error.message));
     }
     this.dispatch();
   }
@@ -108,9 +108,7 @@ export class ReadPool {
       void job.slot.worker.terminate();
       this.replace(job.slot);
     }
-    job.reject(
-      DatastoreError.field("query", `Query took too long (over ${config.queryTimeoutMs} ms): narrow it with filters or a search, or ask for fewer rows`),
-    );
+    job.reject(DatastoreError.tooLong(config.queryTimeoutMs));
     this.dispatch();
   }
 

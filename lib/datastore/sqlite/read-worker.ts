@@ -1,20 +1,23 @@
-// A read worker: its own read-only connection, answering search and value-count tasks so
-// reads use every core and a slow query never blocks the server's event loop.
+// A read worker: its own read-only connection, answering search, value-count and size tasks
+// so reads use every core and a slow query never blocks the server's event loop.
 import { parentPort, workerData } from "node:worker_threads";
-import { openReader } from "../../db/connection";
 import { DatastoreError } from "../errors";
-import { SqliteEngine } from "./engine";
+import { mustGet } from "./catalog";
+import { openReader } from "./connection";
+import { toDatastoreError } from "./errors";
 import type { ReadTask } from "./read-pool";
+import { search } from "./search";
+import { sizes } from "./statistics";
+import { valueCounts } from "./value-counts";
 
-const engine = new SqliteEngine(openReader((workerData as { file: string }).file));
+const c = openReader((workerData as { file: string }).file);
 
 function run(task: ReadTask): unknown {
   // One read transaction: the catalog and the rows come from the same snapshot.
-  return engine.db.transaction(() => {
-    const r = engine.getResource(task.resourceId);
-    if (!r) throw DatastoreError.notFound(`Resource "${task.resourceId}" was not found.`);
-    if (task.op === "stats") return engine.statsNow(r);
-    return task.op === "search" ? engine.searchNow(r, task.query) : engine.valueCountsNow(r, task.field, task.query, task.limit);
+  return c.db.transaction(() => {
+    const r = mustGet(c, task.resourceId);
+    if (task.op === "stats") return sizes(c, r);
+    return task.op === "search" ? search(c, r, task.query) : valueCounts(c, r, task.field, task.query, task.limit);
   })();
 }
 
@@ -24,10 +27,9 @@ parentPort!.on("message", (task: ReadTask) => {
     // Encoded records move to the server thread without a copy.
     parentPort!.postMessage({ id: task.id, result }, result.records ? [result.records.buffer as ArrayBuffer] : []);
   } catch (e) {
-    const error =
-      e instanceof DatastoreError
-        ? { kind: e.kind, details: e.details }
-        : { message: (e as Error).message, code: (e as { code?: string }).code };
+    const mapped = toDatastoreError(e);
+    const error = mapped instanceof DatastoreError ? { kind: mapped.kind, details: mapped.details } : { message: (mapped as Error).message };
+    if (!(mapped instanceof DatastoreError)) console.error("datastore read worker: internal error", e);
     parentPort!.postMessage({ id: task.id, error });
   }
 });

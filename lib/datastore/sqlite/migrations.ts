@@ -1,8 +1,9 @@
 // Versioned schema migrations for the catalog, tracked in PRAGMA user_version.
 // Append a migration to add a version; never edit one that has shipped.
 import type { Database } from "better-sqlite3";
+import { DatastoreUnavailable } from "../errors";
 
-const MIGRATIONS: string[] = [
+const MIGRATIONS: (string | ((db: Database) => void))[] = [
   `
   CREATE TABLE datastore_resources (
     id TEXT PRIMARY KEY,
@@ -34,6 +35,12 @@ const MIGRATIONS: string[] = [
     last_used TEXT
   );
   `,
+  // datastore_delete without filters keeps the resource without a table (CKAN); `version`
+  // counts writes, so anything cached from a resource's rows knows when it went stale.
+  `
+  ALTER TABLE datastore_resources ADD COLUMN active INTEGER NOT NULL DEFAULT 1;
+  ALTER TABLE datastore_resources ADD COLUMN version INTEGER NOT NULL DEFAULT 0;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
@@ -41,13 +48,15 @@ export const SCHEMA_VERSION = MIGRATIONS.length;
 export function migrate(db: Database): void {
   const current = db.pragma("user_version", { simple: true }) as number;
   if (current > SCHEMA_VERSION) {
-    throw new Error(
-      `database schema version ${current} is newer than this build supports (${SCHEMA_VERSION})`,
+    throw new DatastoreUnavailable(
+      `the database schema version ${current} is newer than this build supports (${SCHEMA_VERSION}): run a newer Datastore Explorer, or point DATASTORE_DB at another file.`,
     );
   }
   for (let v = current; v < SCHEMA_VERSION; v++) {
     db.transaction(() => {
-      db.exec(MIGRATIONS[v]);
+      const step = MIGRATIONS[v];
+      if (typeof step === "string") db.exec(step);
+      else step(db);
       db.pragma(`user_version = ${v + 1}`);
     })();
   }

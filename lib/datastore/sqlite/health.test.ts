@@ -3,8 +3,11 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { openDatabase } from "./connection";
-import { DatabaseProblem, checkDatabase, explainOpenError } from "./health";
+import { DatastoreUnavailable } from "../errors";
+import { openWriter } from "./connection";
+import { checkDatabase, explainOpenError } from "./health";
+
+const openDatabase = (file: string) => openWriter(file).db;
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "datastore-health-"));
 
@@ -37,7 +40,7 @@ describe("checkDatabase", () => {
     fs.writeSync(fd, Buffer.alloc(4096 * 20, 0xa5), 0, 4096 * 20, 4096 * 30);
     fs.closeSync(fd);
     const db = openDatabase(file); // opening alone does not notice
-    expect(() => checkDatabase(db, file)).toThrow(DatabaseProblem);
+    expect(() => checkDatabase(db, file)).toThrow(DatastoreUnavailable);
     expect(() => checkDatabase(db, file)).toThrow(/is corrupt .*Restore it from a backup/);
     db.close();
   });

@@ -1,27 +1,23 @@
 // Start-up checks of the database, so a server that cannot serve says why once and stops
 // instead of failing request after request: a file that is not SQLite or is corrupt, a
-// read-only file or directory, a directory that cannot be created. lib/server-start.ts runs them.
+// read-only file or directory, a directory that cannot be created. The engine's check() and
+// open run them; each problem becomes a DatastoreUnavailable that says what to do.
+import type { StartupCheck } from "../engine";
+import { DatastoreUnavailable } from "../errors";
 import type { DB } from "./connection";
-
-export type StartupCheck = "quick" | "full" | "off";
-
-export class DatabaseProblem extends Error {}
-
-function codeOf(e: unknown): string {
-  return String((e as { code?: unknown })?.code ?? "");
-}
+import { codeOf } from "./errors";
 
 /**
  * Checks an open database: page structure (`quick_check`, or the slower `integrity_check`
  * with "full"), then that it can take the write lock and write (rolled back at once).
- * Throws a DatabaseProblem with an explanation.
+ * Throws a DatastoreUnavailable with an explanation.
  */
 export function checkDatabase(db: DB, file: string, level: StartupCheck = "quick"): void {
   if (level !== "off") {
     const rows = db.pragma(`${level === "full" ? "integrity_check" : "quick_check"}(5)`, { simple: false }) as Record<string, string>[];
     const found = rows.map((r) => Object.values(r)[0]);
     if (found.length !== 1 || found[0] !== "ok") {
-      throw new DatabaseProblem(
+      throw new DatastoreUnavailable(
         `the database at ${file} is corrupt (${found.join("\n").replace(/\s*\n\s*/g, "; ").slice(0, 300)}). ` +
           "Restore it from a backup (npm run backup -- FILE makes one), or point DATASTORE_DB at another file.",
       );
@@ -31,12 +27,12 @@ export function checkDatabase(db: DB, file: string, level: StartupCheck = "quick
     db.exec("BEGIN IMMEDIATE");
   } catch (e) {
     if (codeOf(e) === "SQLITE_BUSY") return; // another process is writing: it is writable
-    throw new DatabaseProblem(explainOpenError(e, file));
+    throw new DatastoreUnavailable(explainOpenError(e, file));
   }
   try {
     db.exec("CREATE TABLE datastore_write_probe (x)");
   } catch (e) {
-    throw new DatabaseProblem(explainOpenError(e, file));
+    throw new DatastoreUnavailable(explainOpenError(e, file));
   } finally {
     db.exec("ROLLBACK");
   }
@@ -44,7 +40,7 @@ export function checkDatabase(db: DB, file: string, level: StartupCheck = "quick
 
 /** A sentence for an error opening or first using the database, with what to do about it. */
 export function explainOpenError(e: unknown, file: string): string {
-  if (e instanceof DatabaseProblem) return e.message;
+  if (e instanceof DatastoreUnavailable) return e.message;
   const code = codeOf(e);
   const detail = (e as Error)?.message ?? String(e);
   if (code === "SQLITE_NOTADB") {

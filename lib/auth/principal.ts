@@ -1,0 +1,13 @@
+// Who is asking: a token's scope (read < write < admin) or anonymous. Its own module so the
+// token rules (lib/auth/tokens.ts) and the action context both use it without importing each other.
+
+export type Scope = "read" | "write" | "admin";
+
+export const SCOPES: Scope[] = ["read", "write", "admin"];
+
+export interface Principal {
+  /** null: anonymous. */
+  scope: Scope | null;
+  tokenId?: string;
+  name?: string;
+}

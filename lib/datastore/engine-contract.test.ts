@@ -1,0 +1,235 @@
+// The engine contract: one suite, run against every engine in ENGINES through the factory. A
+// new engine (PostgreSQL) is tested by adding a line there. Everything here goes through the
+// DatastoreEngine interface only.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { DatastoreEngine, Field, SearchQuery, SortClause } from "./engine";
+import { DatastoreError } from "./errors";
+import { parsePlain } from "./full-text";
+import { openEngine } from "./open";
+
+const ENGINES: { name: string; open: () => Promise<DatastoreEngine> }[] = [
+  { name: "SQLite", open: () => openEngine({ file: tempFile(), readWorkers: 0 }) },
+  { name: "SQLite with read workers", open: () => openEngine({ file: tempFile(), readWorkers: 2 }) },
+];
+
+function tempFile(): string {
+  return path.join(fs.mkdtempSync(path.join(os.tmpdir(), "engine-")), "e.db");
+}
+
+const base: SearchQuery = { filters: [], fts: [], columns: ["_id", "n"], sort: [], distinct: false, limit: 3, offset: 0, includeTotal: true };
+const asc = (field: string): SortClause => ({ field, desc: false, nullsFirst: false });
+const desc = (field: string): SortClause => ({ field, desc: true, nullsFirst: true });
+const meta = (id: string) => ({ id, name: id, description: "", private: false });
+
+async function caught(p: Promise<unknown>): Promise<DatastoreError> {
+  try {
+    await p;
+  } catch (e) {
+    if (e instanceof DatastoreError) return e;
+    throw e;
+  }
+  throw new Error("expected a DatastoreError");
+}
+
+describe.each(ENGINES)("engine contract: $name", ({ open }) => {
+  let engine: DatastoreEngine;
+
+  beforeEach(async () => {
+    engine = await open();
+  });
+  afterEach(async () => {
+    await engine.close();
+  });
+
+  async function table(id: string, fields: Field[], records: Record<string, unknown>[]) {
+    await engine.createResource(meta(id), fields);
+    await engine.write(id, records, "insert");
+    return (await engine.getResource(id))!;
+  }
+
+  const rows = async (id: string, query: SearchQuery) => (await engine.search((await engine.getResource(id))!, query)).rows;
+
+  describe("sorting keeps PostgreSQL's answers", () => {
+    beforeEach(async () => {
+      await table("r", [{ id: "n", type: "int4" }], [5, 3, 9, 1, 7].map((n) => ({ n })));
+      await engine.setIndexes("r", [["n"]]);
+    });
+
+    it("sorts an indexed column without NULLs in both directions", async () => {
+      expect((await rows("r", { ...base, sort: [asc("n")] })).map((r) => r[1])).toEqual([1, 3, 5]);
+      expect((await rows("r", { ...base, sort: [desc("n")] })).map((r) => r[1])).toEqual([9, 7, 5]);
+    });
+
+    it("puts NULLs last ascending and first descending once the column holds one", async () => {
+      await engine.write("r", [{ n: null }], "insert");
+      expect((await rows("r", { ...base, sort: [asc("n")], limit: 10 })).map((r) => r[1])).toEqual([1, 3, 5, 7, 9, null]);
+      expect((await rows("r", { ...base, sort: [desc("n")] })).map((r) => r[1])).toEqual([null, 9, 7]);
+      expect((await rows("r", { ...base, sort: [{ field: "n", desc: false, nullsFirst: true }] })).map((r) => r[1])).toEqual([null, 1, 3]);
+    });
+
+    it("pages deep by _id the same whether _ids are dense or have gaps", async () => {
+      expect((await rows("r", { ...base, offset: 2 })).map((r) => r[1])).toEqual([9, 1, 7]);
+      await engine.deleteRows("r", [{ field: "n", values: [3] }]);
+      expect((await rows("r", { ...base, offset: 2 })).map((r) => r[1])).toEqual([1, 7]);
+      expect((await engine.search((await engine.getResource("r"))!, { ...base, offset: 2 })).total).toBe(4);
+    });
+
+    it("orders array fields element by element, shorter prefixes and NULL arrays as PostgreSQL does", async () => {
+      const values = [[10], [9], [1, 10], [1, 2], [], null, [1], [1, null], [2]];
+      await table("arr", [{ id: "a", type: "_int4" }], values.map((a) => ({ a })));
+      const sorted = async (s: SortClause) => (await rows("arr", { ...base, columns: ["a"], sort: [s], limit: 20 })).map((r) => r[0]);
+      expect(await sorted(asc("a"))).toEqual([[], [1], [1, 2], [1, 10], [1, null], [2], [9], [10], null]);
+      expect(await sorted(desc("a"))).toEqual([null, [10], [9], [2], [1, null], [1, 10], [1, 2], [1], []]);
+      await table("words", [{ id: "w", type: "_text" }], [["b"], ["a", "z"], ["a"], ["ab"]].map((w) => ({ w })));
+      const words = (await rows("words", { ...base, columns: ["w"], sort: [asc("w")], limit: 20 })).map((r) => r[0]);
+      expect(words).toEqual([["a"], ["a", "z"], ["ab"], ["b"]]);
+    });
+  });
+
+  describe("best-first full-text order", () => {
+    it("ranks every match: each offset has its rows and the best match comes first", async () => {
+      const records = Array.from({ length: 2500 }, (_, i) => ({ txt: i === 2400 ? "apple apple apple apple" : `apple number ${i + 1}` }));
+      const r = await table("fruit", [{ id: "txt", type: "text" }], records);
+      const fts = [{ field: null, tree: parsePlain("apple"), rank: "rank" }];
+      const query: SearchQuery = { ...base, columns: ["_id", "txt"], fts, sort: [{ field: "rank", desc: true, nullsFirst: false }], limit: 100 };
+      const first = await engine.search(r, query);
+      expect(first.total).toBe(2500);
+      expect(first.rows[0]).toEqual([2401, "apple apple apple apple"]);
+      const seen = new Set<number>();
+      for (let offset = 0; offset < 2500; offset += 500) {
+        const page = await engine.search(r, { ...query, offset, limit: 500, includeTotal: false });
+        expect(page.rows).toHaveLength(500);
+        for (const [id] of page.rows) seen.add(id as number);
+      }
+      expect(seen.size).toBe(2500);
+    });
+
+    it("sees writes: a new best match comes first on the next search", async () => {
+      const r = await table("w", [{ id: "txt", type: "text" }], Array.from({ length: 50 }, (_, i) => ({ txt: `pear ${i}` })));
+      const query: SearchQuery = { ...base, columns: ["_id"], fts: [{ field: null, tree: parsePlain("pear"), rank: "rank" }], sort: [{ field: "rank", desc: true, nullsFirst: false }] };
+      await engine.search(r, query);
+      await engine.write("w", [{ txt: "pear pear pear pear pear" }], "insert");
+      const after = await engine.search((await engine.getResource("w"))!, query);
+      expect(after.rows[0]).toEqual([51]);
+      expect(after.total).toBe(51);
+    });
+  });
+
+  describe("transactions", () => {
+    it("roll back every write when the function throws, and commit them together otherwise", async () => {
+      await engine.createResource(meta("t"), [{ id: "n", type: "int4" }]);
+      await expect(
+        engine.transaction(async (tx) => {
+          await tx.write("t", [{ n: 1 }], "insert");
+          await tx.createResource(meta("t2"), [{ id: "x", type: "text" }]);
+          throw new Error("stop");
+        }),
+      ).rejects.toThrow("stop");
+      expect((await engine.getResource("t"))!.rowCount).toBe(0);
+      expect(await engine.getResource("t2")).toBeUndefined();
+      await engine.transaction(async (tx) => {
+        await tx.write("t", [{ n: 1 }, { n: 2 }], "insert");
+        await tx.setIndexes("t", [["n"]]);
+      });
+      expect((await engine.getResource("t"))!).toMatchObject({ rowCount: 2, indexes: [["n"]] });
+    });
+
+    it("undo a nested transaction alone, and make other callers wait for the outer one", async () => {
+      await engine.createResource(meta("t"), [{ id: "n", type: "int4" }]);
+      let seenDuring: number | undefined;
+      await engine.transaction(async (tx) => {
+        await tx.write("t", [{ n: 1 }], "insert");
+        await expect(tx.transaction(async (inner) => {
+          await inner.write("t", [{ n: 2 }], "insert");
+          throw new Error("inner");
+        })).rejects.toThrow("inner");
+        const outside = engine.getResource("t").then((r) => (seenDuring = r!.rowCount));
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        expect(seenDuring).toBeUndefined(); // waits for the commit
+        void outside;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      expect(seenDuring).toBe(1);
+    });
+  });
+
+  describe("writes", () => {
+    it("refuse a duplicate key as CKAN does: the row under `records`, a new key under `constraints`", async () => {
+      await engine.createResource(meta("k"), [{ id: "id", type: "text" }]);
+      await engine.setPrimaryKey("k", ["id"]);
+      const e = await caught(engine.write("k", [{ id: "a" }, { id: "b" }, { id: "a" }], "insert"));
+      expect(e.details).toEqual({ records: [expect.stringMatching(/^duplicate key value violates unique constraint/)], records_row: 2 });
+      expect((await engine.getResource("k"))!.rowCount).toBe(0);
+      await engine.setPrimaryKey("k", []);
+      await engine.write("k", [{ id: "a" }, { id: "a" }], "insert");
+      const k = await caught(engine.setPrimaryKey("k", ["id"]));
+      expect(k.details).toEqual({
+        constraints: ["Cannot insert records or create index because of uniqueness constraint"],
+        info: { orig: expect.stringContaining("Key (id)=(a) is duplicated."), pgcode: "23505" },
+      });
+      expect((await engine.getResource("k"))!.primaryKey).toEqual([]);
+    });
+
+    it("name a missing key of an update the way CKAN prints it", async () => {
+      await engine.createResource(meta("k"), [{ id: "id", type: "text" }, { id: "n", type: "int4" }]);
+      await engine.setPrimaryKey("k", ["id"]);
+      expect((await caught(engine.write("k", [{ id: "1", n: 2 }], "update"))).details).toEqual({ key: [`key "['1']" not found`] });
+      expect((await caught(engine.write("k", [{ _id: 7, n: 2 }], "update"))).details).toEqual({ key: [`key "[7]" not found`] });
+    });
+
+    it("bulk-load rows in one transaction, counted and searchable once finished", async () => {
+      await engine.createResource(meta("b"), [{ id: "n", type: "int4" }, { id: "word", type: "text" }]);
+      await engine.transaction(async (tx) => {
+        const load = await tx.bulkLoad("b", ["word", "n"]);
+        await load.append(Array.from({ length: 1500 }, (_, i) => [i % 2 ? "odd" : "even", String(i)]));
+        expect(await load.index(1000)).toBe(500);
+        expect(await load.finish()).toBe(1500);
+      });
+      const r = (await engine.getResource("b"))!;
+      expect(r.rowCount).toBe(1500);
+      const odd = await engine.search(r, { ...base, fts: [{ field: null, tree: parsePlain("odd"), rank: "rank" }], limit: 0 });
+      expect(odd.total).toBe(750);
+    });
+  });
+
+  describe("dropping a table", () => {
+    it("keeps the resource, inactive, until a create gives it a table again", async () => {
+      await table("d", [{ id: "n", type: "int4" }], [{ n: 1 }]);
+      await engine.setAliases("d", ["d-alias"]);
+      await engine.dropTable("d");
+      expect(await engine.getResource("d")).toMatchObject({ id: "d", active: false, fields: [], rowCount: 0, aliases: [] });
+      expect(await engine.getResource("d-alias")).toBeUndefined();
+      expect((await caught(engine.write("d", [{ n: 2 }], "insert"))).kind).toBe("not_found");
+      await engine.createResource(meta("d"), [{ id: "x", type: "text" }]);
+      await engine.write("d", [{ x: "back" }], "insert");
+      expect(await engine.getResource("d")).toMatchObject({ active: true, fields: [{ id: "x", type: "text" }], rowCount: 1 });
+    });
+  });
+
+  describe("streams and tokens", () => {
+    it("streams every row in chunks from one snapshot", async () => {
+      const r = await table("s", [{ id: "n", type: "int4" }], Array.from({ length: 2500 }, (_, i) => ({ n: i })));
+      const chunks: unknown[][][] = [];
+      for await (const chunk of engine.iterate(r, { ...base, sort: [asc("_id")], limit: -1 })) {
+        chunks.push(chunk);
+        if (chunks.length === 1) await engine.write("s", [{ n: -1 }], "insert"); // not in this snapshot
+      }
+      expect(chunks.length).toBeGreaterThan(1);
+      expect(chunks.flat().map((row) => row[1])).toEqual(Array.from({ length: 2500 }, (_, i) => i));
+    });
+
+    it("store tokens by hash: insert, find, touch, list, remove", async () => {
+      const t = { id: "t1", name: "ci", scope: "write" as const, hash: "h1", created: "2026-01-01T00:00:00Z", expires: null, lastUsed: null };
+      await engine.tokens.insert(t);
+      expect(await engine.tokens.findByHash("h1")).toEqual(t);
+      await engine.tokens.touch("t1", "2026-02-01T00:00:00Z");
+      expect(await engine.tokens.list()).toEqual([{ ...t, lastUsed: "2026-02-01T00:00:00Z" }]);
+      expect(await engine.tokens.remove("h1")).toBe(true);
+      expect(await engine.tokens.remove("t1")).toBe(false);
+      expect(await engine.tokens.findByHash("h1")).toBeUndefined();
+    });
+  });
+});

@@ -1,0 +1,115 @@
+// The catalog: one row per resource in `datastore_resources` (its table's generated name, its
+// fields with the column `cN` each one lives in, keys, indexes, row count, a write version)
+// and its aliases in `datastore_aliases`. Resources are read from here in every request.
+import type { Field, Resource } from "../engine";
+import { DatastoreError } from "../errors";
+import type { Conn } from "./connection";
+
+export interface StoredField extends Field {
+  column: string;
+}
+
+interface Row {
+  id: string;
+  table_name: string;
+  name: string;
+  description: string;
+  private: number;
+  url_type: string;
+  fields: string;
+  primary_key: string;
+  indexes: string;
+  next_column: number;
+  row_count: number;
+  created: string;
+  modified: string;
+  active: number;
+  version: number;
+}
+
+/** A resource with what the engine needs to build SQL for it. */
+export interface Internal extends Resource {
+  table: string;
+  columns: Map<string, StoredField>;
+  nextColumn: number;
+  /** Goes up with every write to the resource's rows or fields. */
+  version: number;
+}
+
+export const ID_FIELD: StoredField = { id: "_id", type: "int8", column: "_id" };
+
+export function now(): string {
+  return new Date().toISOString().replace(/\.\d+Z$/, "");
+}
+
+function load(c: Conn, row: Row | undefined): Internal | undefined {
+  if (!row) return undefined;
+  const stored = JSON.parse(row.fields) as StoredField[];
+  const aliases = c.cache.get("SELECT alias FROM datastore_aliases WHERE resource_id = ? ORDER BY alias", "pluck").all(row.id) as string[];
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    private: row.private === 1,
+    urlType: row.url_type,
+    active: row.active === 1,
+    fields: stored.map(({ id, type, info }) => (info ? { id, type, info } : { id, type })),
+    primaryKey: JSON.parse(row.primary_key),
+    indexes: JSON.parse(row.indexes),
+    aliases,
+    rowCount: row.row_count,
+    created: row.created,
+    modified: row.modified,
+    table: row.table_name,
+    columns: new Map(stored.map((f) => [f.id, f])),
+    nextColumn: row.next_column,
+    version: row.version,
+  };
+}
+
+export function findResource(c: Conn, idOrAlias: string): Internal | undefined {
+  // Two keyed lookups (an OR of both made SQLite scan the catalog).
+  const row = c.cache
+    .get(
+      `SELECT * FROM datastore_resources WHERE id = @name
+       UNION ALL SELECT r.* FROM datastore_aliases AS a JOIN datastore_resources AS r ON r.id = a.resource_id WHERE a.alias = @name
+       LIMIT 1`,
+    )
+    .get({ name: idOrAlias }) as Row | undefined;
+  return load(c, row);
+}
+
+/** The resource with this id and a table, else 404. */
+export function mustGet(c: Conn, id: string): Internal {
+  const r = findResource(c, id);
+  if (!r || !r.active) throw DatastoreError.notFound(`Resource "${id}" was not found.`);
+  return r;
+}
+
+export function listResources(c: Conn): Internal[] {
+  const rows = c.db.prepare("SELECT * FROM datastore_resources ORDER BY name, id").all() as Row[];
+  return rows.map((r) => load(c, r)!);
+}
+
+export function nameOwner(c: Conn, name: string): string | undefined {
+  return c.cache
+    .get(
+      `SELECT id FROM datastore_resources WHERE id = @name
+       UNION ALL SELECT resource_id FROM datastore_aliases WHERE alias = @name`,
+      "pluck",
+    )
+    .get({ name }) as string | undefined;
+}
+
+export function saveFields(c: Conn, r: Internal, fields: StoredField[], nextColumn: number): void {
+  c.db
+    .prepare("UPDATE datastore_resources SET fields = ?, next_column = ?, modified = ?, version = version + 1 WHERE id = ?")
+    .run(JSON.stringify(fields), nextColumn, now(), r.id);
+}
+
+/** Records a write: the row count moves by `rowDelta`, the version goes up. */
+export function touch(c: Conn, id: string, rowDelta: number): void {
+  c.cache
+    .get("UPDATE datastore_resources SET row_count = row_count + ?, modified = ?, version = version + 1 WHERE id = ?")
+    .run(rowDelta, now(), id);
+}

@@ -1,0 +1,80 @@
+// The `total` of a search: the catalog's row count when nothing narrows it, the index's own
+// count for full text alone, an index-only count when one index range answers it, else an
+// exact count within the count budget, else an estimate scaled up from the first rows
+// (CKAN's `total_was_estimated`).
+import { config } from "../../config";
+import type { SearchQuery } from "../engine";
+import type { Internal } from "./catalog";
+import type { Conn } from "./connection";
+import { DeadlineExceeded, within } from "./deadline";
+import { ftsTable } from "./fts-index";
+import type { ReadPlan } from "./read-plan";
+import { quoteIdent as q } from "./sql";
+import type { Where } from "./where";
+import { Memo } from "./statement-cache";
+
+/** Rows counted for an estimate when an exact count would exceed its budget. */
+const ESTIMATE_SAMPLE_ROWS = 100_000;
+
+/** Tables up to this size count from an index range without the deadline check. */
+const INDEX_COUNT_MAX_ROWS = 4_000_000;
+
+type CountPlan = { rows: number } | { sql: string; params: unknown[]; budgeted: boolean };
+
+const coveredPlans = new WeakMap<Conn, Memo<boolean>>();
+
+export function count(c: Conn, r: Internal, plan: ReadPlan, query: SearchQuery): { total: number; estimated: boolean } {
+  const how = countPlan(c, r, plan, query);
+  if ("rows" in how) return { total: how.rows, estimated: false };
+  if (!how.budgeted) return { total: c.cache.get(how.sql, "pluck").get(...how.params) as number, estimated: false };
+  try {
+    const total = within(c.db, config.countBudgetMs, () => c.cache.get(how.sql, "pluck").get(...how.params) as number);
+    return { total, estimated: false };
+  } catch (e) {
+    if (!(e instanceof DeadlineExceeded)) throw e;
+  }
+  const lastSampled = c.cache.get(`SELECT _id FROM ${q(r.table)} ORDER BY _id LIMIT 1 OFFSET ?`, "pluck").get(ESTIMATE_SAMPLE_ROWS - 1) as
+    | number
+    | undefined;
+  if (lastSampled === undefined) return { total: r.rowCount, estimated: true };
+  const sampled = c.cache.get(countSql(r, plan.where, plan.select, query, " AND t._id <= ?"), "pluck").get(...plan.where.params, lastSampled) as number;
+  return { total: Math.round((sampled * r.rowCount) / ESTIMATE_SAMPLE_ROWS), estimated: true };
+}
+
+/** How a total is counted: the catalog's row count, or a statement, budgeted or not. */
+export function countPlan(c: Conn, r: Internal, plan: ReadPlan, query: SearchQuery): CountPlan {
+  const where = plan.where;
+  if (!query.distinct && where.parts.length === 0 && !where.ftsJoin) return { rows: r.rowCount };
+  if (!query.distinct && where.parts.length === 0 && where.ftsMatch !== null) {
+    // Only full text: the index counts its own matches without touching the rows.
+    const fts = q(ftsTable(r.table));
+    return { sql: `SELECT count(*) FROM ${fts} WHERE ${fts} MATCH ?`, params: [where.ftsMatch], budgeted: false };
+  }
+  const indexOnly = indexOnlyCount(c, r, where, query);
+  if (indexOnly !== null) return { sql: indexOnly, params: where.params, budgeted: false };
+  return { sql: countSql(r, where, plan.select, query), params: where.params, budgeted: true };
+}
+
+/**
+ * The count, when SQLite answers it from one index range alone (its plan says so) on a table
+ * of at most INDEX_COUNT_MAX_ROWS rows: it ends well within the count budget, so it runs
+ * without the per-row deadline check, which would double its cost. Else null.
+ */
+function indexOnlyCount(c: Conn, r: Internal, where: Where, query: SearchQuery): string | null {
+  if (query.distinct || where.ftsJoin || where.parts.length === 0 || r.rowCount > INDEX_COUNT_MAX_ROWS) return null;
+  const sql = `SELECT count(*) FROM ${q(r.table)} AS t WHERE ${where.sql(false)}`;
+  let memo = coveredPlans.get(c);
+  if (!memo) coveredPlans.set(c, (memo = new Memo<boolean>()));
+  const covered = memo.get(sql, () => {
+    const steps = c.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...where.params) as { detail: string }[];
+    return steps.length > 0 && steps.every((step) => step.detail.startsWith("SEARCH t USING COVERING INDEX "));
+  });
+  return covered ? sql : null;
+}
+
+function countSql(r: Internal, where: Where, select: string[], query: SearchQuery, extra = ""): string {
+  const cols = select.filter((s) => s.startsWith("t."));
+  return query.distinct
+    ? `SELECT count(*) FROM (SELECT DISTINCT ${cols.join(", ") || "1"} FROM ${q(r.table)} AS t ${where.ftsJoin} WHERE ${where.sql()}${extra})`
+    : `SELECT count(*) FROM ${q(r.table)} AS t ${where.ftsJoin} WHERE ${where.sql()}${extra}`;
+}

@@ -1,0 +1,35 @@
+// Time budgets for reads. better-sqlite3 has no sqlite3_interrupt, so a read's WHERE calls
+// `ds_deadline()` on a fraction of the rows it visits, and that function throws once the
+// connection's deadline has passed, which stops the statement.
+import type Database from "better-sqlite3";
+
+/** Thrown from inside SQLite (by `ds_deadline()`) when a read runs past its time budget. */
+export class DeadlineExceeded extends Error {}
+
+const deadlines = new WeakMap<Database.Database, { at: number }>();
+
+export function installDeadline(db: Database.Database): void {
+  if (deadlines.has(db)) return;
+  const state = { at: Infinity };
+  deadlines.set(db, state);
+  db.function("ds_deadline", { deterministic: false }, () => {
+    if (Date.now() > state.at) throw new DeadlineExceeded("deadline");
+    return 1;
+  });
+}
+
+/** Runs fn with reads on `db` limited to `ms` (nested budgets keep the earlier deadline). */
+export function within<T>(db: Database.Database, ms: number, fn: () => T): T {
+  const state = deadlines.get(db)!;
+  const saved = state.at;
+  state.at = Math.min(saved, Date.now() + ms);
+  try {
+    return fn();
+  } finally {
+    state.at = saved;
+  }
+}
+
+/** The check added to a WHERE: on about one row in 251 (a prime, so that no regular pattern
+ *  in the rows a filter keeps can skip every check). */
+export const DEADLINE_CHECK = "(t._id % 251 != 0 OR ds_deadline())";

@@ -1,0 +1,112 @@
+// Best-first pages (a full-text search ordered by rank alone). Every match is ranked, as CKAN
+// ranks every match: once per (resource version, query), into a list of ids in rank order
+// kept per connection, so paging through a result, or asking the same search again, reads
+// only the page's rows. Any write to the resource raises its version, so a list never
+// outlives the rows it ranked.
+import { config } from "../../config";
+import type { SearchQuery } from "../engine";
+import { fromStorage, type Stored } from "../types";
+import { ID_FIELD, type Internal } from "./catalog";
+import type { Conn } from "./connection";
+import { within } from "./deadline";
+import { ftsTable } from "./fts-index";
+import { column } from "./schema";
+import { quoteIdent as q } from "./sql";
+import { Where, bm25ToRank } from "./where";
+
+interface RankedList {
+  ids: Float64Array;
+  ranks: Float64Array; // raw bm25, ascending (best first)
+}
+
+/** Ids held in lists per connection; a list longer than this is used once and not kept. */
+const MAX_CACHED_IDS = 1_000_000;
+
+class RankedLists {
+  private lists = new Map<string, RankedList>();
+  private held = 0;
+
+  get(key: string, make: () => RankedList): RankedList {
+    const hit = this.lists.get(key);
+    if (hit) {
+      this.lists.delete(key); // most recently used last
+      this.lists.set(key, hit);
+      return hit;
+    }
+    const list = make();
+    if (list.ids.length > MAX_CACHED_IDS) return list;
+    while (this.held + list.ids.length > MAX_CACHED_IDS) {
+      const [oldest, old] = this.lists.entries().next().value!;
+      this.lists.delete(oldest);
+      this.held -= old.ids.length;
+    }
+    this.lists.set(key, list);
+    this.held += list.ids.length;
+    return list;
+  }
+}
+
+const perConnection = new WeakMap<Conn, RankedLists>();
+
+/**
+ * The rank expression when `query` is best-first over full text alone (no filters, no
+ * negations, not distinct, ordered by one rank expression that every rank column shares);
+ * else null, and the general plan orders the whole join by rank.
+ */
+export function bestFirstRank(where: Where, query: SearchQuery): string | null {
+  if (query.distinct || where.parts.length > 0 || where.ftsMatch === null || query.sort.length === 0) return null;
+  const expr = where.ranks.get(query.sort[0].field);
+  if (!expr?.startsWith("bm25(")) return null;
+  if (query.sort.some((s) => where.ranks.get(s.field) !== expr || s.desc !== query.sort[0].desc)) return null;
+  for (const name of query.columns) {
+    const other = where.ranks.get(name);
+    if (other !== undefined && other !== expr) return null;
+  }
+  return expr;
+}
+
+function rankedList(c: Conn, r: Internal, match: string, rank: string): RankedList {
+  let lists = perConnection.get(c);
+  if (!lists) perConnection.set(c, (lists = new RankedLists()));
+  const key = `${r.table}\0${r.version}\0${rank}\0${match}`;
+  return lists.get(key, () => {
+    const fts = q(ftsTable(r.table));
+    // Equal ranks in _id order; the deadline check stops a list that would take too long.
+    const sql = `SELECT rowid, ${rank} FROM ${fts} WHERE ${fts} MATCH ? AND (rowid % 251 != 0 OR ds_deadline()) ORDER BY 2, 1`;
+    const rows = within(c.db, config.queryTimeoutMs, () => c.cache.get(sql, "raw").all(match) as [number, number][]);
+    const ids = new Float64Array(rows.length);
+    const ranks = new Float64Array(rows.length);
+    for (let i = 0; i < rows.length; i++) {
+      ids[i] = rows[i][0];
+      ranks[i] = rows[i][1];
+    }
+    return { ids, ranks };
+  });
+}
+
+/** A best-first page (`desc` false reverses it: worst matches first), and the total. */
+export function bestFirstPage(c: Conn, r: Internal, where: Where, rank: string, query: SearchQuery): { rows: unknown[][]; total: number } {
+  const list = rankedList(c, r, where.ftsMatch!, rank);
+  const n = list.ids.length;
+  const best = query.sort[0].desc; // rank desc = best first
+  const from = Math.min(query.offset, n);
+  const to = Math.min(n, from + Math.max(0, query.limit));
+  const positions: number[] = [];
+  for (let i = from; i < to; i++) positions.push(best ? i : n - 1 - i);
+  const ids = positions.map((p) => list.ids[p]);
+  const select: string[] = [];
+  const decoders: ((v: Stored, pos: number) => unknown)[] = [];
+  for (const name of query.columns) {
+    if (where.ranks.has(name)) {
+      select.push("NULL");
+      decoders.push((_v, pos) => bm25ToRank(list.ranks[pos]));
+    } else {
+      const f = column(r, name);
+      select.push(`t.${q(f.column)}`);
+      decoders.push(f === ID_FIELD ? (v) => v : (v) => fromStorage(f.type, v));
+    }
+  }
+  const sql = `SELECT ${select.join(", ")} FROM json_each(?) AS j JOIN ${q(r.table)} AS t ON t._id = j.value ORDER BY j.key`;
+  const raw = ids.length ? (c.cache.get(sql, "raw").all(JSON.stringify(ids)) as Stored[][]) : [];
+  return { rows: raw.map((row, i) => row.map((v, k) => decoders[k](v, positions[i]))), total: n };
+}

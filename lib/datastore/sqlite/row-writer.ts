@@ -1,0 +1,172 @@
+// Writes records one at a time with prepared statements (insert, update, upsert by `_id` or the
+// primary key) and deletes rows by filters, keeping the full-text index in step in the same
+// transaction: a row leaves the index while it still holds the values it was indexed with.
+import type { Filter, WriteMethod } from "../engine";
+import { DatastoreError } from "../errors";
+import { CastError, toStorage, type Stored } from "../types";
+import { str } from "../validate";
+import { mustGet, touch, type Internal, type StoredField } from "./catalog";
+import type { Conn } from "./connection";
+import { isUniqueViolation } from "./errors";
+import { ftsSource } from "./sql";
+import { ftsTable } from "./fts-index";
+import { Where, allOf } from "./where";
+import { quoteIdent as q } from "./sql";
+
+/** Writes `records`; the caller holds the transaction. */
+export function writeRecords(c: Conn, id: string, records: Record<string, unknown>[], method: WriteMethod): void {
+  if (records.length === 0) return;
+  const r = mustGet(c, id);
+  const writer = new RowWriter(c, r);
+  let added = 0;
+  records.forEach((record, i) => {
+    try {
+      added += writer.write(record, method, i);
+    } catch (e) {
+      if (e instanceof CastError) throw DatastoreError.validation({ records: [e.message], records_row: i });
+      if (isUniqueViolation(e)) {
+        // CKAN answers a duplicate on INSERT or UPDATE under `records`, naming the row.
+        throw DatastoreError.validation({ records: [`duplicate key value violates unique constraint "${r.id}_pkey"`], records_row: i });
+      }
+      throw e;
+    }
+  });
+  touch(c, id, added);
+}
+
+/** Deletes the rows matching every filter (all rows without filters); returns how many. */
+export function deleteRows(c: Conn, id: string, filters: Filter[]): number {
+  const r = mustGet(c, id);
+  const where = new Where(r);
+  for (const f of filters) where.filter(f);
+  const fts = ftsTable(r.table);
+  const hasFts = r.columns.size > 0;
+  let deleted: number;
+  if (where.parts.length === 0) {
+    if (hasFts) c.db.exec(`INSERT INTO ${q(fts)} (${q(fts)}) VALUES ('delete-all')`);
+    deleted = c.db.prepare(`DELETE FROM ${q(r.table)}`).run().changes;
+  } else {
+    const cond = where.sql();
+    if (hasFts) c.db.prepare(`DELETE FROM ${q(fts)} WHERE rowid IN (SELECT _id FROM ${q(r.table)} AS t WHERE ${cond})`).run(...where.params);
+    deleted = c.db.prepare(`DELETE FROM ${q(r.table)} AS t WHERE ${cond}`).run(...where.params).changes;
+  }
+  touch(c, id, -deleted);
+  return deleted;
+}
+
+class RowWriter {
+  private fields: StoredField[];
+  private fts: string;
+
+  constructor(
+    private c: Conn,
+    private r: Internal,
+  ) {
+    this.fields = [...r.columns.values()];
+    this.fts = ftsTable(r.table);
+  }
+
+  private cast(record: Record<string, unknown>, f: StoredField): Stored {
+    return toStorage(f.type, record[f.id]);
+  }
+
+  /** Indexes the row as stored (the index must match its view exactly). */
+  private indexRow(id: number | bigint): void {
+    if (this.fields.length === 0) return;
+    const cols = this.fields.map((f) => q(f.column)).join(", ");
+    this.c.cache.get(`INSERT INTO ${q(this.fts)} (rowid, ${cols}) SELECT _id, ${cols} FROM ${q(ftsSource(this.r.table))} WHERE _id = ?`).run(id);
+  }
+
+  /** Must run while the row still holds the values it was indexed with. */
+  private unindexRow(id: number | bigint): void {
+    if (this.fields.length === 0) return;
+    this.c.cache.get(`DELETE FROM ${q(this.fts)} WHERE rowid = ?`).run(id);
+  }
+
+  private extraKeys(record: Record<string, unknown>, row: number): void {
+    const extra = Object.keys(record).filter((k) => k !== "_id" && !this.r.columns.has(k));
+    if (extra.length) {
+      throw DatastoreError.validation({ records: [`row "${row + 1}" has extra keys "${extra.join('", "')}"`] });
+    }
+  }
+
+  private insert(record: Record<string, unknown>): void {
+    const values = this.fields.map((f) => this.cast(record, f));
+    const cols = this.fields.map((f) => q(f.column));
+    const sql = cols.length
+      ? `INSERT INTO ${q(this.r.table)} (${cols.join(", ")}) VALUES (${cols.map(() => "?").join(", ")})`
+      : `INSERT INTO ${q(this.r.table)} DEFAULT VALUES`;
+    this.indexRow(this.c.cache.get(sql).run(...values).lastInsertRowid);
+  }
+
+  /** Returns the number of rows added (0 for an update). */
+  write(record: Record<string, unknown>, method: WriteMethod, row: number): number {
+    if (record === null || typeof record !== "object" || Array.isArray(record)) {
+      throw DatastoreError.validation({ records: [`row "${row + 1}" is not a JSON object`] });
+    }
+    if (method === "insert") {
+      this.extraKeys(record, row);
+      this.insert(record);
+      return 1;
+    }
+    const unknown = Object.keys(record).filter((k) => k !== "_id" && !this.r.columns.has(k));
+    if (unknown.length) throw DatastoreError.field("fields", `fields "${unknown.join('", "')}" do not exist`);
+    const id = this.findKey(record);
+    if (id === undefined) {
+      if (method === "update") throw DatastoreError.field("key", `key "${pyRepr(this.keyValues(record))}" not found`);
+      this.insert(record);
+      return 1;
+    }
+    const present = this.fields.filter((f) => f.id in record);
+    if (present.length) {
+      const values = present.map((f) => this.cast(record, f));
+      this.unindexRow(id);
+      this.c.cache.get(`UPDATE ${q(this.r.table)} SET ${present.map((f) => `${q(f.column)} = ?`).join(", ")} WHERE _id = ?`).run(...values, id);
+      this.indexRow(id);
+    }
+    return 0;
+  }
+
+  private keyValues(record: Record<string, unknown>): unknown[] {
+    if (record._id !== undefined) return [record._id];
+    return this.r.primaryKey.map((k) => record[k]);
+  }
+
+  private findKey(record: Record<string, unknown>): number | undefined {
+    if (record._id !== undefined && record._id !== null) {
+      const id = toStorage("int8", record._id);
+      return this.c.cache.get(`SELECT _id FROM ${q(this.r.table)} WHERE _id = ?`, "pluck").get(id) as number | undefined;
+    }
+    const pk = this.r.primaryKey;
+    if (pk.length === 0) throw DatastoreError.field("table", "unique key must be passed for update/upsert");
+    const missing = pk.filter((k) => !(k in record));
+    if (missing.length) throw DatastoreError.field("key", `fields "${missing.join('", "')}" are missing but needed as key`);
+    const cols = pk.map((k) => this.r.columns.get(k)!);
+    return this.c.cache
+      .get(`SELECT _id FROM ${q(this.r.table)} WHERE ${allOf(cols.map((col) => `${q(col.column)} IS ?`))}`, "pluck")
+      .get(...cols.map((col) => this.cast(record, col))) as number | undefined;
+  }
+}
+
+/** A JSON value as Python's repr() prints it: CKAN's messages quote key values that way. */
+export function pyRepr(v: unknown): string {
+  if (v === null || v === undefined) return "None";
+  if (v === true) return "True";
+  if (v === false) return "False";
+  if (typeof v === "number") return Number.isInteger(v) && !Object.is(v, -0) ? String(v) : pyFloat(v);
+  if (typeof v === "string") {
+    const quote = v.includes("'") && !v.includes('"') ? '"' : "'";
+    const body = v.replace(/\\/g, "\\\\").replace(/\n/g, "\\n").replace(/\r/g, "\\r").replace(/\t/g, "\\t");
+    return quote + (quote === "'" ? body.replace(/'/g, "\\'") : body) + quote;
+  }
+  if (Array.isArray(v)) return `[${v.map(pyRepr).join(", ")}]`;
+  if (typeof v === "object") return `{${Object.entries(v).map(([k, x]) => `${pyRepr(k)}: ${pyRepr(x)}`).join(", ")}}`;
+  return str(v);
+}
+
+function pyFloat(v: number): string {
+  if (Number.isNaN(v)) return "nan";
+  if (!Number.isFinite(v)) return v > 0 ? "inf" : "-inf";
+  const s = String(v);
+  return /[.e]/.test(s) ? s.replace(/e([+-])(\d)$/, "e$10$2") : `${s}.0`;
+}

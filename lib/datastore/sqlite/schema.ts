@@ -1,0 +1,158 @@
+// A resource's table and its shape: create (or re-create after datastore_delete), add and
+// drop fields, the primary key's unique index, declared indexes, aliases, and dropping the
+// table while the resource stays. Table (`ds_<hex>`) and column (`cN`) names are generated
+// here; positional names keep CKAN's case-sensitive field ids safe in SQLite's
+// case-insensitive identifiers.
+import { randomBytes } from "node:crypto";
+import type { Field, NewResource } from "../engine";
+import { DatastoreError } from "../errors";
+import { sqliteType } from "../types";
+import { ID_FIELD, findResource, mustGet, now, saveFields, type Internal, type StoredField } from "./catalog";
+import type { Conn } from "./connection";
+import { isUniqueViolation } from "./errors";
+import { dropFts, rebuildFts } from "./fts-index";
+import { quoteIdent as q } from "./sql";
+
+export function column(r: Internal, fieldId: string, key = "fields"): StoredField {
+  if (fieldId === "_id") return ID_FIELD;
+  const f = r.columns.get(fieldId);
+  if (!f) throw DatastoreError.field(key, `field "${fieldId}" does not exist`);
+  return f;
+}
+
+/** Creates the resource and its table; an inactive resource (its table dropped) gets a new one. */
+export function createResource(c: Conn, meta: NewResource, fields: Field[]): Internal {
+  const table = `ds_${randomBytes(8).toString("hex")}`;
+  const stored = fields.map((f, i) => ({ ...f, column: `c${i + 1}` }));
+  const columns = stored.map((f) => `${q(f.column)} ${sqliteType(f.type)}`);
+  c.db.exec(`CREATE TABLE ${q(table)} (_id INTEGER PRIMARY KEY AUTOINCREMENT${columns.map((col) => `, ${col}`).join("")})`);
+  const ts = now();
+  const inactive = findResource(c, meta.id);
+  if (inactive && inactive.id === meta.id && !inactive.active) {
+    c.db
+      .prepare(
+        `UPDATE datastore_resources SET table_name = ?, fields = ?, next_column = ?, primary_key = '[]', indexes = '[]',
+         row_count = 0, active = 1, modified = ?, version = version + 1 WHERE id = ?`,
+      )
+      .run(table, JSON.stringify(stored), stored.length + 1, ts, meta.id);
+  } else {
+    c.db
+      .prepare(
+        `INSERT INTO datastore_resources (id, table_name, name, description, private, fields, next_column, created, modified)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(meta.id, table, meta.name, meta.description, meta.private ? 1 : 0, JSON.stringify(stored), stored.length + 1, ts, ts);
+  }
+  rebuildFts(c, table, stored);
+  return mustGet(c, meta.id);
+}
+
+export function updateResourceMeta(c: Conn, id: string, meta: Partial<Omit<NewResource, "id">>): void {
+  const r = findResource(c, id);
+  if (!r || r.id !== id) throw DatastoreError.notFound(`Resource "${id}" was not found.`);
+  c.db
+    .prepare("UPDATE datastore_resources SET name = ?, description = ?, private = ?, modified = ? WHERE id = ?")
+    .run(meta.name ?? r.name, meta.description ?? r.description, (meta.private ?? r.private) ? 1 : 0, now(), id);
+}
+
+export function alterFields(c: Conn, id: string, add: Field[], infoUpdates: Field[], drop: string[]): void {
+  const r = mustGet(c, id);
+  // The index's view names the columns: it goes first, and is rebuilt after the change.
+  if (add.length || drop.length) dropFts(c, r.table);
+  let next = r.nextColumn;
+  const byId = new Map(r.columns);
+  for (const f of infoUpdates) {
+    const cur = byId.get(f.id);
+    if (cur) byId.set(f.id, { ...cur, info: f.info });
+  }
+  if (drop.length) {
+    // Indexes and keys over a dropped column go with it.
+    setPrimaryKey(c, id, r.primaryKey.some((k) => drop.includes(k)) ? [] : r.primaryKey);
+    setIndexes(c, id, r.indexes.filter((ix) => !ix.some((k) => drop.includes(k))));
+    for (const fid of drop) {
+      const col = byId.get(fid);
+      if (!col) continue;
+      c.db.exec(`ALTER TABLE ${q(r.table)} DROP COLUMN ${q(col.column)}`);
+      byId.delete(fid);
+    }
+  }
+  for (const f of add) {
+    const name = `c${next++}`;
+    c.db.exec(`ALTER TABLE ${q(r.table)} ADD COLUMN ${q(name)} ${sqliteType(f.type)}`);
+    byId.set(f.id, { ...f, column: name });
+  }
+  saveFields(c, r, [...byId.values()], next);
+  if (add.length || drop.length) rebuildFts(c, r.table, [...byId.values()]);
+}
+
+export function setPrimaryKey(c: Conn, id: string, fields: string[]): void {
+  const r = mustGet(c, id);
+  const name = `${r.table}_pk`;
+  c.db.exec(`DROP INDEX IF EXISTS ${q(name)}`);
+  if (fields.length) {
+    const cols = fields.map((f) => q(column(r, f).column)).join(", ");
+    try {
+      c.db.exec(`CREATE UNIQUE INDEX ${q(name)} ON ${q(r.table)} (${cols})`);
+    } catch (e) {
+      if (isUniqueViolation(e)) throw uniquenessError(c, r, fields, cols);
+      throw e;
+    }
+  }
+  c.db.prepare("UPDATE datastore_resources SET primary_key = ? WHERE id = ?").run(JSON.stringify(fields), id);
+}
+
+/**
+ * CKAN's answer when existing rows break a new unique key (datastore_create builds the key's
+ * index after inserting the records), with `info` as CKAN passes on PostgreSQL's error
+ * (unique_violation is SQLSTATE 23505).
+ */
+function uniquenessError(c: Conn, r: Internal, fields: string[], cols: string): DatastoreError {
+  const dup = c.db.prepare(`SELECT ${cols} FROM ${q(r.table)} GROUP BY ${cols} HAVING count(*) > 1 LIMIT 1`).raw(true).get() as unknown[] | undefined;
+  const values = (dup ?? []).map((v) => (v === null ? "null" : String(v))).join(", ");
+  return DatastoreError.validation({
+    constraints: ["Cannot insert records or create index because of uniqueness constraint"],
+    info: {
+      orig: `could not create unique index "${r.id}_pkey"\nDETAIL:  Key (${fields.join(", ")})=(${values}) is duplicated.\n`,
+      pgcode: "23505",
+    },
+  });
+}
+
+export function setIndexes(c: Conn, id: string, indexes: string[][]): void {
+  const r = mustGet(c, id);
+  const wanted = new Map<string, string[]>();
+  for (const ix of indexes) {
+    const cols = ix.map((f) => column(r, f).column);
+    wanted.set(`${r.table}_ix_${cols.join("_")}`, cols);
+  }
+  const existing = c.db
+    .prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = ? AND name LIKE ?")
+    .pluck()
+    .all(r.table, `${r.table}_ix_%`) as string[];
+  // Keep indexes that stay wanted: rebuilding one on millions of rows takes seconds.
+  for (const name of existing) if (!wanted.has(name)) c.db.exec(`DROP INDEX ${q(name)}`);
+  for (const [name, cols] of wanted) {
+    if (!existing.includes(name)) c.db.exec(`CREATE INDEX ${q(name)} ON ${q(r.table)} (${cols.map(q).join(", ")})`);
+  }
+  c.db.prepare("UPDATE datastore_resources SET indexes = ? WHERE id = ?").run(JSON.stringify(indexes), id);
+}
+
+export function setAliases(c: Conn, id: string, aliases: string[]): void {
+  c.db.prepare("DELETE FROM datastore_aliases WHERE resource_id = ?").run(id);
+  const insert = c.db.prepare("INSERT INTO datastore_aliases (alias, resource_id) VALUES (?, ?)");
+  for (const a of aliases) insert.run(a, id);
+}
+
+/** Drops the table, its index and aliases; the resource stays in the catalog, inactive. */
+export function dropTable(c: Conn, id: string): void {
+  const r = mustGet(c, id);
+  dropFts(c, r.table);
+  c.db.exec(`DROP TABLE IF EXISTS ${q(r.table)}`);
+  c.db.prepare("DELETE FROM datastore_aliases WHERE resource_id = ?").run(id);
+  c.db
+    .prepare(
+      `UPDATE datastore_resources SET active = 0, fields = '[]', primary_key = '[]', indexes = '[]', next_column = 1,
+       row_count = 0, modified = ?, version = version + 1 WHERE id = ?`,
+    )
+    .run(now(), id);
+}

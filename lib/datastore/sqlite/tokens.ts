@@ -1,0 +1,43 @@
+// API tokens in the `api_tokens` table: the engine's TokenStorage. Only hashes are stored;
+// the rules (secrets, expiry, scopes) live in lib/auth/tokens.ts.
+import type { TokenRecord, TokenStorage } from "../engine";
+import type { Conn } from "./connection";
+
+interface Row {
+  id: string;
+  name: string;
+  scope: TokenRecord["scope"];
+  token_hash: string;
+  created: string;
+  expires: string | null;
+  last_used: string | null;
+}
+
+function record(r: Row): TokenRecord {
+  return { id: r.id, name: r.name, scope: r.scope, hash: r.token_hash, created: r.created, expires: r.expires, lastUsed: r.last_used };
+}
+
+/** `write` runs a write under the engine's write lock (see engine.ts). */
+export function sqliteTokens(c: Conn, write: <T>(fn: () => T) => Promise<T>): TokenStorage {
+  return {
+    insert: (t) =>
+      write(() => {
+        c.db
+          .prepare("INSERT INTO api_tokens (id, name, scope, token_hash, created, expires, last_used) VALUES (?, ?, ?, ?, ?, ?, ?)")
+          .run(t.id, t.name, t.scope, t.hash, t.created, t.expires, t.lastUsed);
+      }),
+    list: async () => (c.db.prepare("SELECT * FROM api_tokens ORDER BY created, id").all() as Row[]).map(record),
+    findByHash: async (hash) => {
+      const row = c.cache.get("SELECT * FROM api_tokens WHERE token_hash = ?").get(hash) as Row | undefined;
+      return row && record(row);
+    },
+    remove: (idOrHash) => write(() => c.db.prepare("DELETE FROM api_tokens WHERE id = ? OR token_hash = ?").run(idOrHash, idOrHash).changes > 0),
+    touch: async (id, at) => {
+      try {
+        await write(() => c.cache.get("UPDATE api_tokens SET last_used = ? WHERE id = ?").run(at, id));
+      } catch {
+        // A busy database must not fail a read; the time is refreshed on a later request.
+      }
+    },
+  };
+}
