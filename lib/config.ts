@@ -13,6 +13,10 @@ export const config = {
   get dbPath(): string {
     return path.resolve(/* turbopackIgnore: true */ process.cwd(), process.env.DATASTORE_DB || "data/datastore.db");
   },
+  /** The public base URL (CKAN's ckan.site_url) for absolute links; unset: each request's origin. */
+  get siteUrl(): string | undefined {
+    return process.env.DATASTORE_SITE_URL?.replace(/\/+$/, "") || undefined;
+  },
   get adminToken(): string | undefined {
     return process.env.DATASTORE_ADMIN_TOKEN || undefined;
   },

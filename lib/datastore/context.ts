@@ -8,6 +8,8 @@ import { DatastoreError } from "./errors";
 export interface ActionContext {
   engine: DatastoreEngine;
   tokens: TokenStore;
+  /** The public base URL of the API (DATASTORE_SITE_URL, else the request's origin), for links. */
+  siteUrl?: string;
   user: Principal;
 }
 

@@ -3,6 +3,7 @@
 // which convert the way CKAN's validators do (contract §1 "Reading the parameters").
 import { config } from "../config";
 import { DatastoreError, ErrorBag } from "./errors";
+import { pythonJson } from "./types";
 
 export type Params = Record<string, unknown>;
 
@@ -125,13 +126,32 @@ export function isPlainObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === "object" && !Array.isArray(v);
 }
 
-/** The `resource_id` (or its synonym `id`) a request names; 409 Missing value otherwise. */
-export function requireResourceId(params: Params): string {
-  const v = isUnset(params.resource_id) ? params.id : params.resource_id;
-  if (isUnset(v)) throw DatastoreError.field("resource_id", "Missing value");
-  if (typeof v === "string") return v.trim();
-  if (typeof v === "number") return String(v);
-  throw DatastoreError.field("resource_id", `invalid value ${JSON.stringify(v)}`);
+/** CKAN's not_missing + not_empty: absent, null, "", [] and {} (0 and false are values). */
+export function isEmptyParam(v: unknown): boolean {
+  if (isUnset(v)) return true;
+  if (Array.isArray(v)) return v.length === 0;
+  return isPlainObject(v) && Object.keys(v).length === 0;
+}
+
+/** CKAN's unicode_safe: a string as it is, anything else as its JSON text (sorted keys,
+ *  Python's spacing), which then names no resource (404) rather than failing validation. */
+export function unicodeSafe(v: unknown): string {
+  if (typeof v === "string") return v;
+  const sorted = (x: unknown): unknown =>
+    Array.isArray(x) ? x.map(sorted) : isPlainObject(x) ? Object.fromEntries(Object.keys(x).sort().map((k) => [k, sorted(x[k])])) : x;
+  return pythonJson(sorted(v));
+}
+
+/**
+ * The resource a request names: `resource_id`, or its synonym `id` (`id` first where CKAN
+ * core reads `id`, as resource_show). One rule on every action: empty is 409 "Missing value"
+ * under `key`; any other value is read as its text, as CKAN reads it.
+ */
+export function requireResourceId(params: Params, key: "resource_id" | "id" = "resource_id"): string {
+  const [first, second] = key === "id" ? [params.id, params.resource_id] : [params.resource_id, params.id];
+  const v = isEmptyParam(first) ? second : first;
+  if (isEmptyParam(v)) throw DatastoreError.field(key, "Missing value");
+  return unicodeSafe(v);
 }
 
 /** Field-name rule of contract §2. */

@@ -1,5 +1,6 @@
 // The one HTTP entry point for /api/action/{name} and /api/3/action/{name}: read the
 // parameters, authenticate, run the action, wrap the answer. No datastore logic here.
+import { config } from "../config";
 import { getDatastore } from "../datastore";
 import { ACTIONS } from "../datastore/actions";
 import { envelopeParts, failure, helpUrl, json, partsResponse, success } from "./envelope";
@@ -52,7 +53,7 @@ export async function handleAction(request: ApiRequest, name: string): Promise<R
     }
     const { engine, tokens } = await getDatastore();
     const user = callback ? { scope: null } : await tokens.authenticate(request.headers.get("authorization"));
-    const result = await action.run({ engine, tokens, user }, params);
+    const result = await action.run({ engine, tokens, user, siteUrl: config.siteUrl ?? url.origin }, params);
     if (name === "datastore_search" && result && typeof result === "object") {
       (result as Record<string, unknown>)._links = links(url, method, params, result as Record<string, unknown>);
     }

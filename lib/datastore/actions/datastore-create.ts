@@ -6,7 +6,7 @@ import { requireScope, type ActionContext } from "../context";
 import type { Field, Resource } from "../engine";
 import { DatastoreError, ErrorBag } from "../errors";
 import { guessType, resolveType } from "../types";
-import { asBool, asList, fieldNameError, isPlainObject, isUnset, str, type Params } from "../validate";
+import { asBool, asList, fieldNameError, isEmptyParam, isPlainObject, isUnset, requireResourceId, str, type Params } from "../validate";
 
 interface DeclaredField {
   id: string;
@@ -89,9 +89,9 @@ export function parseFields(v: unknown, bag: ErrorBag, params: Params): Declared
 
 export async function datastoreCreate(ctx: ActionContext, params: Params) {
   const bag = new ErrorBag();
-  const hasId = !isUnset(params.resource_id) || !isUnset(params.id);
+  const hasId = !isEmptyParam(params.resource_id) || !isEmptyParam(params.id);
   const hasResource = !isUnset(params.resource);
-  let resourceId = hasId ? str(isUnset(params.resource_id) ? params.id : params.resource_id).trim() : "";
+  let resourceId = hasId ? requireResourceId(params) : "";
   if (!hasId && !hasResource) bag.add("resource_id", "resource_id or resource required");
   if (hasId && hasResource) bag.add("resource", "resource cannot be used with resource_id");
   if (hasId && !RESOURCE_ID_RE.test(resourceId)) bag.add("resource_id", `invalid value "${resourceId}"`);

@@ -3,15 +3,16 @@
 // a resource whose table was dropped is listed with datastore_active false, as in CKAN.
 import { canRead, findResource, requireRead, type ActionContext } from "../context";
 import type { Resource } from "../engine";
-import { DatastoreError, ErrorBag } from "../errors";
-import { asInt, isUnset, str, type Params } from "../validate";
+import { ErrorBag } from "../errors";
+import { asInt, isUnset, requireResourceId, str, type Params } from "../validate";
 
-export function resourceDict(r: Resource) {
+/** `siteUrl`: the public base URL the dump link starts with (CKAN's is absolute). */
+export function resourceDict(r: Resource, siteUrl = "") {
   return {
     id: r.id,
     name: r.name,
     description: r.description,
-    url: `/datastore/dump/${r.id}`,
+    url: `${siteUrl}/datastore/dump/${encodeURIComponent(r.id)}`,
     url_type: r.urlType,
     format: "CSV",
     state: "active",
@@ -25,11 +26,9 @@ export function resourceDict(r: Resource) {
 }
 
 export async function resourceShow(ctx: ActionContext, params: Params) {
-  const id = isUnset(params.id) ? params.resource_id : params.id;
-  if (isUnset(id) || typeof id !== "string") throw DatastoreError.field("id", "Missing value");
-  const r = await findResource(ctx, id, { inactive: true });
+  const r = await findResource(ctx, requireResourceId(params, "id"), { inactive: true });
   requireRead(ctx, r, "resource_show");
-  return resourceDict(r);
+  return resourceDict(r, ctx.siteUrl);
 }
 
 const SEARCHABLE = ["id", "name", "description", "url_type", "format"] as const;
@@ -52,7 +51,7 @@ export async function resourceSearch(ctx: ActionContext, params: Params) {
 
   const matches = (await ctx.engine.listResources())
     .filter((r) => canRead(ctx.user, r))
-    .map(resourceDict)
+    .map((r) => resourceDict(r, ctx.siteUrl))
     .filter((d) => terms.every(([k, term]) => String(d[k as keyof typeof d] ?? "").toLowerCase().includes(term)))
     .sort((a, b) => {
       const x = a[orderBy as keyof typeof a] as string | number;
