@@ -89,6 +89,8 @@ export function Explorer() {
 
   // private or missing: nothing to search, say only what to do
   const blocked = search.error instanceof ApiError && (search.error.kind === "forbidden" || search.error.kind === "not-found");
+  // datastore_delete without filters: the resource stays, without a table to read
+  const noTable = resource?.datastore_active === false;
   const what = rid && title !== rid ? `“${title}”` : "this resource";
 
   return (
@@ -108,7 +110,7 @@ export function Explorer() {
               {resource?.private && <PrivateBadge />}
             </h2>
             {resource?.description && <p className="text-sm text-zinc-700 dark:text-zinc-300">{resource.description}</p>}
-            {fullCount !== undefined && (
+            {fullCount !== undefined && !noTable && (
               <p className="text-sm text-zinc-600 dark:text-zinc-400">{plural(fullCount, "record")} in total</p>
             )}
           </div>
@@ -117,6 +119,10 @@ export function Explorer() {
 
       {!rid ? (
         <Landing onSelect={(r) => setView(viewForResource(r.id))} />
+      ) : noTable ? (
+        <p role="status" className="rounded-md border p-4 text-sm">
+          No data table: this resource’s table was deleted. Loading data into it again (datastore_create) brings it back.
+        </p>
       ) : blocked ? (
         <ErrorState error={search.error} what={what} onRetry={() => search.refetch()} />
       ) : (

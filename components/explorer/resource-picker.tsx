@@ -29,8 +29,12 @@ export function ResourceOption({ resource }: { resource: Resource }) {
       <span className="flex flex-wrap items-center gap-x-2 gap-y-1">
         <span className="font-medium">{resourceLabel(resource)}</span>
         {resource.private && <PrivateBadge />}
-        {typeof resource.row_count === "number" && (
-          <span className="text-xs text-zinc-600 dark:text-zinc-400">{formatCount(resource.row_count)} rows</span>
+        {resource.datastore_active === false ? (
+          <span className="text-xs text-zinc-600 dark:text-zinc-400">No data table</span>
+        ) : (
+          typeof resource.row_count === "number" && (
+            <span className="text-xs text-zinc-600 dark:text-zinc-400">{formatCount(resource.row_count)} rows</span>
+          )
         )}
       </span>
       {resource.description && (
