@@ -37,7 +37,7 @@ export const config = {
   get queryTimeoutMs(): number {
     return intEnv("DATASTORE_QUERY_TIMEOUT_MS", 10000);
   },
-  /** Read worker threads; unset: one more than the cores; 0 runs reads on the main thread. */
+  /** Read worker threads; unset: one per core, at least two; 0 runs reads on the main thread. */
   get readWorkers(): number | undefined {
     const raw = process.env.DATASTORE_READ_WORKERS;
     return raw === undefined || raw === "" ? undefined : intEnv("DATASTORE_READ_WORKERS", 0);

@@ -22,7 +22,12 @@ describe("errorFromBody", () => {
     expect(text.body).toContain("Token");
   });
   it("never shows a stack or status for network errors", () => {
-    expect(explainError(new ApiError("network", 0, "Failed to fetch")).title).toBe("The server could not be reached");
+    const e = new ApiError("network", 0, "Failed to fetch");
+    const text = explainError(e);
+    expect(text).toEqual({ title: "The server could not be reached", body: "Check your connection, then try again." });
+    // Nothing of the error itself: not its message, name, status or stack.
+    const shown = `${text.title} ${text.body}`;
+    for (const part of [e.message, e.name, String(e.status), ...e.stack!.split("\n").slice(1, 3).map((l) => l.trim())]) expect(shown).not.toContain(part);
   });
 });
 

@@ -4,7 +4,7 @@ import { ApiError, errorFromBody } from "./errors";
 
 export type Auth = { token: string | null };
 
-export function authHeaders(auth: Auth): Record<string, string> {
+function authHeaders(auth: Auth): Record<string, string> {
   return auth.token ? { Authorization: auth.token } : {};
 }
 

@@ -9,7 +9,7 @@ import type { InfoResult, Resource, ResourceSearchResult, SearchResult, ValueCou
 /** The token to send plus a number that changes with it (the only auth part of a key). */
 export type Session = Auth & { epoch: number };
 
-export const RESOURCE_LIST_LIMIT = 1000;
+const RESOURCE_LIST_LIMIT = 1000;
 
 export const queryKeys = {
   all: (s: Session) => ["datastore", s.epoch] as const,

@@ -35,7 +35,7 @@ export type Resource = {
 
 export type ResourceSearchResult = { count: number; results: Resource[] };
 
-export type ValueCount = { value: Scalar; count: number };
+type ValueCount = { value: Scalar; count: number };
 
 export type ValueCountsResult = {
   resource_id: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { autoIndexes } from "./auto-index";
+import { AUTO_INDEX_MIN_ROWS, autoIndexes } from "./auto-index";
 
 const fields = [
   { id: "origin", type: "text" as const },
@@ -23,12 +23,26 @@ describe("auto-index rule", () => {
     expect(autoIndexes(fields, stats, 3_000_000)).toEqual(["state", "origin", "city"]);
   });
   it("leaves long or nearly unique text and non-text fields alone", () => {
-    const picked = autoIndexes(fields, stats, 3_000_000);
-    expect(picked).not.toContain("origin_name");
-    expect(picked).not.toContain("note");
-    expect(picked).not.toContain("delay");
+    // Only one field qualifies, so every other one is left out by the rule, not by the cap of
+    // three; each sits just past one limit and would otherwise sort first.
+    const f = [
+      { id: "code", type: "text" as const },
+      { id: "long_name", type: "text" as const },
+      { id: "nearly_unique", type: "text" as const },
+      { id: "constant", type: "text" as const },
+      { id: "count", type: "int4" as const },
+    ];
+    const s = [
+      { id: "code", distinct: 1_000, avgLength: 24 },
+      { id: "long_name", distinct: 5, avgLength: 25 },
+      { id: "nearly_unique", distinct: 1_001, avgLength: 1 },
+      { id: "constant", distinct: 1, avgLength: 1 },
+      { id: "count", distinct: 5, avgLength: 1 },
+    ];
+    expect(autoIndexes(f, s, 3_000_000)).toEqual(["code"]);
   });
   it("does nothing for small tables, where a scan is already fast", () => {
-    expect(autoIndexes(fields, stats, 9_999)).toEqual([]);
+    expect(autoIndexes(fields, stats, AUTO_INDEX_MIN_ROWS - 1)).toEqual([]);
+    expect(autoIndexes(fields, stats, AUTO_INDEX_MIN_ROWS)).toEqual(["state", "origin", "city"]);
   });
 });

@@ -75,7 +75,7 @@ export interface SearchOutput {
   totalEstimated?: boolean;
 }
 
-export interface ValueCount {
+interface ValueCount {
   value: unknown;
   count: number;
 }

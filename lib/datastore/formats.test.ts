@@ -26,6 +26,7 @@ describe("encodeRecords", () => {
       expect(JSON.parse(text(encodeRecords("lists", cols.slice(0, 2), many)))).toEqual(many);
       expect(JSON.parse(text(encodeRecords("objects", cols.slice(0, 2), many)))).toEqual(many.map(([a, b]) => ({ _id: a, name: b })));
       expect(JSON.parse(text(encodeRecords("csv", cols.slice(0, 2), many)))).toBe(many.map(([a, b]) => `${a},${b}\n`).join(""));
+      expect(JSON.parse(text(encodeRecords("tsv", cols.slice(0, 2), many)))).toBe(many.map(([a, b]) => `${a}\t${b}\n`).join(""));
     }
   });
 

@@ -212,6 +212,8 @@ describe("empty lists", () => {
   it("treats empty fields as all fields", () => {
     expect(parse({ fields: [] }).fields).toBeUndefined();
     expect(parse({ fields: " , " }).fields).toBeUndefined();
-    expect(bind({ fields: [] }).query.columns[0]).toBe("_id");
+    const every = ["_id", ...resource.fields.map((f) => f.id)];
+    expect(bind({ fields: [] }).query.columns).toEqual(every);
+    expect(bind({ fields: " , " }).query.columns).toEqual(every);
   });
 });

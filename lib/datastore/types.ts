@@ -2,7 +2,7 @@
 // a reported type, a storage class, and how values are cast on the way in and rendered on
 // the way out (JSON records, PG-style text for csv/tsv/full text). Contract §2.
 
-export type ScalarType =
+type ScalarType =
   | "text"
   | "int2"
   | "int4"
@@ -79,12 +79,8 @@ export function isArrayType(t: TypeName): boolean {
   return t.startsWith("_");
 }
 
-export function elementType(t: TypeName): ScalarType {
+function elementType(t: TypeName): ScalarType {
   return (isArrayType(t) ? t.slice(1) : t) as ScalarType;
-}
-
-export function isNumericType(t: TypeName): boolean {
-  return ["int2", "int4", "int8", "float4", "float8", "numeric"].includes(t);
 }
 
 /** SQLite column declaration. Dates and times are ISO text, so text order is time order. */
@@ -193,7 +189,7 @@ const GUESS_DATE_FORMATS = [
   /^\d{1,2}-\d{1,2}-\d{4}$/,
 ];
 
-export function looksLikeTimestamp(s: string): boolean {
+function looksLikeTimestamp(s: string): boolean {
   return GUESS_DATE_FORMATS.some((re) => re.test(s)) && parseDateTime(s) !== null;
 }
 

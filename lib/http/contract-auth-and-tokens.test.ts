@@ -32,8 +32,13 @@ describe("scopes", () => {
     const t = await token("write");
     expect([await canRead(t), await canWrite(t), await canAdmin(t)]).toEqual([200, 200, 403]);
     const id = ok(await call("datastore_create", { resource: { name: "w" }, fields: [{ id: "a", type: "int" }] }, { token: t })).resource_id;
-    ok(await call("datastore_records_delete", { resource_id: id, filters: {} }, { token: t }));
+    ok(await call("datastore_upsert", { resource_id: id, method: "insert", records: [{ a: 1 }, { a: 2 }] }, { token: t }));
+    const values = async () => ok(await call("datastore_search", { resource_id: id, fields: "a" })).records.map((r: { a: number }) => r.a);
+    expect(await values()).toEqual([1, 2]);
+    ok(await call("datastore_records_delete", { resource_id: id, filters: { a: 1 } }, { token: t }));
+    expect(await values()).toEqual([2]);
     ok(await call("datastore_delete", { resource_id: id }, { token: t }));
+    notFound(await call("datastore_search", { resource_id: id }));
   });
 
   it("admin: also manage tokens; DATASTORE_ADMIN_TOKEN is an admin", async () => {
@@ -153,8 +158,10 @@ describe("api_token_revoke", () => {
 
   it("revokes by the secret itself", async () => {
     const t = ok(await admin("api_token_create", { name: "gone2", scope: "read" }));
+    expect(await canRead(t.token)).toBe(200);
     ok(await admin("api_token_revoke", { token: t.token }));
     expect(await canRead(t.token)).toBe(403);
+    expect(ok(await admin("api_token_list")).map((x: { id: string }) => x.id)).not.toContain(t.id);
   });
 
   it("answers 409 without a token, 404 for an unknown one, 403 for non-admins", async () => {

@@ -2,8 +2,9 @@
 // type guessing, keys, indexes, aliases, altering tables, the echo, and all-or-nothing.
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
+import { getDatastore } from "../datastore";
 import { call, freshDb } from "../test/api";
-import { admin, BOOK_FIELDS, createBooks, denied, fails, ids, invalid, notFound, ok, rowError, search } from "../test/contract";
+import { admin, BOOK_FIELDS, createBooks, denied, fails, ids, invalid, notFound, ok, rowError, search, token } from "../test/contract";
 
 beforeAll(() => {
   freshDb();
@@ -41,8 +42,13 @@ describe("naming the resource", () => {
   });
 
   it("needs write rights: 403 anonymous and read-only", async () => {
+    const before = await resourceCount();
     denied(await call("datastore_create", { resource: { name: "x" } }));
     denied(await call("datastore_create", { resource: { name: "x" } }, { token: "not-a-token" }));
+    denied(await call("datastore_create", { resource: { name: "x" } }, { token: await token("read") }));
+    expect(await resourceCount()).toBe(before);
+    ok(await call("datastore_create", { resource: { name: "x" } }, { token: await token("write") }));
+    expect(await resourceCount()).toBe(before + 1);
   });
 });
 
@@ -266,11 +272,14 @@ describe("all or nothing", () => {
 
 describe("primary_key, indexes and aliases", () => {
   it("accepts a list or a comma string, shown by datastore_info", async () => {
-    const a = await created({ resource: { name: "pk" }, fields: [{ id: "a", type: "text" }, { id: "b", type: "int" }], primary_key: ["a", "b"] });
+    const fields = [{ id: "a", type: "text" }, { id: "b", type: "int" }, { id: "c", type: "text" }];
+    const a = await created({ resource: { name: "pk" }, fields, primary_key: ["a", "b"] });
     expect(a.primary_key).toEqual(["a", "b"]);
-    const b = await created({ resource: { name: "pk" }, fields: [{ id: "a", type: "text" }, { id: "b", type: "int" }], primary_key: "a,b", indexes: "b" });
-    const info = ok(await admin("datastore_info", { resource_id: b.resource_id }));
-    expect(info.fields.map((f: { schema: { is_index: boolean } }) => f.schema.is_index)).toEqual([true, true]);
+    const b = await created({ resource: { name: "pk" }, fields, primary_key: "a,b" });
+    for (const r of [a, b]) {
+      const info = ok(await admin("datastore_info", { resource_id: r.resource_id }));
+      expect(info.fields.map((f: { schema: { is_index: boolean } }) => f.schema.is_index)).toEqual([true, true, false]);
+    }
   });
 
   it("refuses duplicate keys among the records as CKAN does: 409 constraints, nothing created", async () => {
@@ -312,7 +321,9 @@ describe("primary_key, indexes and aliases", () => {
 
   it("answers 409 index for an unknown index field; composite indexes are lists", async () => {
     invalid(await create({ resource: { name: "ix" }, fields: [{ id: "a", type: "text" }], indexes: ["nope"] }), "index");
-    ok(await create({ resource: { name: "ix" }, fields: [{ id: "a", type: "text" }, { id: "b", type: "int" }], indexes: [["a", "b"], "b"] }));
+    const ix = ok(await create({ resource: { name: "ix" }, fields: [{ id: "a", type: "text" }, { id: "b", type: "int" }, { id: "c", type: "int" }], indexes: [["a", "b"], "c"] }));
+    // One index over a and b together, and one over c.
+    expect((await (await getDatastore()).engine.getResource(ix.resource_id))!.indexes).toEqual([["a", "b"], ["c"]]);
     invalid(await create({ resource: { name: "ix" }, fields: [{ id: "a", type: "text" }], indexes: [5] }), "indexes");
   });
 

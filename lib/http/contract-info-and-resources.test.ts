@@ -2,10 +2,11 @@
 // `_table_metadata` pseudo-resource, including what anonymous users may see.
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, freshDb } from "../test/api";
-import { admin, createBooks, denied, fails, invalid, notFound, ok, search, token } from "../test/contract";
+import { admin, createBooks, denied, fails, invalid, notFound, ok, rowError, search, token } from "../test/contract";
 
 let R: string;
 let PRIVATE: string;
+let KEYED: string;
 let READ: string;
 
 beforeAll(async () => {
@@ -17,6 +18,14 @@ beforeAll(async () => {
       fields: [{ id: "a", type: "text" }],
       records: [{ a: "x" }],
       aliases: "secret_alias",
+    }),
+  ).resource_id;
+  KEYED = ok(
+    await admin("datastore_create", {
+      resource: { name: "keyed" },
+      fields: [{ id: "a", type: "text" }, { id: "b", type: "int" }, { id: "c", type: "text" }],
+      primary_key: ["a", "b"],
+      records: [{ a: "x", b: 1, c: "p" }],
     }),
   ).resource_id;
   READ = await token("read");
@@ -60,8 +69,15 @@ describe("datastore_info (§7)", () => {
   });
 
   it("reports the primary key as an index but not a unique key (CKAN quirk)", async () => {
-    const r = ok(await call("datastore_info", { resource_id: R }));
-    expect(r.fields[0].schema).toMatchObject({ is_index: true, uniquekey: false });
+    // A composite key and no other index: each key field is an index, none a unique key,
+    // though the key is enforced.
+    const r = ok(await call("datastore_info", { resource_id: KEYED }));
+    expect(r.fields.map((f: { id: string; schema: { is_index: boolean; uniquekey: boolean } }) => [f.id, f.schema.is_index, f.schema.uniquekey])).toEqual([
+      ["a", true, false],
+      ["b", true, false],
+      ["c", false, false],
+    ]);
+    rowError(await admin("datastore_upsert", { resource_id: KEYED, method: "insert", records: [{ a: "x", b: 1, c: "q" }] }), 0);
   });
 
   it("answers with GET, with id, and for an alias with the real id", async () => {
@@ -121,9 +137,9 @@ describe("resource_search", () => {
 
   it("orders and pages", async () => {
     const all = ok(await call("resource_search", { order_by: "name" }, { token: READ }));
-    expect(all.results.map((x: { name: string }) => x.name)).toEqual(["books", "counted", "secret stuff"]);
-    const page = ok(await call("resource_search", { order_by: "name", offset: 2, limit: 1 }, { token: READ }));
-    expect(page).toEqual({ count: 3, results: [expect.objectContaining({ name: "secret stuff" })] });
+    expect(all.results.map((x: { name: string }) => x.name)).toEqual(["books", "counted", "keyed", "secret stuff"]);
+    const page = ok(await call("resource_search", { order_by: "name", offset: 3, limit: 1 }, { token: READ }));
+    expect(page).toEqual({ count: 4, results: [expect.objectContaining({ name: "secret stuff" })] });
     const get = ok(await call("resource_search", { limit: "1" }, { method: "GET", token: READ }));
     expect(get.results).toHaveLength(1);
   });

@@ -28,6 +28,7 @@ describe("datastore_upsert parameters", () => {
 
   it("accepts id as a synonym", async () => {
     expect(ok(await admin("datastore_upsert", { id: R, method: "insert", records: [{ title: "x" }] })).resource_id).toBe(R);
+    expect((await rows()).at(-1)).toEqual({ _id: 7, title: "x", year: null });
   });
 
   it("answers 409 for an unknown method", async () => {
@@ -72,8 +73,10 @@ describe("method: insert", () => {
   });
 
   it("does not need a key", async () => {
+    // Without a key, a title already there is just another row.
     const id = await createBooks();
-    ok(await admin("datastore_upsert", { resource_id: id, method: "insert", records: [{ title: "x" }] }));
+    ok(await admin("datastore_upsert", { resource_id: id, method: "insert", records: [{ title: "War and Peace" }] }));
+    expect(await ids({ resource_id: id, filters: { title: "War and Peace" } })).toEqual([1, 7]);
   });
 });
 
@@ -189,6 +192,10 @@ describe("datastore_delete", () => {
     notFound(await admin("datastore_records_delete", { resource_id: R, filters: {} }));
     // the alias is free again
     ok(await admin("datastore_create", { resource: { name: "again" }, aliases: "books_alias" }));
+    // and a new table under the same id starts with no trace of the old fields or their info
+    ok(await admin("datastore_create", { resource_id: R, fields: [{ id: "title", type: "int" }] }));
+    expect((await search({ resource_id: R })).fields).toEqual([{ id: "_id", type: "int" }, { id: "title", type: "int4" }]);
+    expect(await count()).toBe(0);
   });
 
   it("treats filters: null as no filters", async () => {

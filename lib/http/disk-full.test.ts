@@ -24,7 +24,7 @@ const batch = (from: number, n: number) => Array.from({ length: n }, (_, i) => (
 describe("a full disk", () => {
   it("refuses the write that does not fit with 409 database, and loses nothing", async () => {
     const { engine } = await getDatastore();
-    limitPages(engine, 300); // about 1.2 MB of room
+    limitPages(engine, 300); // room for a few batches, far fewer than a hundred
     let written = 0;
     let refused: Awaited<ReturnType<typeof call>> | undefined;
     let before = "";

@@ -1,14 +1,16 @@
 // Contract §9: /datastore/dump/{id} through the route's handler with real Requests.
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { noReaderHoldsOldSnapshot } from "../datastore/sqlite/test-support";
 import { ADMIN, call, freshDb } from "../test/api";
 import { BOOK_ROWS, admin, createBooks, ok, token } from "../test/contract";
 import { handleDump } from "./dump";
 
 let BOOKS: string;
 let PRIVATE: string;
+let dbFile: string;
 
 beforeAll(async () => {
-  freshDb();
+  dbFile = freshDb();
   BOOKS = await createBooks({ aliases: "books_alias" });
   PRIVATE = await createBooks({}, true);
 });
@@ -135,6 +137,7 @@ describe("search parameters", () => {
     const res = await dump("books_alias", { format: "json" });
     expect(res.status).toBe(200);
     expect(res.headers.get("content-disposition")).toBe(`attachment; filename="${BOOKS}.json"`);
+    expect(res.text).toBe((await dump(BOOKS, { format: "json" })).text);
   });
 });
 
@@ -164,8 +167,12 @@ describe("streaming", () => {
     const res = await handleDump(new Request(`http://localhost/datastore/dump/${id}`), id);
     const reader = res.body!.getReader();
     expect((await reader.read()).done).toBe(false);
+    // While the download is open its snapshot holds back the log behind a later write…
+    ok(await admin("datastore_upsert", { resource_id: id, method: "insert", records: [{ n: -1 }] }));
+    expect(noReaderHoldsOldSnapshot(dbFile)).toBe(false);
     await reader.cancel();
-    // The read connection is closed: the table can be dropped at once.
+    // …and once the client has gone, nothing reads it any more.
+    expect(noReaderHoldsOldSnapshot(dbFile)).toBe(true);
     ok(await admin("datastore_delete", { resource_id: id }));
   });
 });

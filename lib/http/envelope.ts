@@ -24,7 +24,7 @@ export function retryHeaders(error: DatastoreError): Record<string, string> {
   return error.retryAfter === undefined ? {} : { "retry-after": String(error.retryAfter) };
 }
 
-export const JSON_TYPE = "application/json;charset=utf-8";
+const JSON_TYPE = "application/json;charset=utf-8";
 
 export function helpUrl(request: ApiRequest, action: string): string {
   return `${new URL(request.url).origin}/api/3/action/help_show?name=${encodeURIComponent(action)}`;

@@ -258,13 +258,17 @@ describe("tokens", () => {
     const t = ok(await admin("api_token_create", { name: "logs", scope: "admin" }));
     const { engine } = await getDatastore();
     limitPages(engine, 0); // the next write fails: a full disk
+    let full: CallResult;
     try {
-      await call("datastore_create", { resource: { name: t.token }, records: [{ a: t.token }] }, { token: t.token });
+      full = await call("datastore_create", { resource: { name: t.token }, records: [{ a: t.token }] }, { token: t.token });
     } finally {
       limitPages(engine, null);
     }
-    await call("datastore_search", { resource_id: PRIVATE, q: t.token }, { token: t.token });
-    await call("datastore_search", { resource_id: PUBLIC, filters: { year: t.token } }, { token: `Bearer ${t.token}` });
+    // The write got as far as the database, and failed there.
+    expect(full.status).toBe(409);
+    expect(full.body.error).toEqual({ __type: "Validation Error", database: ["the database is full; nothing was written"] });
+    expect((await call("datastore_search", { resource_id: PRIVATE, q: t.token }, { token: t.token })).status).toBe(200);
+    expect((await call("datastore_search", { resource_id: PUBLIC, filters: { year: t.token } }, { token: `Bearer ${t.token}` })).status).toBe(409);
     for (const line of logged) expect(line).not.toContain(t.token.slice(4));
   });
 

@@ -2,7 +2,8 @@
 // starts with a quote runs to the quote not doubled, "" is a quote, newlines inside stay), a
 // quote inside an unquoted field is kept as it is, records end at \n or \r\n (or at \r alone,
 // for files that use only \r). An empty line is one empty field, as csv-parse gives it.
-// Written for the importer's speed: csv-parse read 20 MB/s here, a third of the whole import.
+// Written for the importer's speed: csv-parse was a large share of a whole import's time
+// (README, bench section).
 
 export class CsvSyntaxError extends Error {
   readonly code = "CSV_QUOTE_NOT_CLOSED";

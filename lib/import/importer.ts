@@ -60,7 +60,7 @@ export class ImportInterrupted extends ImportError {
   }
 }
 
-export const DEFAULT_SAMPLE_ROWS = 10_000;
+const DEFAULT_SAMPLE_ROWS = 10_000;
 const INDEX_CHUNK_ROWS = 100_000;
 const MAX_RESTARTS = 20;
 

@@ -104,7 +104,7 @@ const KIND_OF_TYPE: Partial<Record<TypeName, Kind>> = {
   text: "text",
 };
 
-export function typeOfKind(k: Kind): TypeName {
+function typeOfKind(k: Kind): TypeName {
   return TYPE_OF[k];
 }
 

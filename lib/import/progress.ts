@@ -3,11 +3,11 @@
 import path from "node:path";
 import type { ImportProgress, ImportResult } from "./importer";
 
-export function formatCount(n: number): string {
+function formatCount(n: number): string {
   return Math.round(n).toLocaleString("en-US");
 }
 
-export function formatDuration(seconds: number): string {
+function formatDuration(seconds: number): string {
   const s = Math.max(0, Math.round(seconds));
   const h = Math.floor(s / 3600);
   const m = Math.floor((s % 3600) / 60);

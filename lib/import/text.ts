@@ -29,7 +29,7 @@ export function parseEncoding(name: string): Encoding {
   return e;
 }
 
-export const HEAD_BYTES = 1 << 20;
+const HEAD_BYTES = 1 << 20;
 
 export async function readHead(file: string, bytes = HEAD_BYTES): Promise<Buffer> {
   const fh = await fs.promises.open(file, "r");

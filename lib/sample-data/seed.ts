@@ -34,7 +34,7 @@ function monthDayYear(s: unknown): string | null {
   return m && MONTHS[m[1]] ? `${m[3]}-${MONTHS[m[1]]}-${m[2].padStart(2, "0")}` : null;
 }
 
-export const SAMPLES: Sample[] = [
+const SAMPLES: Sample[] = [
   {
     alias: "airports",
     file: "airports.csv",
@@ -164,7 +164,7 @@ export const SAMPLES: Sample[] = [
   },
 ];
 
-export function datasetsDir(): string {
+function datasetsDir(): string {
   return path.join(process.cwd(), "node_modules", "vega-datasets", "data");
 }
 
@@ -175,7 +175,7 @@ function readRows(file: string): Row[] {
 }
 
 /** Loads every sample resource; returns the new admin token. */
-export async function loadSampleData(engine: DatastoreEngine, tokens: TokenStore): Promise<{ token: string; resources: number; rows: number }> {
+async function loadSampleData(engine: DatastoreEngine, tokens: TokenStore): Promise<{ token: string; resources: number; rows: number }> {
   let rows = 0;
   await engine.transaction(async (tx) => {
     const ctx = { engine: tx, tokens: new TokenStore(tx.tokens), user: { scope: "admin" as const, name: "sample-data" } };

@@ -1,6 +1,6 @@
 // The explorer's static files (Next's `output: "export"` in out/), read once at start and
-// kept in memory with a gzip copy: the whole app is under 1 MB. Paths are looked up in that
-// table, so nothing outside out/ can be named.
+// kept in memory with a gzip copy: a static export is small enough to hold whole. Paths are
+// looked up in that table, so nothing outside out/ can be named.
 import fs from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";

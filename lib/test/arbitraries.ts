@@ -5,7 +5,7 @@
 import fc from "fast-check";
 
 export type TokenRef = "none" | "admin" | "write" | "read" | "garbage" | "bearer-admin" | "bearer-read" | "expired" | "revoked";
-export type Encoding = "json" | "form" | "form-json" | "query" | "raw";
+type Encoding = "json" | "form" | "form-json" | "query" | "raw";
 
 export interface FuzzCase {
   /** The action name, as it goes into the path (may be unknown or hostile); "dump" is the dump route. */
@@ -35,7 +35,7 @@ export const MARKERS = {
 export const WIDE_FIELDS = 1000;
 
 /** Field ids of the world's public resource (lib/test/fuzz.ts creates it). */
-export const PUBLIC_FIELDS = ["title", "author", "year", "rating", "in_stock", "updated", "tags", "meta", "note"];
+const PUBLIC_FIELDS = ["title", "author", "year", "rating", "in_stock", "updated", "tags", "meta", "note"];
 
 export const READ_ACTIONS = ["datastore_search", "datastore_info", "datastore_value_counts", "resource_show", "resource_search", "api_token_list"];
 export const WRITE_ACTIONS = ["datastore_create", "datastore_upsert", "datastore_delete", "datastore_records_delete", "api_token_create", "api_token_revoke"];
@@ -60,7 +60,7 @@ const PARAMS: Record<string, string[]> = {
 
 // ------------------------------------------------------------------------------- values
 
-export const SQL_FRAGMENTS = [
+const SQL_FRAGMENTS = [
   "'; DROP TABLE datastore_resources; --",
   '" OR 1=1 --',
   "x' OR '1'='1",
@@ -132,7 +132,7 @@ const ODD_STRINGS = [
 /** Names every plain object inherits: a lookup table keyed by user input must not find them. */
 const PROTO_NAMES = ["constructor", "__proto__", "toString", "hasOwnProperty", "_constructor", "valueOf[]"];
 
-export const hostileString: fc.Arbitrary<string> = fc.oneof(
+const hostileString: fc.Arbitrary<string> = fc.oneof(
   { weight: 3, arbitrary: fc.constantFrom(...SQL_FRAGMENTS, ...ODD_STRINGS) },
   { weight: 2, arbitrary: fc.string({ unit: "binary", maxLength: 24 }) },
   { weight: 2, arbitrary: fc.string({ unit: "grapheme", maxLength: 24 }) },
@@ -141,21 +141,21 @@ export const hostileString: fc.Arbitrary<string> = fc.oneof(
   { weight: 1, arbitrary: fc.tuple(fc.constantFrom(...SQL_FRAGMENTS), fc.constantFrom(...PUBLIC_FIELDS)).map(([s, f]) => `${f}${s}`) },
 );
 
-export const hostileNumber: fc.Arbitrary<number> = fc.oneof(
+const hostileNumber: fc.Arbitrary<number> = fc.oneof(
   fc.constantFrom(0, -0, -1, 1, 1.5, -1.5, 1e308, -1e308, 5e-324, 2 ** 31, 2 ** 32, 2 ** 53, 2 ** 53 + 2, -(2 ** 63), 2 ** 64, 99999999999999999999),
   fc.integer(),
   fc.double({ noNaN: true, noDefaultInfinity: true }),
 );
 
 /** A JSON value nested `depth` levels deep (arrays or objects). */
-export const deepJson = (maxDepth: number): fc.Arbitrary<unknown> =>
+const deepJson = (maxDepth: number): fc.Arbitrary<unknown> =>
   fc.tuple(fc.integer({ min: 1, max: maxDepth }), fc.boolean()).map(([depth, objects]) => {
     let v: unknown = 1;
     for (let i = 0; i < depth; i++) v = objects ? { k: v } : [v];
     return v;
   });
 
-export const hostileValue: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>((tie) => ({
+const hostileValue: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>((tie) => ({
   value: fc.oneof(
     { depthSize: "small", withCrossShrink: true },
     { weight: 4, arbitrary: hostileString },
@@ -171,7 +171,7 @@ export const hostileValue: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>
 })).value;
 
 /** A field reference: real ids, system columns, hostile names. */
-export const fieldRef: fc.Arbitrary<string> = fc.oneof(
+const fieldRef: fc.Arbitrary<string> = fc.oneof(
   { weight: 3, arbitrary: fc.constantFrom(...PUBLIC_FIELDS, "_id", "rank", "rank title", "_full_text", "oid", "ctid") },
   { weight: 1, arbitrary: fc.nat(WIDE_FIELDS - 1).map((i) => `f${i}`) },
   { weight: 2, arbitrary: hostileString },
@@ -193,7 +193,7 @@ const longList = <T>(item: fc.Arbitrary<T>): fc.Arbitrary<T[]> =>
 const manyKeys = <T>(value: fc.Arbitrary<T>): fc.Arbitrary<Record<string, T>> =>
   fc.tuple(fc.integer({ min: 100, max: 1200 }), value).map(([n, v]) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`f${i}`, v])));
 
-export const sortValue: fc.Arbitrary<unknown> = fc.oneof(
+const sortValue: fc.Arbitrary<unknown> = fc.oneof(
   longList(fc.constantFrom("title", "f1 desc", "_id", "nope")),
   longList(fc.constantFrom("title desc", "f2")).map((l) => l.join(",")),
   fc
@@ -206,7 +206,7 @@ export const sortValue: fc.Arbitrary<unknown> = fc.oneof(
   hostileValue,
 );
 
-export const qValue: fc.Arbitrary<unknown> = fc.oneof(
+const qValue: fc.Arbitrary<unknown> = fc.oneof(
   hostileString,
   manyKeys(fc.constantFrom("a", "word", "1")),
   fc.dictionary(fieldRef, hostileString, { maxKeys: 3 }),
@@ -214,7 +214,7 @@ export const qValue: fc.Arbitrary<unknown> = fc.oneof(
   hostileValue,
 );
 
-export const filtersValue: fc.Arbitrary<unknown> = fc.oneof(
+const filtersValue: fc.Arbitrary<unknown> = fc.oneof(
   manyKeys(smallValue),
   fc.tuple(smallFieldRef, longList(smallValue)).map(([f, values]) => ({ [f]: values })),
   fc.dictionary(fieldRef, fc.oneof(hostileValue, fc.array(hostileValue, { maxLength: 4 })), { maxKeys: 3 }),
@@ -222,7 +222,7 @@ export const filtersValue: fc.Arbitrary<unknown> = fc.oneof(
   hostileValue,
 );
 
-export const resourceRef: fc.Arbitrary<unknown> = fc.oneof(
+const resourceRef: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom(...Object.values(MARKERS), "_table_metadata") },
   { weight: 1, arbitrary: hostileValue },
 );
@@ -246,7 +246,7 @@ const fieldDecl: fc.Arbitrary<unknown> = fc.oneof(
 );
 
 /** A value for one named parameter, tilted towards what that parameter expects. */
-export function paramValue(key: string): fc.Arbitrary<unknown> {
+function paramValue(key: string): fc.Arbitrary<unknown> {
   const specific: Record<string, fc.Arbitrary<unknown>> = {
     resource_id: resourceRef,
     id: resourceRef,
@@ -276,7 +276,7 @@ export function paramValue(key: string): fc.Arbitrary<unknown> {
 
 /** Parameters for an action: a few of its own (so that most cases get past all but one check
  *  and reach the engine), sometimes with unknown and hostile keys. */
-export function paramsFor(action: string): fc.Arbitrary<Record<string, unknown>> {
+function paramsFor(action: string): fc.Arbitrary<Record<string, unknown>> {
   const keys = PARAMS[action] ?? PARAMS.datastore_search;
   return fc
     .tuple(

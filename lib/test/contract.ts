@@ -3,7 +3,7 @@
 import { expect } from "vitest";
 import { ADMIN, call, type CallOptions, type CallResult } from "./api";
 
-export const JSON_CONTENT_TYPE = "application/json;charset=utf-8";
+const JSON_CONTENT_TYPE = "application/json;charset=utf-8";
 
 export function helpFor(action: string): string {
   return `http://localhost/api/3/action/help_show?name=${action}`;
@@ -93,7 +93,7 @@ export const BOOK_FIELDS = [
 ];
 
 /** Inputs in every accepted spelling; BOOK_ROWS is what search gives back. */
-export const BOOK_RECORDS = [
+const BOOK_RECORDS = [
   { title: "War and Peace", author: "Tolstoy", year: 1869, rating: 4.5, in_stock: true, updated: "2020-01-03", tags: ["classic", "russian"], meta: { translations: 3 }, note: "long, very long" },
   { title: "Anna Karenina", author: "Tolstoy", year: 1877, rating: "4.2", in_stock: "false", updated: "2020-01-01 10:00:00", tags: ["classic", "russian"], meta: null, note: 'says "hi"' },
   { title: "One Hundred Years of Solitude", author: "Gabriel García Márquez", year: "1967", rating: null, in_stock: "yes", updated: null, tags: ["magical realism"], meta: { awards: ["nobel"] }, note: "line1\nline2" },

@@ -242,8 +242,12 @@ describe("start-up with a database it cannot use: one clear message, exit 1", ()
   });
 
   it("a missing directory is created, and the server starts", async () => {
-    const server = await serve(path.join(dir, "new", "nested", "x.db"));
-    expect((await api(server, "resource_search", {})).status).toBe(200);
+    const file = path.join(dir, "new", "nested", "x.db");
+    expect(fs.existsSync(path.dirname(file))).toBe(false);
+    const server = await serve(file);
+    expect(fs.existsSync(file)).toBe(true);
+    expect(integrityCheck(file)).toBe("ok");
+    expect((await api(server, "resource_search", {})).body.result).toEqual({ count: 0, results: [] });
     await server.stop();
   });
 });

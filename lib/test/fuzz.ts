@@ -211,7 +211,7 @@ export async function createWorld(t: Target, admin: string): Promise<World> {
 }
 
 /** After a successful write: rebuilds the world's resources if a case dropped or gutted them. */
-export async function repairWorld(t: Target, world: World): Promise<boolean> {
+async function repairWorld(t: Target, world: World): Promise<boolean> {
   const probe = async (params: Record<string, unknown>) => {
     const res = await t.send({ path: "/api/action/datastore_search", method: "POST", headers: { authorization: world.admin, "content-type": "application/json" }, body: new TextEncoder().encode(JSON.stringify(params)) });
     return res.status === 200 ? JSON.parse(res.text).result : null;

@@ -62,11 +62,6 @@ export function serializeViewState(view: ViewState): URLSearchParams {
   return params;
 }
 
-export function viewToQueryString(view: ViewState): string {
-  const s = serializeViewState(view).toString();
-  return s ? `?${s}` : "";
-}
-
 /** Any change to what is matched or shown starts again at the first page. */
 export function updateView(view: ViewState, patch: Partial<ViewState>): ViewState {
   const resets =

@@ -4,7 +4,7 @@ import type { Filters, Scalar } from "./types";
 
 export type Chip = { field: string; values: Scalar[] };
 
-export function isScalar(value: unknown): value is Scalar {
+function isScalar(value: unknown): value is Scalar {
   return value === null || ["string", "number", "boolean"].includes(typeof value);
 }
 

@@ -62,7 +62,7 @@ function shellQuote(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
-export const TOKEN_PLACEHOLDER = "YOUR-API-TOKEN";
+const TOKEN_PLACEHOLDER = "YOUR-API-TOKEN";
 
 export function searchCurl(origin: string, req: SearchRequest): string {
   return [

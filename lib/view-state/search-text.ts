@@ -2,7 +2,7 @@
 // must match, the last one as a prefix, so results follow the user as they type.
 
 /** Words as the full-text index sees them: runs of letters and digits. */
-export function searchWords(text: string): string[] {
+function searchWords(text: string): string[] {
   return text.match(/[\p{L}\p{N}]+/gu) ?? [];
 }
 

@@ -44,7 +44,7 @@ export function parseSort(sort: string): SortClause[] {
   return clauses;
 }
 
-export function quoteSortField(field: string): string {
+function quoteSortField(field: string): string {
   return SIMPLE_NAME.test(field) ? field : `"${field}"`;
 }
 

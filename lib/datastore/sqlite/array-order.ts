@@ -18,7 +18,7 @@ function numberBytes(n: number): Buffer {
   return b;
 }
 
-export function arrayKey(json: string | null): Buffer | null {
+function arrayKey(json: string | null): Buffer | null {
   if (json === null) return null;
   let values: unknown;
   try {

@@ -43,7 +43,7 @@ const DUMP_CHUNK_ROWS = 1000;
 
 export interface SqliteOptions {
   file: string;
-  /** Read worker threads; 0 runs reads on the writer connection. Default: one per core. */
+  /** Read worker threads; 0 runs reads on the writer connection. Default: one per core, at least two. */
   readWorkers?: number;
 }
 
@@ -65,7 +65,6 @@ function mapped(e: unknown): unknown {
 
 export class SqliteEngine implements DatastoreEngine {
   readonly tokens: TokenStorage;
-  private savepoints = 0;
 
   constructor(
     private readonly c: Conn,

@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { DatastoreUnavailable } from "../errors";
 import { openWriter } from "./connection";
 import { checkDatabase, explainOpenError } from "./health";
+import { checksumFile } from "./test-support";
 
 const openDatabase = (file: string) => openWriter(file).db;
 
@@ -27,10 +28,13 @@ describe("checkDatabase", () => {
   it("passes a sound, writable database and leaves it unchanged", () => {
     const file = path.join(dir, "ok.db");
     makeDb(file, 100);
+    const before = checksumFile(file);
     const db = openDatabase(file);
-    checkDatabase(db, file, "full");
+    expect(() => checkDatabase(db, file, "full")).not.toThrow();
+    expect(db.inTransaction).toBe(false); // the probe write was rolled back, not left open
     expect(db.prepare("SELECT count(*) FROM sqlite_schema WHERE name = 'datastore_write_probe'").pluck().get()).toBe(0);
     db.close();
+    expect(checksumFile(file)).toBe(before);
   });
 
   it("names damaged pages in the middle of the file", () => {

@@ -43,7 +43,7 @@ const MIGRATIONS: (string | ((db: Database) => void))[] = [
   `,
 ];
 
-export const SCHEMA_VERSION = MIGRATIONS.length;
+const SCHEMA_VERSION = MIGRATIONS.length;
 
 export function migrate(db: Database): void {
   const current = db.pragma("user_version", { simple: true }) as number;

@@ -70,7 +70,7 @@ export function pageSql(p: ReadPlan, distinct: boolean): string {
   );
 }
 
-/** False when an index on the column proves it holds no NULL (a probe of microseconds). */
+/** False when an index on the column proves it holds no NULL (one index probe, not a scan). */
 function mayHoldNulls(c: Conn, r: Internal, f: StoredField): boolean {
   if (f === ID_FIELD) return false;
   const indexed = r.primaryKey[0] === f.id || r.indexes.some((ix) => ix[0] === f.id);

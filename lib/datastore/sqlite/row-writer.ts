@@ -149,7 +149,7 @@ class RowWriter {
 }
 
 /** A JSON value as Python's repr() prints it: CKAN's messages quote key values that way. */
-export function pyRepr(v: unknown): string {
+function pyRepr(v: unknown): string {
   if (v === null || v === undefined) return "None";
   if (v === true) return "True";
   if (v === false) return "False";

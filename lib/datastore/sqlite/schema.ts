@@ -13,10 +13,10 @@ import { isUniqueViolation } from "./errors";
 import { dropFts, rebuildFts } from "./fts-index";
 import { quoteIdent as q } from "./sql";
 
-export function column(r: Internal, fieldId: string, key = "fields"): StoredField {
+export function column(r: Internal, fieldId: string): StoredField {
   if (fieldId === "_id") return ID_FIELD;
   const f = r.columns.get(fieldId);
-  if (!f) throw DatastoreError.field(key, `field "${fieldId}" does not exist`);
+  if (!f) throw DatastoreError.field("fields", `field "${fieldId}" does not exist`);
   return f;
 }
 

@@ -18,9 +18,10 @@ function encode(v: unknown): string {
   return JSON.stringify(v) ?? "undefined";
 }
 
-/** Runs fn on a connection of its own to `file` (read-only unless `write`). */
-export function withRawDb<T>(file: string, fn: (db: Database.Database) => T, write = false): T {
-  const db = new Database(file, { readonly: !write, fileMustExist: true });
+/** Runs fn on a connection of its own to `file` (read-only unless `write`). `timeout`: how long
+ *  a busy database is waited for, in milliseconds (better-sqlite3's default unless given). */
+export function withRawDb<T>(file: string, fn: (db: Database.Database) => T, write = false, timeout?: number): T {
+  const db = new Database(file, { readonly: !write, fileMustExist: true, ...(timeout === undefined ? {} : { timeout }) });
   try {
     return fn(db);
   } finally {
@@ -81,6 +82,12 @@ export function tableOf(file: string, resourceId: string): string {
 export function checkFtsIntegrity(file: string, resourceId: string): void {
   const fts = quote(`${tableOf(file, resourceId)}_fts`);
   withRawDb(file, (db) => db.prepare(`INSERT INTO ${fts} (${fts}, rank) VALUES ('integrity-check', 1)`).run(), true);
+}
+
+/** Whether the write-ahead log can be emptied into the file at once: false while a connection
+ *  still reads an older snapshot (a read transaction left open), true once none does. */
+export function noReaderHoldsOldSnapshot(file: string): boolean {
+  return withRawDb(file, (db) => (db.pragma("wal_checkpoint(TRUNCATE)") as { busy: number }[])[0].busy === 0, true, 0);
 }
 
 /** `PRAGMA integrity_check` of the file: "ok" when sound. */

@@ -11,7 +11,7 @@ import { compileFts, quoteIdent as q } from "./sql";
 
 /** The rank of rows no positive term matched. A real, not an integer: SQLite reads
  *  `ORDER BY 0` as a column number. */
-export const NO_RANK = "0.0";
+const NO_RANK = "0.0";
 
 export class Where {
   parts: string[] = [];
