@@ -1,7 +1,8 @@
 // `npm run bench`: the 3M-row benchmark. Builds (once, cached under data/bench/) a CSV of
 // vega-datasets' flights-3m.parquet joined with airports.csv, imports it with the real
 // importer, starts the real server, runs a fixed query mix over HTTP with concurrent clients,
-// runs the same queries in-process through the engine (no HTTP, no workers) for the floor, and
+// runs the same SQL in-process through better-sqlite3 for the floor (the plain statements, no
+// caches), measures best-first pages cold and warm against the raw `ORDER BY rank` floor, and
 // prints (and writes as JSON) median and p95 per query, the margin over the floor, throughput,
 // server memory, import rate, index build times and file size. Every figure comes from this run.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
@@ -12,9 +13,11 @@ import path from "node:path";
 import { parse } from "csv-parse/sync";
 import { asyncBufferFromFile, parquetMetadataAsync, parquetRead } from "hyparquet";
 import { compressors } from "hyparquet-compressors";
-import type { DatastoreEngine } from "../lib/datastore/engine";
+import Database from "better-sqlite3";
+import type { Resource } from "../lib/datastore/engine";
 import { ErrorBag } from "../lib/datastore/errors";
 import { openEngine } from "../lib/datastore/open";
+import type { SqliteEngine } from "../lib/datastore/sqlite/engine";
 import { bindSearch, parseSearchParams } from "../lib/datastore/search-query";
 import { startArgs } from "../lib/test/server";
 
@@ -244,20 +247,90 @@ async function load(queries: Query[], clients: number, opts: { count?: number; s
   return { latencies, errors, rps: total / seconds };
 }
 
-/** The same query through the engine in this process: what the server adds is the margin. */
-async function floor(engine: DatastoreEngine, query: Query, repeats: number): Promise<number[]> {
-  const r = (await engine.getResource(RESOURCE))!;
-  const bag = new ErrorBag();
-  const counts = query.action === "datastore_value_counts";
-  const bound = bindSearch(r, parseSearchParams(counts ? {} : { resource_id: RESOURCE, ...query.body }, bag));
-  const times: number[] = [];
-  for (let i = 0; i < repeats; i++) {
-    const t = process.hrtime.bigint();
-    if (counts) await engine.valueCounts(r, String(query.body.field), bound.query, 10);
-    else await engine.search(r, bound.query);
-    times.push(Number(process.hrtime.bigint() - t) / 1e6);
+/** The engine's plain statements for a query (no ranked lists, no plan caches), run by
+ *  better-sqlite3 on a connection of the bench's own: the floor. Value counts time the
+ *  engine's own bounded count in this process. */
+class Floor {
+  private raw = new Database(DB, { readonly: true, fileMustExist: true });
+  private constructor(
+    private engine: SqliteEngine,
+    private r: Resource,
+  ) {
+    this.raw.function("ds_deadline", () => 1); // the engine's time-budget check: never trips here
   }
-  return times;
+
+  static async open(): Promise<Floor> {
+    const engine = (await openEngine({ file: DB, readWorkers: 0 })) as SqliteEngine;
+    return new Floor(engine, (await engine.getResource(RESOURCE))!);
+  }
+
+  private bound(body: Body) {
+    return bindSearch(this.r, parseSearchParams({ resource_id: RESOURCE, ...body }, new ErrorBag())).query;
+  }
+
+  async times(query: Query, repeats: number): Promise<number[]> {
+    const times: number[] = [];
+    if (query.action === "datastore_value_counts") {
+      const bound = this.bound({});
+      for (let i = 0; i < repeats; i++) {
+        const t = process.hrtime.bigint();
+        await this.engine.valueCounts(this.r, String(query.body.field), bound, 10);
+        times.push(Number(process.hrtime.bigint() - t) / 1e6);
+      }
+      return times;
+    }
+    const prepared = this.engine.searchStatements(this.r, this.bound(query.body)).map((s) => ({ stmt: this.raw.prepare(s.sql).raw(true), params: s.params }));
+    for (let i = 0; i < repeats; i++) {
+      const t = process.hrtime.bigint();
+      for (const p of prepared) p.stmt.all(...p.params);
+      times.push(Number(process.hrtime.bigint() - t) / 1e6);
+    }
+    return times;
+  }
+
+  /** How many rows a full-text word matches (the index's own count). */
+  matches(word: string): number {
+    const [stmt] = this.engine.searchStatements(this.r, { ...this.bound({ q: word, limit: 0 }), includeTotal: true }).slice(-1);
+    return this.raw.prepare(stmt.sql).pluck().get(...stmt.params) as number;
+  }
+
+  async close(): Promise<void> {
+    this.raw.close();
+    await this.engine.close();
+  }
+}
+
+/** Words of the airport names and cities, each matching at least 50,000 rows: one per cold
+ *  measurement, so each cold page is a word the server has not been asked before. */
+const RANK_WORDS = ["Denver", "Houston", "Phoenix", "Vegas", "Detroit", "Minneapolis", "Francisco", "Seattle", "Orlando", "Boston", "Charlotte", "Baltimore", "Newark", "Salt", "Nashville", "Atlanta"];
+
+/**
+ * Best-first pages (q, no sort: rank order) over HTTP: cold (a word not asked before), then
+ * warm (the same again), at offset 0 and 5,000, beside the raw `ORDER BY rank` floor of the
+ * same page. Words alternate between the two offsets, so every cold page is a new word.
+ */
+async function bestFirst(floor: Floor) {
+  const words = RANK_WORDS.filter((w) => floor.matches(w) >= 50_000).slice(0, 12);
+  const out: Record<string, { cold: number[]; warm: number[]; floor: number[]; matches: number[] }> = {};
+  for (const [i, word] of words.entries()) {
+    const offset = i % 2 === 0 ? 0 : 5000;
+    const body = { q: word, limit: 100, offset, include_total: false };
+    const slot = (out[`offset ${offset}`] ??= { cold: [], warm: [], floor: [], matches: [] });
+    slot.matches.push(floor.matches(word));
+    slot.cold.push((await post("datastore_search", { resource_id: RESOURCE, ...body })).ms);
+    for (let k = 0; k < 5; k++) slot.warm.push((await post("datastore_search", { resource_id: RESOURCE, ...body })).ms);
+    slot.floor.push(...(await floor.times({ name: word, body }, 3)));
+  }
+  return Object.entries(out).map(([at, v]) => ({
+    at,
+    words: v.cold.length,
+    minMatches: Math.min(...v.matches),
+    cold: stats(v.cold).median,
+    warm: stats(v.warm).median,
+    warmP95: stats(v.warm).p95,
+    floor: stats(v.floor).median,
+    coldOverFloor: stats(v.cold).median / stats(v.floor).median,
+  }));
 }
 
 // ---------------------------------------------------------------------------------- main
@@ -331,17 +404,19 @@ async function main() {
     }, 50);
 
     const rows: Record<string, unknown>[] = [];
-    const engine = await openEngine({ file: DB, readWorkers: 0 });
+    const floor = await Floor.open();
+    let ranked: Awaited<ReturnType<typeof bestFirst>>;
     try {
       for (const q of QUERIES) {
         const repeats = q.name === "limit=32000" ? 15 : 40;
         await load([q], 1, { count: 3 }); // warm up
         const http = stats([...(await load([q], 2, { count: repeats })).latencies.values()][0]);
-        const base = stats(await floor(engine, q, repeats));
+        const base = stats(await floor.times(q, repeats));
         rows.push({ query: q.name, median: http.median, p95: http.p95, floorMedian: base.median, floorP95: base.p95, margin: http.median - base.median });
       }
+      ranked = await bestFirst(floor);
     } finally {
-      await engine.close();
+      await floor.close();
     }
 
     const mix = QUERIES.filter((q) => q.indexed);
@@ -368,6 +443,7 @@ async function main() {
       machine: { cpus: (await import("node:os")).cpus().length, node: process.version },
       build: { ...meta, dbToCsv: meta.dbBytes / meta.csvBytes },
       queries: rows,
+      bestFirst: ranked,
       throughput: { queries: mix.map((q) => q.name), clients: 8, requestsPerSecond: throughput.rps, errors: throughput.errors },
       isolation: { firstPage: stats([...beside.latencies.values()][0]), slowRequests: stats(slowTimes) },
       serverMemoryMb: { maxRss: memory.maxRss, peak: rssMb(server.pid!).hwm },
@@ -379,6 +455,10 @@ async function main() {
     console.log(`\n3M-row benchmark — ${meta.rows.toLocaleString("en-US")} rows, ${result.machine.cpus} cores, ${process.version}`);
     console.log(`${"query".padEnd(30)} ${"median".padStart(8)} ${"p95".padStart(8)} ${"floor".padStart(8)} ${"floor95".padStart(8)} ${"margin".padStart(8)}  (ms)`);
     for (const r of rows) console.log(`${String(r.query).padEnd(30)} ${f(r.median)} ${f(r.p95)} ${f(r.floorMedian)} ${f(r.floorP95)} ${f(r.margin)}`);
+    console.log(`\nbest-first pages (q, rank order, 100 rows), median ms over HTTP; floor: the raw ORDER BY rank in-process`);
+    for (const b of ranked) {
+      console.log(`  ${b.at.padEnd(12)} cold ${f(b.cold)}  warm ${f(b.warm)} (p95 ${b.warmP95.toFixed(1)})  floor ${f(b.floor)}  cold/floor ${b.coldOverFloor.toFixed(2)}  (${b.words} words, each ≥ ${b.minMatches.toLocaleString("en-US")} matches)`);
+    }
     console.log(`\nthroughput, 5 indexed queries, 8 clients: ${throughput.rps.toFixed(0)} req/s (${throughput.errors} errors)`);
     console.log(`first page beside slow requests: median ${result.isolation.firstPage.median.toFixed(1)} ms, p95 ${result.isolation.firstPage.p95.toFixed(1)} ms (${result.isolation.firstPage.n} requests; slow ones: median ${result.isolation.slowRequests.median.toFixed(0)} ms)`);
     console.log(`server memory: max RSS ${memory.maxRss.toFixed(0)} MB (peak ${result.serverMemoryMb.peak.toFixed(0)} MB)`);

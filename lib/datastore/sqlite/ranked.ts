@@ -73,14 +73,15 @@ function rankedList(c: Conn, r: Internal, match: string, rank: string): RankedLi
     const fts = q(ftsTable(r.table));
     // Equal ranks in _id order; the deadline check stops a list that would take too long.
     const sql = `SELECT rowid, ${rank} FROM ${fts} WHERE ${fts} MATCH ? AND (rowid % 251 != 0 OR ds_deadline()) ORDER BY 2, 1`;
-    const rows = within(c.db, config.queryTimeoutMs, () => c.cache.get(sql, "raw").all(match) as [number, number][]);
-    const ids = new Float64Array(rows.length);
-    const ranks = new Float64Array(rows.length);
-    for (let i = 0; i < rows.length; i++) {
-      ids[i] = rows[i][0];
-      ranks[i] = rows[i][1];
-    }
-    return { ids, ranks };
+    const ids: number[] = [];
+    const ranks: number[] = [];
+    within(c.db, config.queryTimeoutMs, () => {
+      for (const [id, rank] of c.cache.get(sql, "raw").iterate(match) as IterableIterator<[number, number]>) {
+        ids.push(id);
+        ranks.push(rank);
+      }
+    });
+    return { ids: Float64Array.from(ids), ranks: Float64Array.from(ranks) };
   });
 }
 
