@@ -15,8 +15,8 @@ import { quoteIdent as q } from "./sql";
 import { Where, bm25ToRank } from "./where";
 
 interface RankedList {
-  ids: Float64Array;
-  ranks: Float64Array; // raw bm25, ascending (best first)
+  ids: Int32Array | Float64Array;
+  ranks: Float32Array; // raw bm25, ascending (best first); float4, as CKAN's rank
 }
 
 /** Ids held in lists per connection; a list longer than this is used once and not kept. */
@@ -81,7 +81,8 @@ function rankedList(c: Conn, r: Internal, match: string, rank: string): RankedLi
         ranks.push(rank);
       }
     });
-    return { ids: Float64Array.from(ids), ranks: Float64Array.from(ranks) };
+    const wide = ids.some((id) => id > 0x7fffffff);
+    return { ids: wide ? Float64Array.from(ids) : Int32Array.from(ids), ranks: Float32Array.from(ranks) };
   });
 }
 

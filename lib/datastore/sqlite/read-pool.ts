@@ -72,16 +72,33 @@ export class ReadPool {
   }
 
   private dispatch(): void {
-    for (const slot of this.slots) {
-      if (slot.busy) continue;
-      const job = this.queue.shift();
+    for (;;) {
+      const job = this.queue[0];
       if (!job) return;
+      const slot = this.slotFor(job.task);
+      if (!slot) return;
+      this.queue.shift();
       slot.busy = true;
       job.slot = slot;
       job.timer = setTimeout(() => this.timeout(job), config.queryTimeoutMs + GRACE_MS);
       this.running.set(job.task.id, job);
       slot.worker.postMessage(job.task);
     }
+  }
+
+  /**
+   * A free worker for the task: for a best-first search, preferably the one its words hash to,
+   * where its ranked list is likely kept already (each worker keeps its own); else any.
+   */
+  private slotFor(task: ReadTask): Slot | undefined {
+    const free = this.slots.filter((s) => !s.busy);
+    if (free.length === 0) return undefined;
+    if (task.op !== "search" || task.query.fts.length === 0) return free[0];
+    const key = `${task.resourceId}\0${JSON.stringify(task.query.fts)}`;
+    let h = 0;
+    for (let i = 0; i < key.length; i++) h = (h * 31 + key.charCodeAt(i)) | 0;
+    const preferred = this.slots[Math.abs(h) % this.slots.length];
+    return preferred.busy ? free[0] : preferred;
   }
 
   private settle(slot: Slot, reply: Reply): void {
