@@ -18,6 +18,7 @@ import type { Resource } from "../lib/datastore/engine";
 import { ErrorBag } from "../lib/datastore/errors";
 import { openEngine } from "../lib/datastore/open";
 import type { SqliteEngine } from "../lib/datastore/sqlite/engine";
+import { registerFtsFunctions } from "../lib/datastore/sqlite/fts-text";
 import { bindSearch, parseSearchParams } from "../lib/datastore/search-query";
 import { startArgs } from "../lib/test/server";
 
@@ -257,6 +258,7 @@ class Floor {
     private r: Resource,
   ) {
     this.raw.function("ds_deadline", () => 1); // the engine's time-budget check: never trips here
+    registerFtsFunctions(this.raw); // ranking reads rows back through the full-text view
   }
 
   static async open(): Promise<Floor> {

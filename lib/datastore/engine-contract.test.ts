@@ -118,6 +118,21 @@ describe.each(ENGINES)("engine contract: $name", ({ open }) => {
     });
   });
 
+  describe("numbers in full text", () => {
+    it("keep a decimal, a sign or an exponent as one word, as PostgreSQL's parser does", async () => {
+      const values = ["13.4", "4", "-4", "1.5e-3", "version 1.2.3", "covid-19"];
+      const r = await table("nums", [{ id: "txt", type: "text" }, { id: "x", type: "numeric" }], values.map((txt, i) => ({ txt, x: i === 0 ? 13.4 : i === 2 ? -4 : null })));
+      const find = async (q: string) =>
+        (await engine.search(r, { ...base, columns: ["_id"], fts: [{ field: null, tree: parsePlain(q), rank: "rank" }], sort: [asc("_id")], limit: 10 })).rows.map((row) => row[0]);
+      expect(await find("4")).toEqual([2]);
+      expect(await find("13.4")).toEqual([1]);
+      expect(await find("-4")).toEqual([3]);
+      expect(await find("1.5e-3")).toEqual([4]);
+      expect(await find("1.2.3")).toEqual([5]);
+      expect(await find("19")).toEqual([6]);
+    });
+  });
+
   describe("transactions", () => {
     it("roll back every write when the function throws, and commit them together otherwise", async () => {
       await engine.createResource(meta("t"), [{ id: "n", type: "int4" }]);

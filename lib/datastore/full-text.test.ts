@@ -10,6 +10,20 @@ describe("words", () => {
     expect(words("Márquez, 1869; naïve")).toEqual(["Márquez", "1869", "naïve"]);
     expect(words("")).toEqual([]);
   });
+
+  it.each<[string, string[]]>([
+    ["13.4 -4 1.5e-3 1E-5 1e5", ["13.4", "-4", "1.5e-3", "1E-5", "1e5"]],
+    ["+4 1.5e+3", ["4", "1.5", "e", "3"]], // a plus is punctuation
+    ["(-4) x=-4 --4 -.5", ["-4", "x", "-4", "-4", "5"]],
+    ["1.2.3, 192.168.0.1.", ["1.2.3", "192.168.0.1"]],
+    ["The end. 4.", ["The", "end", "4"]],
+    ["13.4kg 1,000.50", ["13.4", "kg", "1", "000.50"]],
+    // a hyphen after a letter or digit separates words; so does the T of a date-time
+    ["covid-19 3-4 2001-01-14T21:55:00", ["covid", "19", "3", "4", "2001", "01", "14", "21", "55", "00"]],
+    ["state-of-the-art v2.0", ["state", "of", "the", "art", "v2", "0"]],
+  ])("keeps a number whole, as PostgreSQL's parser does: %j", (text, want) => {
+    expect(words(text)).toEqual(want);
+  });
 });
 
 describe("parsePlain", () => {
@@ -32,6 +46,10 @@ describe("parsePlain", () => {
     expect(isStopWord("peace")).toBe(false);
   });
 
+  it("searches a number as one word", () => {
+    expect(parsePlain("-4.5 degrees")).toEqual({ op: "and", children: [term("-4.5"), term("degrees")] });
+  });
+
   it("returns null when only stop words (or nothing) remain", () => {
     expect(parsePlain("the or and")).toBeNull();
     expect(parsePlain("!!!")).toBeNull();
@@ -44,6 +62,11 @@ describe("parseTsQuery", () => {
     expect(parseTsQuery("tolstoy | dickens")).toEqual({ op: "or", children: [term("tolstoy"), term("dickens")] });
     expect(parseTsQuery("!tolstoy")).toEqual({ op: "not", child: term("tolstoy") });
     expect(parseTsQuery("tols:*")).toEqual(term("tols", true));
+  });
+
+  it("reads numbers as words", () => {
+    expect(parseTsQuery("13.4:* & !-4")).toEqual({ op: "and", children: [term("13.4", true), { op: "not", child: term("-4") }] });
+    expect(parseTsQuery("(-4|1.5e-3)")).toEqual({ op: "or", children: [term("-4"), term("1.5e-3")] });
   });
 
   it("binds ! tighter than &, and & tighter than |", () => {
@@ -67,7 +90,7 @@ describe("parseTsQuery", () => {
     expect(parseTsQuery("!the")).toBeNull();
   });
 
-  it.each(["&&&", "tolstoy &", "& tolstoy", "tolstoy peace", "(tolstoy", "tolstoy)", "()", "!", "|", "a <-> b", '"quoted"', "a:b", "", "   "])(
+  it.each(["&&&", "-x", "a-4", "+4", "13.4kg", "tolstoy &", "& tolstoy", "tolstoy peace", "(tolstoy", "tolstoy)", "()", "!", "|", "a <-> b", '"quoted"', "a:b", "", "   "])(
     "rejects %j as a syntax error",
     (q) => {
       expect(() => parseTsQuery(q)).toThrow(FtsSyntaxError);

@@ -1,6 +1,7 @@
 // Full-text query parsing, engine-neutral (contract §6.3). A `q` becomes a small boolean tree
 // of words; each engine compiles the tree to its own index syntax (FTS5 here, tsquery later).
-// Plain `q`: every word must match, punctuation separates words, English stop words are
+// Plain `q`: every word must match, punctuation separates words except inside a number (13.4,
+// -4, 1.5e-3 are one word each, as PostgreSQL's parser reads them), English stop words are
 // dropped as PostgreSQL does. `plain: false`: tsquery operators & | ! ( ) and `word:*`.
 
 export type FtsNode =
@@ -25,15 +26,37 @@ const STOP_WORDS = new Set(
   ).split(" "),
 );
 
-const WORD_RE = /[\p{L}\p{N}\p{M}]+/gu;
+/**
+ * A number PostgreSQL's parser keeps whole though it holds punctuation: decimals and versions
+ * (13.4, 1.2.3), a minus sign (-4) and an exponent (1.5e-3). It starts where no letter or
+ * digit precedes it: PG also reads the `-19` of `covid-19` and the `-01` of `2001-01-14` as
+ * signed numbers, which hides such rows from `19` or `01`; here those hyphens separate words.
+ * A plus stays punctuation (+4 is 4; PG keeps +4 and 1e+5 whole): rare in data, and one
+ * character less to look for in every text value the index reads. Index text is cut by this
+ * same pattern, so a word found here is one token there. No capture groups.
+ */
+export const NUMBER_PATTERN = String.raw`(?<![\p{L}\p{N}\p{M}])(?:-\d+(?:\.\d+)*(?:[eE]-?\d+)?|\d+(?:\.\d+)+(?:[eE]-?\d+)?|\d+[eE]-\d+)`;
+const WORD = `${NUMBER_PATTERN}|[\\p{L}\\p{N}\\p{M}]+`;
+const WORD_RE = new RegExp(WORD, "gu");
+
+/**
+ * The T of an ISO date-time (2001-01-14T21:55:00) separates words, so a search for the day
+ * finds the row, as in PostgreSQL (whose parser ends its -14 at the T). Index text takes the
+ * same cut first (`splitDateTime`).
+ */
+const DATE_TIME_T = /(?<=\d-\d\d)T(?=\d\d:)/g;
+
+export function splitDateTime(text: string): string {
+  return text.replace(DATE_TIME_T, " ");
+}
 
 export function isStopWord(word: string): boolean {
   return STOP_WORDS.has(word.toLowerCase());
 }
 
-/** Splits text into index words (letters, digits and marks), as the tokenizer does. */
+/** Splits text into index words: numbers (NUMBER_PATTERN), else runs of letters, digits and marks. */
 export function words(text: string): string[] {
-  return text.match(WORD_RE) ?? [];
+  return splitDateTime(text).match(WORD_RE) ?? [];
 }
 
 /** A plain `q`: all words, ANDed. Null when nothing is left to search (matches nothing). */
@@ -49,7 +72,7 @@ type Token = { kind: "word"; word: string; prefix: boolean } | { kind: "&" | "|"
 
 function tokenize(q: string): Token[] {
   const tokens: Token[] = [];
-  const re = /\s*(?:([&|!()])|([\p{L}\p{N}\p{M}]+)(:\*)?|(\S))/gu;
+  const re = new RegExp(String.raw`\s*(?:([&|!()])|(${WORD})(:\*)?|(\S))`, "gu");
   let m: RegExpExecArray | null;
   while ((m = re.exec(q)) !== null) {
     if (m[0].trim() === "") break;

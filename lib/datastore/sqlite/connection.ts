@@ -6,6 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { installArrayKey } from "./array-order";
 import { installDeadline } from "./deadline";
+import { registerFtsFunctions } from "./fts-text";
 import { migrate } from "./migrations";
 import { StatementCache } from "./statement-cache";
 
@@ -21,6 +22,7 @@ export interface Conn {
 function conn(db: DB): Conn {
   installDeadline(db);
   installArrayKey(db);
+  registerFtsFunctions(db);
   return { db, cache: new StatementCache(db) };
 }
 
@@ -36,7 +38,7 @@ export function openWriter(file: string): Conn {
   db.pragma("temp_store = MEMORY");
   setCache(db, 32);
   const c = conn(db);
-  migrate(db);
+  migrate(c);
   return c;
 }
 

@@ -1,10 +1,12 @@
 // Each resource's full-text index: a contentless FTS5 table `<table>_fts` that reads its text
 // through a view of the resource table (`<table>_text`: values as text, booleans as
-// true/false), kept in step with every write in the same transaction. FTS5 reads a row back
+// true/false, numbers spelled as one token, see fts-text.ts), kept in step with every write in
+// the same transaction. FTS5 reads a row back
 // through the view to unindex it, so a row leaves the index before the row itself changes,
 // and whatever fills the index selects from the same view.
 import type { Conn } from "./connection";
 import type { StoredField } from "./catalog";
+import { FTS_TOKENIZER, ftsColumnExpr } from "./fts-text";
 import { ftsSource, quoteIdent as q } from "./sql";
 
 /**
@@ -12,16 +14,16 @@ import { ftsSource, quoteIdent as q } from "./sql";
  * index of full detail, and all that word, prefix and per-field queries need.
  */
 function ftsOptions(table: string): string {
-  return `content=${q(ftsSource(table))}, content_rowid='_id', detail=column, tokenize='porter unicode61 remove_diacritics 2'`;
+  return `content=${q(ftsSource(table))}, content_rowid='_id', detail=column, tokenize='${FTS_TOKENIZER}'`;
 }
 
 export function ftsTable(table: string): string {
   return `${table}_fts`;
 }
 
-/** One column of the view the index reads. */
+/** One column of the view the index reads: its text as the tokenizer should see it. */
 function viewColumn(f: StoredField): string {
-  return f.type === "bool" ? `CASE ${q(f.column)} WHEN 1 THEN 'true' WHEN 0 THEN 'false' END AS ${q(f.column)}` : q(f.column);
+  return `${ftsColumnExpr(q(f.column), f.type)} AS ${q(f.column)}`;
 }
 
 export function dropFts(c: Conn, table: string): void {
@@ -29,7 +31,8 @@ export function dropFts(c: Conn, table: string): void {
   c.db.exec(`DROP VIEW IF EXISTS ${q(ftsSource(table))}`);
 }
 
-/** Recreates the index from the rows: needed when the set of columns changes. */
+/** Recreates the view and the index from the rows: needed when the set of columns, or the
+ *  way the view spells a value, changes (a migration then rebuilds every resource). */
 export function rebuildFts(c: Conn, table: string, fields: StoredField[]): void {
   const fts = ftsTable(table);
   dropFts(c, table);

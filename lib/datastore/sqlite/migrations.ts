@@ -1,9 +1,11 @@
 // Versioned schema migrations for the catalog, tracked in PRAGMA user_version.
 // Append a migration to add a version; never edit one that has shipped.
-import type { Database } from "better-sqlite3";
 import { DatastoreUnavailable } from "../errors";
+import type { StoredField } from "./catalog";
+import type { Conn } from "./connection";
+import { rebuildFts } from "./fts-index";
 
-const MIGRATIONS: (string | ((db: Database) => void))[] = [
+const MIGRATIONS: (string | ((c: Conn) => void))[] = [
   `
   CREATE TABLE datastore_resources (
     id TEXT PRIMARY KEY,
@@ -41,11 +43,20 @@ const MIGRATIONS: (string | ((db: Database) => void))[] = [
   ALTER TABLE datastore_resources ADD COLUMN active INTEGER NOT NULL DEFAULT 1;
   ALTER TABLE datastore_resources ADD COLUMN version INTEGER NOT NULL DEFAULT 0;
   `,
+  // Numbers became one full-text token (13.4, -4, 1.5e-3): every index is read again through
+  // its new view. FTS5 unindexes a row by reading it back through the view, so an index may
+  // never outlive the view it was built from.
+  (c) => {
+    const rows = c.db.prepare("SELECT table_name, fields FROM datastore_resources WHERE active = 1").all() as { table_name: string; fields: string }[];
+    for (const r of rows) rebuildFts(c, r.table_name, JSON.parse(r.fields) as StoredField[]);
+    c.db.exec("UPDATE datastore_resources SET version = version + 1");
+  },
 ];
 
 const SCHEMA_VERSION = MIGRATIONS.length;
 
-export function migrate(db: Database): void {
+export function migrate(c: Conn): void {
+  const db = c.db;
   const current = db.pragma("user_version", { simple: true }) as number;
   if (current > SCHEMA_VERSION) {
     throw new DatastoreUnavailable(
@@ -56,7 +67,7 @@ export function migrate(db: Database): void {
     db.transaction(() => {
       const step = MIGRATIONS[v];
       if (typeof step === "string") db.exec(step);
-      else step(db);
+      else step(c);
       db.pragma(`user_version = ${v + 1}`);
     })();
   }

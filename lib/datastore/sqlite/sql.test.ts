@@ -21,6 +21,12 @@ describe("compileFts", () => {
     expect(compileFts(term('a"b'))).toEqual({ expr: '"a""b"', negated: false });
   });
 
+  it("spells a number as the index does: one term, its dot and sign private-use", () => {
+    expect(compileFts(term("13.4"))).toEqual({ expr: '"13\uE0004"', negated: false });
+    expect(compileFts(term("-4", true))).toEqual({ expr: '"\uE0014" *', negated: false });
+    expect(compileFts(term("1.5e-3"))).toEqual({ expr: '"1\uE0005e\uE0013"', negated: false });
+  });
+
   it("joins AND and OR", () => {
     expect(compileFts({ op: "and", children: [term("a"), term("b")] })).toEqual({ expr: '("a") AND ("b")', negated: false });
     expect(compileFts({ op: "or", children: [term("a"), term("b")] })).toEqual({ expr: '("a") OR ("b")', negated: false });

@@ -2,6 +2,7 @@
 // only ever built from names the catalog generated (table `ds_…`, columns `c1…`); every value
 // is a bound parameter.
 import type { FtsNode } from "../full-text";
+import { ftsText } from "./fts-text";
 
 export function quoteIdent(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
@@ -24,12 +25,12 @@ function ftsLiteral(word: string, prefix: boolean): string {
 const TOKEN_BREAK = /[^"\p{L}\p{N}\p{Co}\u0300-\u0304\u0306-\u030c\u030f\u0311\u031b\u0323-\u0328\u032d\u032e\u0330\u0331]+/u;
 
 /**
- * A word as FTS5 terms. A word the tokenizer cuts in two would be a phrase, which the index
- * (detail=column) cannot answer: its pieces are ANDed instead, as PostgreSQL's plainto_tsquery
- * ANDs the lexemes of such a word.
+ * A word as FTS5 terms, its numbers spelled as the index spells them (fts-text.ts). A word the
+ * tokenizer cuts in two would be a phrase, which the index (detail=column) cannot answer: its
+ * pieces are ANDed instead, as PostgreSQL's plainto_tsquery ANDs the lexemes of such a word.
  */
 function ftsTerm(word: string, prefix: boolean): string {
-  const pieces = word.split(TOKEN_BREAK).filter((p) => p !== "");
+  const pieces = ftsText(word).split(TOKEN_BREAK).filter((p) => p !== "");
   if (pieces.length <= 1) return ftsLiteral(pieces[0] ?? word, prefix);
   return `(${pieces.map((p, i) => ftsLiteral(p, prefix && i === pieces.length - 1)).join(" AND ")})`;
 }

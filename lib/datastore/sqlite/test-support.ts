@@ -5,6 +5,7 @@ import Database from "better-sqlite3";
 import { createHash } from "node:crypto";
 import type { DatastoreEngine } from "../engine";
 import { SqliteEngine } from "./engine";
+import { registerFtsFunctions } from "./fts-text";
 
 const IGNORED_COLUMNS: Record<string, string[]> = { api_tokens: ["last_used"] };
 
@@ -22,6 +23,7 @@ function encode(v: unknown): string {
  *  a busy database is waited for, in milliseconds (better-sqlite3's default unless given). */
 export function withRawDb<T>(file: string, fn: (db: Database.Database) => T, write = false, timeout?: number): T {
   const db = new Database(file, { readonly: !write, fileMustExist: true, ...(timeout === undefined ? {} : { timeout }) });
+  registerFtsFunctions(db); // FTS5's integrity check reads the index's view
   try {
     return fn(db);
   } finally {
