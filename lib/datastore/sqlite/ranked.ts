@@ -71,19 +71,36 @@ function rankedList(c: Conn, r: Internal, match: string, rank: string): RankedLi
   const key = `${r.table}\0${r.version}\0${rank}\0${match}`;
   return lists.get(key, () => {
     const fts = q(ftsTable(r.table));
-    // Equal ranks in _id order; the deadline check stops a list that would take too long.
-    const sql = `SELECT rowid, ${rank} FROM ${fts} WHERE ${fts} MATCH ? AND (rowid % 251 != 0 OR ds_deadline()) ORDER BY 2, 1`;
-    const ids: number[] = [];
-    const ranks: number[] = [];
-    within(c.db, config.queryTimeoutMs, () => {
-      for (const [id, rank] of c.cache.get(sql, "raw").iterate(match) as IterableIterator<[number, number]>) {
-        ids.push(id);
-        ranks.push(rank);
-      }
-    });
-    const wide = ids.some((id) => id > 0x7fffffff);
-    return { ids: wide ? Float64Array.from(ids) : Int32Array.from(ids), ranks: Float32Array.from(ranks) };
+    // Every match with its score in one row of two JSON arrays (in rowid order): cheaper than
+    // a row per match, and than SQLite's sort of them. LIMIT -1 keeps the subquery whole, where
+    // bm25() may run; the deadline check stops a list that would take too long.
+    const sql =
+      `SELECT json_group_array(id), json_group_array(s) FROM ` +
+      `(SELECT rowid AS id, ${rank} AS s FROM ${fts} WHERE ${fts} MATCH ? AND (rowid % 251 != 0 OR ds_deadline()) LIMIT -1)`;
+    const [idsJson, scoresJson] = within(c.db, config.queryTimeoutMs, () => c.cache.get(sql, "raw").get(match) as [string, string]);
+    return rankOrder(JSON.parse(idsJson) as number[], JSON.parse(scoresJson) as number[]);
   });
+}
+
+/**
+ * Ids in rank order (raw bm25 ascending), equal scores in the order given (rowid order): a
+ * counting sort over the distinct scores, which are few (one per way a row can match).
+ */
+export function rankOrder(ids: number[], scores: number[]): RankedList {
+  const distinct = Float64Array.from(new Set(scores)).sort();
+  const bucket = new Map<number, number>();
+  distinct.forEach((score, i) => bucket.set(score, i));
+  const start = new Int32Array(distinct.length + 1);
+  for (const score of scores) start[bucket.get(score)! + 1]++;
+  for (let i = 1; i < start.length; i++) start[i] += start[i - 1];
+  const wide = ids.some((id) => id > 0x7fffffff);
+  const out = { ids: wide ? new Float64Array(ids.length) : new Int32Array(ids.length), ranks: new Float32Array(ids.length) };
+  for (let i = 0; i < ids.length; i++) {
+    const at = start[bucket.get(scores[i])!]++;
+    out.ids[at] = ids[i];
+    out.ranks[at] = scores[i];
+  }
+  return out;
 }
 
 /** A best-first page (`desc` false reverses it: worst matches first), and the total. */
