@@ -25,8 +25,10 @@ const config = [
       "no-restricted-imports": [
         "error",
         {
-          paths: [{ name: "better-sqlite3", message: "Only lib/datastore/sqlite/ talks to SQLite." }],
-          patterns: [{ regex: "sqlite/(engine|connection)$", allowTypeImports: true, message: "Open the datastore with openEngine (lib/datastore/open.ts)." }],
+          patterns: [
+            { regex: "^better-sqlite\\d$", message: "Only lib/datastore/sqlite/ talks to SQLite (its driver)." },
+            { regex: "sqlite/(engine|connection)$", allowTypeImports: true, message: "Open the datastore with openEngine (lib/datastore/open.ts)." },
+          ],
         },
       ],
     },
