@@ -222,7 +222,7 @@ export class SqliteEngine implements DatastoreEngine {
   /** Reads run on the pool's workers when there is one (outside a transaction), else here. */
   async search(resource: Resource, query: SearchQuery): Promise<SearchOutput> {
     if (this.pool && !this.tx) return (await this.pool.run({ op: "search", resourceId: resource.id, query })) as SearchOutput;
-    return this.reading(() => search(this.c, this.current(resource), query));
+    return this.reading(() => search(this.c, this.current(resource), query, !this.tx));
   }
 
   async valueCounts(resource: Resource, field: string, query: SearchQuery, limit: number): Promise<ValueCountsOutput> {

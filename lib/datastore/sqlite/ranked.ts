@@ -65,11 +65,11 @@ export function bestFirstRank(where: Where, query: SearchQuery): string | null {
   return expr;
 }
 
-function rankedList(c: Conn, r: Internal, match: string, rank: string): RankedList {
+function rankedList(c: Conn, r: Internal, match: string, rank: string, keep: boolean): RankedList {
   let lists = perConnection.get(c);
   if (!lists) perConnection.set(c, (lists = new RankedLists()));
   const key = `${r.table}\0${r.version}\0${rank}\0${match}`;
-  return lists.get(key, () => {
+  const make = () => {
     const fts = q(ftsTable(r.table));
     // Every match with its score in one row of two JSON arrays (in rowid order): cheaper than
     // a row per match, and than SQLite's sort of them. LIMIT -1 keeps the subquery whole, where
@@ -79,7 +79,8 @@ function rankedList(c: Conn, r: Internal, match: string, rank: string): RankedLi
       `(SELECT rowid AS id, ${rank} AS s FROM ${fts} WHERE ${fts} MATCH ? AND (rowid % 251 != 0 OR ds_deadline()) LIMIT -1)`;
     const [idsJson, scoresJson] = within(c.db, config.queryTimeoutMs, () => c.cache.get(sql, "raw").get(match) as [string, string]);
     return rankOrder(JSON.parse(idsJson) as number[], JSON.parse(scoresJson) as number[]);
-  });
+  };
+  return keep ? lists.get(key, make) : make();
 }
 
 /**
@@ -104,8 +105,8 @@ export function rankOrder(ids: number[], scores: number[]): RankedList {
 }
 
 /** A best-first page (`desc` false reverses it: worst matches first), and the total. */
-export function bestFirstPage(c: Conn, r: Internal, where: Where, rank: string, query: SearchQuery): { rows: unknown[][]; total: number } {
-  const list = rankedList(c, r, where.ftsMatch!, rank);
+export function bestFirstPage(c: Conn, r: Internal, where: Where, rank: string, query: SearchQuery, keep = true): { rows: unknown[][]; total: number } {
+  const list = rankedList(c, r, where.ftsMatch!, rank, keep);
   const n = list.ids.length;
   const best = query.sort[0].desc; // rank desc = best first
   const from = Math.min(query.offset, n);

@@ -11,13 +11,15 @@ import { within } from "./deadline";
 import { bestFirstPage, bestFirstRank } from "./ranked";
 import { pageSql, planSearch } from "./read-plan";
 
-export function search(c: Conn, r: Internal, query: SearchQuery): SearchOutput {
+/** `keepLists` false: the rows may be a transaction's uncommitted ones, so a ranked list built
+ *  from them is used once and not kept (its version number could come back with other rows). */
+export function search(c: Conn, r: Internal, query: SearchQuery, keepLists = true): SearchOutput {
   const plan = planSearch(c, r, query);
   const { params, decoders, offset } = plan;
   const sql = pageSql(plan, query.distinct);
   const rank = bestFirstRank(plan.where, query);
   if (rank !== null) {
-    const page = bestFirstPage(c, r, plan.where, rank, query);
+    const page = bestFirstPage(c, r, plan.where, rank, query, keepLists);
     const out: SearchOutput = { rows: page.rows };
     if (query.encode) {
       const writer = new RecordsWriter(query.encode.format, query.encode.columns);
