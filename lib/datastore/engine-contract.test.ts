@@ -171,6 +171,44 @@ describe.each(ENGINES)("engine contract: $name", ({ open }) => {
     });
   });
 
+  describe("nested transactions and ranked lists", () => {
+    it("run one at a time, so the one that fails is rolled back alone", async () => {
+      await engine.createResource(meta("t"), [{ id: "n", type: "int4" }]);
+      const settled: PromiseSettledResult<void>[] = [];
+      await engine.transaction(async (tx) => {
+        const a = tx.transaction(async (x) => {
+          await x.write("t", [{ n: 1 }], "insert");
+          await new Promise((r) => setTimeout(r, 20));
+        });
+        const b = tx.transaction(async (x) => {
+          await x.write("t", [{ n: 2 }], "insert");
+          await new Promise((r) => setTimeout(r, 40));
+          throw new Error("b fails");
+        });
+        settled.push(...(await Promise.allSettled([a, b])));
+      });
+      expect(settled.map((x) => x.status)).toEqual(["fulfilled", "rejected"]);
+      expect((settled[1] as PromiseRejectedResult).reason.message).toBe("b fails");
+      expect((await engine.getResource("t"))!.rowCount).toBe(1);
+    });
+
+    it("never serve a list built from rows a transaction then rolled back", async () => {
+      await engine.createResource(meta("r"), [{ id: "w", type: "text" }]);
+      await engine.write("r", [{ w: "apple one" }, { w: "pear" }], "insert");
+      const query: SearchQuery = { ...base, columns: ["_id", "w"], fts: [{ field: null, tree: parsePlain("apple"), rank: "rank" }], sort: [{ field: "rank", desc: true, nullsFirst: false }], limit: 10 };
+      await expect(
+        engine.transaction(async (tx) => {
+          await tx.write("r", [{ w: "apple ghost" }], "insert");
+          const inside = await tx.search((await tx.getResource("r"))!, query);
+          expect(inside.rows.map((r) => r[1]).sort()).toEqual(["apple ghost", "apple one"]);
+          throw new Error("roll back");
+        }),
+      ).rejects.toThrow("roll back");
+      await engine.write("r", [{ w: "banana" }], "insert"); // the version number the rolled-back write had
+      expect((await engine.search((await engine.getResource("r"))!, query)).rows.map((r) => r[1])).toEqual(["apple one"]);
+    });
+  });
+
   describe("writes", () => {
     it("refuse a duplicate key as CKAN does: the row under `records`, a new key under `constraints`", async () => {
       await engine.createResource(meta("k"), [{ id: "id", type: "text" }]);

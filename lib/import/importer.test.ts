@@ -7,7 +7,7 @@ import type { DatastoreEngine, SearchQuery } from "../datastore/engine";
 import { parsePlain } from "../datastore/full-text";
 import { openEngine } from "../datastore/open";
 import { checksumFile } from "../datastore/sqlite/test-support";
-import { importFile, type ImportOptions, type ImportResult } from "./importer";
+import { ImportInterrupted, importFile, type ImportOptions, type ImportResult } from "./importer";
 import { ImportError } from "./source";
 
 let dir: string;
@@ -399,5 +399,35 @@ describe("indexes after an import", () => {
   it("builds declared indexes, and skips the rule when asked", async () => {
     const result = await load(csv(), { indexes: ["id"], autoIndex: false });
     expect((await engine.getResource(result.resourceId))!.indexes).toEqual([["id"]]);
+  });
+});
+
+describe("the import's last steps", () => {
+  it("a Ctrl-C after the last index chunk still leaves nothing behind", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "import-late-"));
+    const engine = await openEngine({ file: path.join(dir, "e.db"), readWorkers: 0 });
+    const csv = path.join(dir, "a.csv");
+    fs.writeFileSync(csv, "a,b\n" + Array.from({ length: 5000 }, (_, i) => `${i},x${i % 7}`).join("\n") + "\n");
+    const abort = new AbortController();
+    const onProgress: ImportOptions["onProgress"] = (p) => {
+      if (p.phase === "indexing" && p.fraction === 1) abort.abort();
+    };
+    await expect(importFile(engine, csv, { resourceId: "t", signal: abort.signal, onProgress })).rejects.toBeInstanceOf(ImportInterrupted);
+    expect(await engine.getResource("t")).toBeUndefined();
+    await engine.close();
+  });
+
+  it("gives up with an ImportError after too many restarts", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "import-restarts-"));
+    const engine = await openEngine({ file: path.join(dir, "e.db"), readWorkers: 0 });
+    const csv = path.join(dir, "a.csv");
+    const n = 25; // 25 inferred int columns, each meeting its first fraction on a later line
+    const lines = [Array.from({ length: n }, (_, i) => `c${i}`).join(","), Array.from({ length: n }, () => "1").join(",")];
+    for (let i = 0; i < n; i++) lines.push(Array.from({ length: n }, (_, j) => (j === i ? "1.5" : "2")).join(","));
+    fs.writeFileSync(csv, lines.join("\n") + "\n");
+    // One row a batch, so each wider type is found on a later batch and restarts the import.
+    await expect(importFile(engine, csv, { sampleRows: 1, batchRows: 1 })).rejects.toThrow(/gave up after \d+ restarts/);
+    expect(await engine.listResources()).toEqual([]);
+    await engine.close();
   });
 });

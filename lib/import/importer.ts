@@ -106,7 +106,8 @@ export async function importFile(engine: DatastoreEngine, file: string, opts: Im
       const result = await runOnce(engine, source, opts, userTypes, widened, addColumns);
       return { ...result, restarts, seconds: (performance.now() - started) / 1000 };
     } catch (e) {
-      if (!(e instanceof RestartImport) || restarts >= MAX_RESTARTS) throw e;
+      if (!(e instanceof RestartImport)) throw e;
+      if (restarts >= MAX_RESTARTS) throw new ImportError(`${e.reason}; gave up after ${MAX_RESTARTS} restarts (declare the types with --types)`);
       restarts++;
       opts.onNotice?.(`${e.reason}; starting over`);
       if (e.change.encoding) encoding = e.change.encoding;
@@ -230,13 +231,19 @@ async function load(
     }
   }
   await indexAll(loader, rows, opts);
+  const stopIfAsked = () => {
+    if (opts.signal?.aborted) throw new ImportInterrupted();
+  };
+  stopIfAsked();
   const indexed = await chooseIndexes(tx, resource.id, rows, !existing && opts.autoIndex !== false, opts.indexes ?? []);
   if (indexed.length) {
     opts.onNotice?.(`indexing ${indexed.join(", ")} for filters`);
     const current = (await tx.getResource(resource.id))!.indexes;
     await tx.setIndexes(resource.id, [...current, ...indexed.filter((f) => !current.some((ix) => ix.length === 1 && ix[0] === f)).map((f) => [f])]);
   }
+  stopIfAsked();
   await loader.finish();
+  stopIfAsked(); // the last moment a Ctrl-C can still leave nothing behind
   const done = (await tx.getResource(resource.id))!;
   return {
     resourceId: done.id,
@@ -264,9 +271,9 @@ async function indexAll(loader: BulkLoad, rows: number, opts: ImportOptions): Pr
   for (;;) {
     const left = await loader.index(INDEX_CHUNK_ROWS);
     opts.onProgress?.({ phase: "indexing", rows: rows - left, fraction: rows ? (rows - left) / rows : 1 });
-    if (left === 0) return;
     await tick(); // let Ctrl-C and the progress bar through between chunks
     if (opts.signal?.aborted) throw new ImportInterrupted();
+    if (left === 0) return;
   }
 }
 

@@ -65,6 +65,11 @@ export async function sendResponse(res: ServerResponse, response: Response, head
   }
   const reader = response.body.getReader();
   const onClose = () => void reader.cancel().catch(() => {});
+  if (res.destroyed) {
+    // The client left while the answer was being made: its close event has passed already.
+    onClose();
+    return;
+  }
   res.once("close", onClose);
   try {
     // Most answers are one chunk: send those with a length rather than chunked.
@@ -79,7 +84,7 @@ export async function sendResponse(res: ServerResponse, response: Response, head
     let chunk: ReadableStreamReadResult<Uint8Array> = second;
     for (; !chunk.done; chunk = await reader.read()) {
       const value = chunk.value;
-      if (!res.write(value)) {
+      if (!res.write(value) && !res.destroyed) {
         await new Promise<void>((resolve) => {
           const go = () => {
             res.off("drain", go);

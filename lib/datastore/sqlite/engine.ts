@@ -63,6 +63,20 @@ function mapped(e: unknown): unknown {
   return toDatastoreError(e);
 }
 
+/**
+ * Undoes what a failed transaction or savepoint wrote. SQLite may have rolled the whole
+ * transaction back already (a full disk, an I/O error): then there is nothing to undo, and the
+ * error that caused it is the one to report, not the rollback's own.
+ */
+function rollBack(db: Conn["db"], ...statements: string[]): void {
+  try {
+    if (db.inTransaction) for (const sql of statements) db.exec(sql);
+  } catch (e) {
+    console.error("datastore: rollback failed", e);
+    if (db.inTransaction) db.exec("ROLLBACK");
+  }
+}
+
 export class SqliteEngine implements DatastoreEngine {
   readonly tokens: TokenStorage;
 
@@ -72,7 +86,7 @@ export class SqliteEngine implements DatastoreEngine {
     private readonly pool: ReadPool | undefined,
     private readonly lock: WriteLock,
     /** The transaction this engine belongs to (its handle inside `transaction`), or null. */
-    private readonly tx: { depth: number } | null,
+    private readonly tx: { nested: WriteLock; depth: number } | null,
   ) {
     this.tokens = sqliteTokens(c, (fn) => this.writing(fn));
   }
@@ -98,7 +112,7 @@ export class SqliteEngine implements DatastoreEngine {
   }
 
   async transaction<T>(fn: (tx: DatastoreEngine) => Promise<T>): Promise<T> {
-    if (this.tx) return this.nested(fn);
+    if (this.tx) return this.tx.nested.run(() => this.savepoint(fn));
     return this.lock.run(async () => {
       const db = this.c.db;
       try {
@@ -107,29 +121,30 @@ export class SqliteEngine implements DatastoreEngine {
         throw mapped(e);
       }
       try {
-        const result = await fn(new SqliteEngine(this.c, this.file, this.pool, this.lock, { depth: 0 }));
+        const result = await fn(new SqliteEngine(this.c, this.file, this.pool, this.lock, { nested: new WriteLock(), depth: 0 }));
         db.exec("COMMIT");
         return result;
       } catch (e) {
-        if (db.inTransaction) db.exec("ROLLBACK");
+        rollBack(db, "ROLLBACK");
         throw mapped(e);
       }
     });
   }
 
-  private async nested<T>(fn: (tx: DatastoreEngine) => Promise<T>): Promise<T> {
-    const name = `sp${++this.tx!.depth}`;
-    this.c.db.exec(`SAVEPOINT ${name}`);
+  /** A nested transaction: a savepoint, one at a time per transaction (names are by depth). */
+  private async savepoint<T>(fn: (tx: DatastoreEngine) => Promise<T>): Promise<T> {
+    const tx = this.tx!;
+    const name = `sp${++tx.depth}`;
     try {
+      this.c.db.exec(`SAVEPOINT ${name}`);
       const result = await fn(this);
       this.c.db.exec(`RELEASE ${name}`);
       return result;
     } catch (e) {
-      this.c.db.exec(`ROLLBACK TO ${name}`);
-      this.c.db.exec(`RELEASE ${name}`);
+      rollBack(this.c.db, `ROLLBACK TO ${name}`, `RELEASE ${name}`);
       throw mapped(e);
     } finally {
-      this.tx!.depth--;
+      tx.depth--;
     }
   }
 

@@ -34,10 +34,21 @@ export function sqliteTokens(c: Conn, write: <T>(fn: () => T) => Promise<T>): To
     remove: (idOrHash) => write(() => c.db.prepare("DELETE FROM api_tokens WHERE id = ? OR token_hash = ?").run(idOrHash, idOrHash).changes > 0),
     touch: async (id, at) => {
       try {
-        await write(() => c.cache.get("UPDATE api_tokens SET last_used = ? WHERE id = ?").run(at, id));
+        await write(() => withoutWaiting(c, () => c.cache.get("UPDATE api_tokens SET last_used = ? WHERE id = ?").run(at, id)));
       } catch {
-        // A busy database must not fail a read; the time is refreshed on a later request.
+        // A busy database must not fail, or hold up, a read; the time is refreshed on a later request.
       }
     },
   };
+}
+
+/** Runs fn with SQLite's busy wait off: a read must not wait for another process's writer. */
+function withoutWaiting<T>(c: Conn, fn: () => T): T {
+  const saved = c.db.pragma("busy_timeout", { simple: true }) as number;
+  c.db.pragma("busy_timeout = 0");
+  try {
+    return fn();
+  } finally {
+    c.db.pragma(`busy_timeout = ${saved}`);
+  }
 }
