@@ -133,10 +133,12 @@ function freePort(): Promise<number> {
   });
 }
 
-function startServer(): ChildProcess {
+/** The server as `npm start` runs it, or `next start` serving the same build alone. */
+function startServer(via: "npm start" | "next start" = "npm start"): ChildProcess {
   const ensure = spawnSync(process.execPath, ["scripts/ensure-build.mjs"], { stdio: "inherit" });
   if (ensure.status !== 0) throw new Error("build failed");
-  return spawn(process.execPath, [...startArgs(), "-H", "127.0.0.1", "-p", String(PORT)], {
+  const command = via === "next start" ? ["node_modules/next/dist/bin/next", "start"] : startArgs();
+  return spawn(process.execPath, [...command, "-H", "127.0.0.1", "-p", String(PORT)], {
     env: { ...process.env, DATASTORE_DB: DB, DATASTORE_SAMPLE_DATA: "0", DATASTORE_ADMIN_TOKEN: TOKEN, PORT: String(PORT) },
     stdio: ["ignore", "ignore", "inherit"],
   });
@@ -444,12 +446,37 @@ async function main() {
 
     const explorer = await explorerTimes();
 
+    // The same mix through `next start` (Next's router in front of the same route handlers),
+    // on its own port, with its memory sampled the same way.
+    const mainPort = PORT;
+    PORT = await freePort();
+    const viaNext = startServer("next start");
+    const nextMemory = { maxRss: 0 };
+    const nextSampler = setInterval(() => {
+      try {
+        nextMemory.maxRss = Math.max(nextMemory.maxRss, rssMb(viaNext.pid!).rss);
+      } catch {
+        /* exited */
+      }
+    }, 50);
+    let nextThroughput: Awaited<ReturnType<typeof load>>;
+    try {
+      await waitReady();
+      await load(mix, 8, { seconds: 3 }); // warm up, as the first server was by the queries above
+      nextThroughput = await load(mix, 8, { seconds: 10 });
+    } finally {
+      clearInterval(nextSampler);
+      viaNext.kill("SIGTERM");
+      PORT = mainPort;
+    }
+
     const result = {
       machine: { cpus: (await import("node:os")).cpus().length, node: process.version },
       build: { ...meta, dbToCsv: meta.dbBytes / meta.csvBytes },
       queries: rows,
       bestFirst: ranked,
       throughput: { queries: mix.map((q) => q.name), clients: 8, requestsPerSecond: throughput.rps, errors: throughput.errors },
+      throughputViaNextStart: { requestsPerSecond: nextThroughput.rps, errors: nextThroughput.errors, maxRssMb: nextMemory.maxRss },
       throughputWithoutFullText: { queries: plainMix.map((q) => q.name), clients: 8, requestsPerSecond: plainThroughput.rps, errors: plainThroughput.errors },
       isolation: { firstPage: stats([...beside.latencies.values()][0]), slowRequests: stats(slowTimes) },
       serverMemoryMb: { maxRss: memory.maxRss, peak: rssMb(server.pid!).hwm },
@@ -467,6 +494,7 @@ async function main() {
     }
     console.log(`\nthroughput, 5 indexed queries, 8 clients: ${throughput.rps.toFixed(0)} req/s (${throughput.errors} errors)`);
     console.log(`throughput, the 4 of them without full text, 8 clients: ${plainThroughput.rps.toFixed(0)} req/s (${plainThroughput.errors} errors)`);
+    console.log(`throughput, the 5-query mix through next start, 8 clients: ${nextThroughput.rps.toFixed(0)} req/s (${nextThroughput.errors} errors); its max RSS ${nextMemory.maxRss.toFixed(0)} MB`);
     console.log(`first page beside slow requests: median ${result.isolation.firstPage.median.toFixed(1)} ms, p95 ${result.isolation.firstPage.p95.toFixed(1)} ms (${result.isolation.firstPage.n} requests; slow ones: median ${result.isolation.slowRequests.median.toFixed(0)} ms)`);
     console.log(`server memory: max RSS ${memory.maxRss.toFixed(0)} MB (peak ${result.serverMemoryMb.peak.toFixed(0)} MB)`);
     if (explorer) {

@@ -1,11 +1,12 @@
-// `npm start` runs this first: build the explorer (out/) when there is no build yet, or when a source
+// `npm start` runs this first: build the app (.next/) when there is no build yet, or when a source
 // file is newer than the last build, so `npm install && npm start` is enough on a fresh clone.
 import { execSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 
-const marker = path.join("out", "index.html");
-const SOURCES = ["app", "components", "lib/api-client", "lib/view-state", "public", "next.config.mjs", "package.json", "postcss.config.mjs"];
+const marker = path.join(".next", "server", "app", "index.html");
+// lib too: `next build` bundles the route handlers (the API) for `next start`.
+const SOURCES = ["app", "components", "lib", "public", "proxy.ts", "instrumentation.ts", "next.config.mjs", "package.json", "postcss.config.mjs"];
 
 function newest(p) {
   if (!fs.existsSync(p)) return 0;

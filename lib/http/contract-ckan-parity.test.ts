@@ -5,8 +5,7 @@ import { randomUUID } from "node:crypto";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { call, freshDb } from "../test/api";
 import { admin, createBooks, fails, ids, notFound, ok, search } from "../test/contract";
-import { handleAction } from "./action-handler";
-import { handleDump } from "./dump";
+import { dispatch } from "../test/routes";
 
 const create = (params: Record<string, unknown>) => admin("datastore_create", params);
 const notFoundAs = (message: string) => ({ message: `Not found: ${message}` });
@@ -140,7 +139,7 @@ describe("datastore_delete without filters keeps the resource, inactive", () => 
 
   it("the dump answers 404", async () => {
     await drop();
-    const res = await handleDump(new Request(`http://localhost/datastore/dump/${R}`), R);
+    const res = await dispatch(new Request(`http://localhost/datastore/dump/${R}`));
     expect(res.status).toBe(404);
   });
 
@@ -239,7 +238,7 @@ describe("resource_show url", () => {
 
   it("is the absolute dump URL on the request's origin", async () => {
     expect(ok(await call("resource_show", { id: R }), "resource_show").url).toBe(`http://localhost/datastore/dump/${R}`);
-    const res = await handleAction(new Request(`https://data.example.org/api/3/action/resource_show?id=${R}`), "resource_show");
+    const res = await dispatch(new Request(`https://data.example.org/api/3/action/resource_show?id=${R}`));
     expect(res.status).toBe(200);
     expect((await res.json()).result.url).toBe(`https://data.example.org/datastore/dump/${R}`);
   });

@@ -3,7 +3,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { ADMIN, call, createResource, freshDb } from "../test/api";
 import { badRequest, createBooks, denied, fails, helpFor, invalid, notFound, ok, token } from "../test/contract";
-import { handleAction } from "./action-handler";
+import { dispatch } from "../test/routes";
 
 let R: string;
 let PRIVATE: string;
@@ -60,7 +60,7 @@ describe("routes and methods", () => {
     const put = await call("datastore_search", { resource_id: R }, { method: "PUT" });
     expect(put.status).toBe(405);
     for (const method of ["DELETE", "PATCH"]) {
-      const res = await handleAction(new Request("http://localhost/api/action/datastore_search", { method }), "datastore_search");
+      const res = await dispatch(new Request("http://localhost/api/action/datastore_search", { method }));
       expect(res.status).toBe(405);
     }
   });
@@ -81,13 +81,12 @@ describe("reading the parameters", () => {
   });
 
   it("answers a body that is not UTF-8 with a bare 400 string", async () => {
-    const res = await handleAction(
+    const res = await dispatch(
       new Request("http://localhost/api/action/datastore_search", {
         method: "POST",
         headers: { "content-type": "application/json" },
         body: new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]),
       }),
-      "datastore_search",
     );
     expect(res.status).toBe(400);
     expect(await res.json()).toMatch(/^Bad request - JSON Error: /);
@@ -237,15 +236,14 @@ describe("order of checks (§1)", () => {
 describe("JSONP (legacy)", () => {
   it("wraps a successful GET and makes it anonymous", async () => {
     const id = await createResource({ fields: [{ id: "a", type: "text" }], records: [{ a: "x" }] });
-    const res = await handleAction(new Request(`http://localhost/api/action/datastore_search?resource_id=${id}&callback=cb`), "datastore_search");
+    const res = await dispatch(new Request(`http://localhost/api/action/datastore_search?resource_id=${id}&callback=cb`));
     expect(res.headers.get("content-type")).toBe("application/javascript;charset=utf-8");
     const text = await res.text();
     expect(text).toMatch(/^cb\(\{.*\}\);$/s);
     const body = JSON.parse(text.slice(3, -2));
     expect(body).toMatchObject({ success: true, result: { records: [{ _id: 1, a: "x" }] } });
-    const priv = await handleAction(
+    const priv = await dispatch(
       new Request(`http://localhost/api/action/datastore_search?resource_id=${PRIVATE}&callback=cb`, { headers: { authorization: ADMIN } }),
-      "datastore_search",
     );
     expect(priv.status).toBe(403);
   });

@@ -3,7 +3,7 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { noReaderHoldsOldSnapshot } from "../datastore/sqlite/test-support";
 import { ADMIN, call, freshDb } from "../test/api";
 import { BOOK_ROWS, admin, createBooks, ok, token } from "../test/contract";
-import { handleDump } from "./dump";
+import { dispatch } from "../test/routes";
 
 let BOOKS: string;
 let PRIVATE: string;
@@ -22,7 +22,7 @@ afterEach(() => {
 async function dump(id: string, query: Record<string, string> = {}, auth?: string) {
   const qs = new URLSearchParams(query).toString();
   const headers: Record<string, string> = auth ? { authorization: auth } : {};
-  const res = await handleDump(new Request(`http://localhost/datastore/dump/${encodeURIComponent(id)}${qs ? `?${qs}` : ""}`, { headers }), id);
+  const res = await dispatch(new Request(`http://localhost/datastore/dump/${encodeURIComponent(id)}${qs ? `?${qs}` : ""}`, { headers }));
   const bytes = Buffer.from(await res.arrayBuffer());
   // Decoded by hand: Response.text() would drop a byte-order mark.
   return { status: res.status, headers: res.headers, bytes, text: new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes) };
@@ -145,7 +145,7 @@ describe("streaming", () => {
   it("sends a big table in chunks, pulled as the reader asks", async () => {
     const records = Array.from({ length: 20_000 }, (_, i) => ({ n: i, s: `row number ${i} with some text to make it longer` }));
     const id = ok(await admin("datastore_create", { resource: { name: "big" }, fields: [{ id: "n", type: "int" }, { id: "s", type: "text" }], records })).resource_id;
-    const res = await handleDump(new Request(`http://localhost/datastore/dump/${id}`), id);
+    const res = await dispatch(new Request(`http://localhost/datastore/dump/${id}`));
     const reader = res.body!.getReader();
     const sizes: number[] = [];
     let text = "";
@@ -164,7 +164,7 @@ describe("streaming", () => {
 
   it("stops reading when the client goes away", async () => {
     const id = ok(await admin("datastore_create", { resource: { name: "cancel" }, fields: [{ id: "n", type: "int" }], records: Array.from({ length: 30_000 }, (_, i) => ({ n: i })) })).resource_id;
-    const res = await handleDump(new Request(`http://localhost/datastore/dump/${id}`), id);
+    const res = await dispatch(new Request(`http://localhost/datastore/dump/${id}`));
     const reader = res.body!.getReader();
     expect((await reader.read()).done).toBe(false);
     // While the download is open its snapshot holds back the log behind a later write…

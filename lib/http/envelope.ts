@@ -30,6 +30,17 @@ export function helpUrl(request: ApiRequest, action: string): string {
   return `${new URL(request.url).origin}/api/3/action/help_show?name=${encodeURIComponent(action)}`;
 }
 
+/** CKAN's bare 400 for a path that is not valid percent-encoding, or null when it decodes:
+ *  checked before any router reads the path, on every way of serving. */
+export function badPath(pathname: string): Response | null {
+  try {
+    decodeURIComponent(pathname);
+    return null;
+  } catch {
+    return json("Bad request - the path is not valid percent-encoding", 400);
+  }
+}
+
 /** The bytes of answers built here, so a server can write them without reading the body
  *  back through its stream. */
 const bodies = new WeakMap<Response, Uint8Array>();

@@ -3,8 +3,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { ADMIN, call, freshDb } from "../test/api";
 import { admin, badRequest, createBooks, invalid, ok, search } from "../test/contract";
-import { handleAction } from "./action-handler";
-import { handleDump } from "./dump";
+import { dispatch } from "../test/routes";
 
 let R: string;
 let WIDE: string;
@@ -29,7 +28,7 @@ describe("found by fuzzing", () => {
     invalid(await call("datastore_value_counts", { resource_id: R, field: "author", filters: { year: many } }), "filters");
     invalid(await admin("datastore_records_delete", { resource_id: R, filters: { year: many } }), "filters");
     invalid(await admin("datastore_delete", { resource_id: R, filters: { year: many } }), "filters");
-    const dump = await handleDump(new Request(`http://localhost/datastore/dump/${R}?filters=${encodeURIComponent(JSON.stringify({ year: many.slice(0, 12_000) }))}`), R);
+    const dump = await dispatch(new Request(`http://localhost/datastore/dump/${R}?filters=${encodeURIComponent(JSON.stringify({ year: many.slice(0, 12_000) }))}`));
     expect(dump.status).toBe(400);
     // Within the limit it works.
     expect(ok(await call("datastore_search", { resource_id: R, filters: { year: many.slice(0, 5000) } })).total).toBe(5);
@@ -64,11 +63,11 @@ describe("found by fuzzing", () => {
       invalid(await admin("datastore_create", { resource: { name: "p" }, fields: [{ id: "x", type: t }] }), "fields");
     }
     for (const format of ["constructor", "__proto__", "toString"]) {
-      const res = await handleDump(new Request(`http://localhost/datastore/dump/${R}?format=${format}`), R);
+      const res = await dispatch(new Request(`http://localhost/datastore/dump/${R}?format=${format}`));
       expect(res.status, format).toBe(400);
     }
     // A repeated __proto__ in a query string stays a plain (unknown) parameter.
-    const res = await handleAction(new Request(`http://localhost/api/action/datastore_search?resource_id=${R}&__proto__=a&__proto__=b`), "datastore_search");
+    const res = await dispatch(new Request(`http://localhost/api/action/datastore_search?resource_id=${R}&__proto__=a&__proto__=b`));
     expect(res.status).toBe(409);
     expect((await res.json()).error).toEqual({ __type: "Validation Error", __extras: ['invalid value "__proto__"'] });
   });
@@ -112,7 +111,7 @@ describe("found by fuzzing", () => {
       expect([200, 409], q).toContain((await call("datastore_search", { resource_id: id, q, plain: false })).status);
       // Value counts and dumps search the same way.
       expect(ok(await call("datastore_value_counts", { resource_id: id, field: "t", q })).values, q).toEqual(rows.map((value) => ({ value, count: 1 })));
-      const dump = await handleDump(new Request(`http://localhost/datastore/dump/${id}?fields=t&q=${encodeURIComponent(q)}`), id);
+      const dump = await dispatch(new Request(`http://localhost/datastore/dump/${id}?fields=t&q=${encodeURIComponent(q)}`));
       expect(dump.status, q).toBe(200);
       expect(await dump.text(), q).toBe(["t\r\n", ...rows.map((t) => `${t}\n`)].join(""));
     }

@@ -32,9 +32,9 @@ describe("configurable limits", () => {
         c.close();
       },
     });
-    const { handleAction } = await import("./action-handler");
+    const { dispatch } = await import("../test/routes");
     const req = new Request("http://localhost/api/action/datastore_search", { method: "POST", body: stream, duplex: "half" } as RequestInit);
-    expect((await handleAction(req, "datastore_search")).status).toBe(413);
+    expect((await dispatch(req)).status).toBe(413);
   });
 
   it("records per request: 409 records on create and upsert, before authorization", async () => {

@@ -13,7 +13,7 @@ import { getDatastore } from "../datastore";
 import { limitPages } from "../datastore/sqlite/test-support";
 import { ADMIN, call, freshDb, type CallOptions, type CallResult } from "../test/api";
 import { admin, createBooks, ok, token } from "../test/contract";
-import { handleDump } from "./dump";
+import { dispatch } from "../test/routes";
 
 const CANARY = "zqxcanaryqxz";
 const ALIAS = "secret_alias";
@@ -141,7 +141,7 @@ describe("private resources leak to no outsider", () => {
 
   it("dumps, in every format, by id and by alias", async () => {
     const dump = async (id: string, query: string, auth?: string) => {
-      const res = await handleDump(new Request(`http://localhost/datastore/dump/${id}?${query}`, { headers: auth ? { authorization: auth } : {} }), id);
+      const res = await dispatch(new Request(`http://localhost/datastore/dump/${id}?${query}`, { headers: auth ? { authorization: auth } : {} }));
       return { status: res.status, text: await res.text(), headers: res.headers };
     };
     for (const id of [PRIVATE, ALIAS]) {

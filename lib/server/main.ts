@@ -1,5 +1,6 @@
 // `npm start` (and `npm run dev`, which adds --dev): open and check the database, load the sample data
-// into an empty one, then serve the API and the explorer on one port.
+// into an empty one, then serve the API (the App Router's route modules, without Next's router)
+// and the explorer on one port. `next start` serves the same routes through Next itself.
 //   PORT (3000); flags -p/--port, -H/--hostname (all interfaces), --dev.
 import fs from "node:fs";
 import path from "node:path";
@@ -20,6 +21,8 @@ async function main(): Promise<void> {
   // Not $HOSTNAME: shells and containers set it to the machine name.
   const hostname = values.hostname;
   const root = path.resolve(import.meta.dirname, "../..");
+  // The API: the App Router's route modules, the same ones `next start` serves.
+  const routes = await (await import("./routes")).loadRoutes(path.join(root, "app"));
   let pages;
   if (dev) {
     // Development: Next serves the pages itself, rebuilding them as the sources change.
@@ -28,14 +31,14 @@ async function main(): Promise<void> {
     await app.prepare();
     pages = app.getRequestHandler() as never;
   } else {
-    const out = path.join(root, "out");
-    if (!fs.existsSync(path.join(out, "index.html"))) {
-      console.error("datastore: no build of the explorer in out/; run `npm run build` (npm start does it for you).");
+    if (!fs.existsSync(path.join(root, ".next", "server", "app", "index.html"))) {
+      console.error("datastore: no build of the explorer in .next/; run `npm run build` (npm start does it for you).");
       process.exit(1);
     }
-    pages = (await import("./static-files")).staticFiles(out);
+    // The pages as `next build` prerendered them, from memory: Next's server runtime is not loaded.
+    pages = (await import("./static-files")).staticFiles(root);
   }
-  const server = createAppServer(pages, dev);
+  const server = createAppServer(routes, pages, dev);
   server.listen(port, hostname, () => {
     console.log(`Datastore Explorer ready on http://${hostname && hostname !== "0.0.0.0" ? hostname : "localhost"}:${port}`);
   });

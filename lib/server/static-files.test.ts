@@ -12,11 +12,18 @@ let server: http.Server;
 let base: string;
 
 beforeAll(async () => {
+  // The layout `next build` writes: prerendered pages, their RSC payloads, a metadata route, assets.
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "static-"));
-  fs.mkdirSync(path.join(dir, "_next/static/chunks"), { recursive: true });
-  fs.writeFileSync(path.join(dir, "index.html"), `<html>${"home ".repeat(500)}</html>`);
-  fs.writeFileSync(path.join(dir, "404.html"), "<html>not here</html>");
-  fs.writeFileSync(path.join(dir, "_next/static/chunks/app.js"), "console.log(1)");
+  const app = path.join(dir, ".next/server/app");
+  fs.mkdirSync(path.join(dir, ".next/static/chunks"), { recursive: true });
+  fs.mkdirSync(app, { recursive: true });
+  fs.writeFileSync(path.join(app, "index.html"), `<html>${"home ".repeat(500)}</html>`);
+  fs.writeFileSync(path.join(app, "index.rsc"), "0:rsc payload");
+  fs.writeFileSync(path.join(app, "_not-found.html"), "<html>not here</html>");
+  fs.writeFileSync(path.join(app, "icon.svg.body"), "<svg/>");
+  fs.writeFileSync(path.join(app, "icon.svg.meta"), JSON.stringify({ status: 200, headers: { "content-type": "image/svg+xml" } }));
+  fs.writeFileSync(path.join(app, "page.js"), "server code, never served");
+  fs.writeFileSync(path.join(dir, ".next/static/chunks/app.js"), "console.log(1)");
   fs.writeFileSync(path.join(os.tmpdir(), "outside.txt"), "secret");
   server = http.createServer(staticFiles(dir)).listen(0, "127.0.0.1");
   await new Promise((r) => server.once("listening", r));
@@ -61,11 +68,21 @@ describe("static files", () => {
   });
 
   it("answers 404.html for unknown paths and for paths out of the directory", async () => {
-    for (const p of ["/nope", "/../outside.txt", "/%2e%2e/outside.txt", "/_next/../../outside.txt", "/%zz"]) {
+    for (const p of ["/nope", "/../outside.txt", "/%2e%2e/outside.txt", "/_next/../../outside.txt", "/%zz", "/page.js", "/index.rsc"]) {
       const res = await get(p);
       expect(res.status, p).toBe(404);
       expect(res.body.toString(), p).toBe("<html>not here</html>");
     }
+  });
+
+  it("answers Next's client an RSC payload when it asks with RSC: 1, and metadata routes with their type", async () => {
+    const rsc = await get("/?_rsc=1a2b", { rsc: "1" });
+    expect(rsc.status).toBe(200);
+    expect(rsc.headers["content-type"]).toBe("text/x-component");
+    expect(rsc.body.toString()).toBe("0:rsc payload");
+    expect(rsc.headers.vary).toContain("rsc");
+    const icon = await get("/icon.svg");
+    expect([icon.status, icon.headers["content-type"], icon.body.toString()]).toEqual([200, "image/svg+xml", "<svg/>"]);
   });
 
   it("HEAD has no body; other methods are 405", async () => {

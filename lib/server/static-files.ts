@@ -1,6 +1,8 @@
-// The explorer's static files (Next's `output: "export"` in out/), read once at start and
-// kept in memory with a gzip copy: a static export is small enough to hold whole. Paths are
-// looked up in that table, so nothing outside out/ can be named.
+// The explorer's pages as `next build` prerendered them (.next/server/app: the HTML, and the
+// RSC payload Next's client asks for with an `RSC: 1` header), its hashed assets
+// (.next/static, at /_next/static) and public/, read once at start and kept in memory with a
+// gzip copy: small enough to hold whole. Paths are looked up in that table, so nothing else
+// can be named.
 import fs from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
@@ -26,32 +28,51 @@ interface StaticFile {
   etag: string;
 }
 
-function walk(dir: string, base = dir, out = new Map<string, StaticFile>()): Map<string, StaticFile> {
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const file = path.join(dir, entry.name);
-    if (entry.isDirectory()) {
-      walk(file, base, out);
-      continue;
-    }
-    const body = fs.readFileSync(file);
-    const type = TYPES[path.extname(file)] ?? "application/octet-stream";
-    const compressible = /^(text\/|application\/(javascript|json)|image\/svg)/.test(type) && body.length > 1024;
-    const st = fs.statSync(file);
-    out.set("/" + path.relative(base, file).split(path.sep).join("/"), {
-      body,
-      gzip: compressible ? zlib.gzipSync(body, { level: 9 }) : undefined,
-      type,
-      etag: `"${st.size.toString(36)}-${Math.floor(st.mtimeMs).toString(36)}"`,
-    });
-  }
-  return out;
+function entry(file: string, type = TYPES[path.extname(file)] ?? "application/octet-stream"): StaticFile {
+  const body = fs.readFileSync(file);
+  const compressible = /^(text\/|application\/(javascript|json)|image\/svg)/.test(type) && body.length > 1024;
+  const st = fs.statSync(file);
+  return {
+    body,
+    gzip: compressible ? zlib.gzipSync(body, { level: 9 }) : undefined,
+    type,
+    etag: `"${st.size.toString(36)}-${Math.floor(st.mtimeMs).toString(36)}"`,
+  };
 }
 
-/** A handler for the files under `dir`; anything else answers out/404.html with a 404. */
-export function staticFiles(dir: string): (req: IncomingMessage, res: ServerResponse) => void {
-  const files = walk(dir);
-  const find = (pathname: string): StaticFile | undefined =>
-    files.get(pathname) ?? files.get(`${pathname.replace(/\/$/, "")}.html`) ?? files.get(`${pathname.replace(/\/?$/, "/")}index.html`);
+function walk(dir: string, visit: (file: string, rel: string) => void, base = dir): void {
+  if (!fs.existsSync(dir)) return;
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const file = path.join(dir, e.name);
+    if (e.isDirectory()) walk(file, visit, base);
+    else visit(file, "/" + path.relative(base, file).split(path.sep).join("/"));
+  }
+}
+
+/** URL path → file, from a `next build` in `root`: prerendered pages and metadata routes,
+ *  their RSC payloads (under "rsc:" keys), build assets and public files. */
+function buildFiles(root: string): Map<string, StaticFile> {
+  const files = new Map<string, StaticFile>();
+  walk(path.join(root, ".next/server/app"), (file, rel) => {
+    if (rel.endsWith(".html")) files.set(rel === "/_not-found.html" ? "/404.html" : rel, entry(file));
+    else if (rel.endsWith(".rsc")) files.set(`rsc:${rel.slice(0, -4)}`, entry(file, "text/x-component"));
+    else if (rel.endsWith(".body")) {
+      // A prerendered metadata route (icon.svg): its content type is in the .meta beside it.
+      const meta = JSON.parse(fs.readFileSync(file.replace(/\.body$/, ".meta"), "utf8")) as { headers?: Record<string, string> };
+      files.set(rel.slice(0, -5), entry(file, meta.headers?.["content-type"]));
+    }
+  });
+  walk(path.join(root, ".next/static"), (file, rel) => files.set(`/_next/static${rel}`, entry(file)));
+  walk(path.join(root, "public"), (file, rel) => files.set(rel, entry(file)));
+  return files;
+}
+
+/** A handler for the build in `root`; anything else answers the not-found page with a 404. */
+export function staticFiles(root: string): (req: IncomingMessage, res: ServerResponse) => void {
+  const files = buildFiles(root);
+  const page = (pathname: string) => (pathname === "/" ? "/index" : pathname.replace(/\/$/, ""));
+  const find = (pathname: string, rsc: boolean): StaticFile | undefined =>
+    rsc ? files.get(`rsc:${page(pathname)}`) : (files.get(pathname) ?? files.get(`${page(pathname)}.html`));
   return (req, res) => {
     if (req.method !== "GET" && req.method !== "HEAD") {
       res.writeHead(405, { allow: "GET, HEAD" }).end();
@@ -63,7 +84,9 @@ export function staticFiles(dir: string): (req: IncomingMessage, res: ServerResp
     } catch {
       /* not valid percent-encoding: no such file */
     }
-    const found = find(pathname);
+    const rsc = req.headers.rsc === "1";
+    const found = find(pathname, rsc);
+    if (rsc) res.setHeader("vary", "rsc, accept-encoding");
     const file = found ?? files.get("/404.html");
     if (!file) {
       res.writeHead(404).end();
@@ -73,7 +96,7 @@ export function staticFiles(dir: string): (req: IncomingMessage, res: ServerResp
     res.setHeader("cache-control", pathname.startsWith("/_next/static/") ? "public, max-age=31536000, immutable" : "no-cache");
     res.setHeader("content-type", file.type);
     res.setHeader("etag", file.etag);
-    res.setHeader("vary", "accept-encoding");
+    if (!rsc) res.setHeader("vary", "accept-encoding");
     if (found && req.headers["if-none-match"] === file.etag) {
       res.writeHead(304).end();
       return;

@@ -1,10 +1,10 @@
 // Test helpers: a fresh datastore file per suite and a caller that sends real Requests through
-// the same handler the route uses.
+// the app's route handlers (app/api/action/[action]/route.ts and its /api/3 twin).
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { closeDatastore } from "../datastore";
-import { handleAction } from "../http/action-handler";
+import { dispatch } from "./routes";
 
 export const ADMIN = "test-admin-token";
 
@@ -54,7 +54,7 @@ export async function call(action: string, params: Record<string, unknown> = {},
     init.body = opts.body ?? JSON.stringify(params);
     headers["content-type"] = opts.contentType ?? "application/json";
   }
-  const res = await handleAction(new Request(url, init), action);
+  const res = await dispatch(new Request(url, init));
   const text = await res.text();
   let body: unknown = text;
   try {

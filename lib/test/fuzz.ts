@@ -40,17 +40,14 @@ export interface World {
 
 // ------------------------------------------------------------------------------- targets
 
-/** Sends through the same handlers the routes use, on the process's DATASTORE_DB (`dbFile`). */
+/** Sends through the app's route handlers in this process, on its DATASTORE_DB (`dbFile`). */
 export async function inProcessTarget(dbFile: string): Promise<Target> {
-  const { handleAction } = await import("../http/action-handler");
-  const { handleDump } = await import("../http/dump");
+  const { dispatch } = await import("./routes");
   return {
     async send(req) {
       const url = new URL(req.path, "http://localhost");
       const request = new Request(url, { method: req.method, headers: req.headers, body: req.body ? Buffer.from(req.body) : undefined });
-      const dump = /^\/datastore\/dump\/(.*)$/.exec(url.pathname);
-      const name = decodeURIComponent((dump ?? /^\/api\/(?:3\/)?action\/(.*)$/.exec(url.pathname)!)[1]);
-      const res = dump ? await handleDump(request, name) : await handleAction(request, name);
+      const res = await dispatch(request);
       return { status: res.status, contentType: res.headers.get("content-type") ?? "", text: await res.text() };
     },
     checksum: () => checksumFile(dbFile),

@@ -1,7 +1,7 @@
 // The built server as a child process, for fault tests, the fuzzer's --server mode and the
 // load test: build when the sources changed (once, under a lock, since several suites may
-// ask at the same time), pick a free port, start the server (lib/server/main.ts) on a given database file, wait
-// until it answers, and stop or kill it by its own pid.
+// ask at the same time), pick a free port, start the server (lib/server/main.ts, or `next
+// start`) on a given database file, wait until it answers, and stop or kill it by its own pid.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
@@ -40,7 +40,7 @@ function freePort(): Promise<number> {
 
 const LOCK = path.join(os.tmpdir(), `datastore-build-${createHash("sha1").update(ROOT).digest("hex").slice(0, 12)}.lock`);
 
-/** Runs scripts/ensure-build.mjs (builds only when sources are newer than out/index.html). */
+/** Runs scripts/ensure-build.mjs (builds only when sources are newer than the last build). */
 export async function ensureBuilt(): Promise<void> {
   const deadline = Date.now() + 10 * 60_000;
   for (;;) {
@@ -77,11 +77,14 @@ export interface StartOptions {
   adminToken?: string;
   uid?: number;
   gid?: number;
+  /** How to serve: `npm start`'s server (default), or `next start`, Next serving the same build alone. */
+  via?: "npm start" | "next start";
 }
 
 export async function startServer(opts: StartOptions): Promise<RunningServer> {
   const port = await freePort();
-  const proc = spawn(process.execPath, [...startArgs(), "-H", "127.0.0.1", "-p", String(port)], {
+  const command = opts.via === "next start" ? [path.join(ROOT, "node_modules/next/dist/bin/next"), "start"] : startArgs();
+  const proc = spawn(process.execPath, [...command, "-H", "127.0.0.1", "-p", String(port)], {
     cwd: ROOT,
     env: {
       ...process.env,

@@ -3,6 +3,7 @@
 // (plus a grace period for work SQLite does between deadline checks, like a big sort) has its
 // worker terminated and replaced, and answers 409 "query took too long".
 import os from "node:os";
+import path from "node:path";
 import { SHARE_ENV, Worker } from "node:worker_threads";
 import { config } from "../../config";
 import type { SearchQuery } from "../engine";
@@ -52,11 +53,12 @@ export class ReadPool {
   }
 
   private spawn(): Slot {
-    const url = new URL("./read-worker.ts", import.meta.url);
+    // The worker is TypeScript source, loaded through tsx, found from the project root: a
+    // bundler (next build) moves this file, so a path relative to it would not survive.
+    const file = path.join(process.cwd(), "lib/datastore/sqlite/read-worker.ts");
     // Workers read the same live environment, so configuration stays in one place.
     const options = { workerData: { file: this.file }, env: SHARE_ENV as typeof SHARE_ENV };
-    // The worker is TypeScript source, loaded through tsx (the server runs under tsx too).
-    const worker = new Worker(`require("tsx/cjs/api").register(); require(${JSON.stringify(url.pathname)});`, { ...options, eval: true });
+    const worker = new Worker(`require("tsx/cjs/api").register(); require(${JSON.stringify(file)});`, { ...options, eval: true });
     const slot: Slot = { worker, busy: false };
     worker.unref();
     worker.on("message", (reply: Reply) => this.settle(slot, reply));
