@@ -3,6 +3,7 @@
 // methods; an engine turns its own failures into DatastoreErrors. Every call is asynchronous,
 // so an engine over the network (PostgreSQL) implements the same interface as SQLite.
 // Values cross this boundary as JSON values; field ids are the resource's own names.
+import type { Scope } from "../auth/principal";
 import type { ColumnInfo, RecordsFormat } from "./formats";
 import type { FtsNode } from "./full-text";
 import type { TypeName } from "./types";
@@ -118,7 +119,7 @@ export interface ResourceStats {
 export interface TokenRecord {
   id: string;
   name: string;
-  scope: "read" | "write" | "admin";
+  scope: Scope;
   hash: string;
   created: string;
   expires: string | null;
