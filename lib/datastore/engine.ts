@@ -51,13 +51,24 @@ export interface SortClause {
   nullsFirst: boolean;
 }
 
-export interface Filter {
-  field: string; // a field id or "_id"
-  values: unknown[]; // any of; already cast by the engine's rules (a CastError → 409)
-}
+/**
+ * A filter tree: CKAN 2.12's filters as lib/datastore/filters.ts parses them, plus two
+ * extensions of ours. `field` is a field id or "_id"; values are JSON values the engine casts
+ * to the field's type as equality does (a CastError → 409); a null value matches nothing.
+ */
+export type Filter =
+  | { op: "and" | "or"; of: Filter[] } // an empty "and" matches every row, an empty "or" none
+  | { op: "eq" | "gt" | "gte" | "lt" | "lte"; field: string; value: unknown }
+  | { op: "in"; field: string; values: unknown[] } // any of; an empty list matches nothing
+  /** Extension `x_not_in`: none of the values; rows where the field is empty pass. */
+  | { op: "not_in"; field: string; values: unknown[] }
+  /** Extension `x_empty`: the field is NULL, "" (text) or [] (arrays); `empty: false` negates. */
+  | { op: "empty"; field: string; empty: boolean };
+
+export type CompareOp = "eq" | "gt" | "gte" | "lt" | "lte";
 
 export interface SearchQuery {
-  filters: Filter[];
+  filters: Filter[]; // ANDed
   fts: FtsCondition[];
   columns: string[]; // output columns: "_id", field ids and rank columns, in order
   sort: SortClause[];
@@ -67,6 +78,8 @@ export interface SearchQuery {
   includeTotal: boolean;
   /** Answer `records` encoded as JSON text in this format instead of `rows`. */
   encode?: { format: RecordsFormat; columns: ColumnInfo[] };
+  /** Also answer `lastId`, the `_id` of the page's last row (keyset paging, `next_page`). */
+  lastId?: boolean;
 }
 
 export interface SearchOutput {
@@ -74,6 +87,7 @@ export interface SearchOutput {
   records?: Uint8Array; // with `encode`: the records as UTF-8 JSON
   total?: number;
   totalEstimated?: boolean;
+  lastId?: number; // with `lastId`, unless the page is empty
 }
 
 interface ValueCount {
@@ -84,6 +98,21 @@ interface ValueCount {
 export interface ValueCountsOutput {
   values: ValueCount[];
   partial: boolean; // true: counted from the first rows only (a bounded read)
+}
+
+/** One bin of a histogram: values from `from` up to `to` (the last bin includes `to`). Numbers
+ *  for numeric fields; ISO strings for date and timestamp fields. */
+export interface HistogramBin {
+  from: number | string;
+  to: number | string;
+  count: number;
+}
+
+export interface HistogramOutput {
+  min: number | string | null; // null: no non-empty value matched
+  max: number | string | null;
+  bins: HistogramBin[];
+  partial: boolean; // true: counted from the first rows only (a bounded read, as value counts)
 }
 
 export type WriteMethod = "insert" | "update" | "upsert";
@@ -176,6 +205,9 @@ export interface DatastoreEngine {
    *  holding the result in memory; a query the engine refuses fails on the first `next()`. */
   iterate(resource: Resource, query: SearchQuery): AsyncIterableIterator<unknown[][]>;
   valueCounts(resource: Resource, field: string, query: SearchQuery, limit: number): Promise<ValueCountsOutput>;
+  /** The spread of a numeric, date or timestamp field under a search, in at most `bins` bins
+   *  with round edges; bounded in cost as valueCounts is. */
+  histogram(resource: Resource, field: string, query: SearchQuery, bins: number): Promise<HistogramOutput>;
   /** Sizes on disk (datastore_info); may read every page of the resource, so not on a hot path. */
   stats(resource: Resource): Promise<ResourceStats>;
 
