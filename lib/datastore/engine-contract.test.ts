@@ -72,7 +72,7 @@ describe.each(ENGINES)("engine contract: $name", ({ open }) => {
 
     it("pages deep by _id the same whether _ids are dense or have gaps", async () => {
       expect((await rows("r", { ...base, offset: 2 })).map((r) => r[1])).toEqual([9, 1, 7]);
-      await engine.deleteRows("r", [{ field: "n", values: [3] }]);
+      await engine.deleteRows("r", [{ op: "in", field: "n", values: [3] }]);
       expect((await rows("r", { ...base, offset: 2 })).map((r) => r[1])).toEqual([1, 7]);
       expect((await engine.search((await engine.getResource("r"))!, { ...base, offset: 2 })).total).toBe(4);
     });

@@ -57,7 +57,8 @@ export interface SortClause {
  * to the field's type as equality does (a CastError → 409); a null value matches nothing.
  */
 export type Filter =
-  | { op: "and" | "or"; of: Filter[] } // an empty "and" matches every row, an empty "or" none
+  | { op: "and"; of: Filter[] } // empty: every row
+  | { op: "or"; of: Filter[] } // empty: no row
   | { op: "eq" | "gt" | "gte" | "lt" | "lte"; field: string; value: unknown }
   | { op: "in"; field: string; values: unknown[] } // any of; an empty list matches nothing
   /** Extension `x_not_in`: none of the values; rows where the field is empty pass. */

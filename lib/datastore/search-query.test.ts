@@ -51,7 +51,7 @@ const sortOf = (sort: unknown) => bind({ sort }).query.sort;
 
 describe("parseSearchParams defaults", () => {
   it("fills CKAN's defaults", () => {
-    expect(parse({})).toEqual({ plain: true, distinct: false, includeTotal: true, limit: 100, offset: 0 });
+    expect(parse({})).toEqual({ plain: true, distinct: false, includeTotal: true, includeNextPage: false, limit: 100, offset: 0 });
   });
 
   it('treats null and "" as "use the default"', () => {
@@ -107,8 +107,8 @@ describe("parseSearchParams validation messages", () => {
     [{ offset: "x" }, { offset: ["Invalid integer"] }],
     [{ offset: -1 }, { offset: ['invalid value "-1"'] }],
     [{ filters: "{nope" }, { filters: ["Cannot parse JSON"] }],
-    [{ filters: [1] }, { filters: ["filters must be either a dict or null."] }],
-    [{ filters: 5 }, { filters: ["filters must be either a dict or null."] }],
+    [{ filters: 5 }, { filters: ["Cannot parse JSON"] }],
+    [{ filters: true }, { filters: ["Cannot parse JSON"] }],
     [{ q: 5 }, { q: ["invalid value 5"] }],
     [{ q: ["a", "b"] }, { q: ['invalid value ["a","b"]'] }],
     [{ fields: 5 }, { fields: ["invalid value 5"] }],
@@ -188,18 +188,36 @@ describe("bindSearch", () => {
     expect(bind({ fields: "year,title" }).query.columns).toEqual(["year", "title"]);
   });
 
-  it("makes a list filter any-of, but one whole value for an array column", () => {
-    expect(bind({ filters: { year: [1, 2], tags: ["a", "b"], author: "x" } }).query.filters).toEqual([
-      { field: "year", values: [1, 2] },
-      { field: "tags", values: [["a", "b"]] },
-      { field: "author", values: ["x"] },
+  it("parses filters into one ANDed tree: a list is any of (CKAN 2.12, array columns too)", () => {
+    expect(bind({ filters: { year: [1, 2], tags: [["a", "b"]], author: "x" } }).query.filters).toEqual([
+      {
+        op: "and",
+        of: [
+          { op: "in", field: "year", values: [1, 2] },
+          { op: "in", field: "tags", values: [["a", "b"]] },
+          { op: "eq", field: "author", value: "x" },
+        ],
+      },
     ]);
+  });
+
+  it("asks the engine for the page's last _id only for include_next_page in _id order", () => {
+    expect(bind({ include_next_page: true })).toMatchObject({ nextPage: "gt", query: { lastId: true } });
+    expect(bind({ include_next_page: true, sort: "_id desc" })).toMatchObject({ nextPage: "lt", query: { lastId: true } });
+    expect(bind({ include_next_page: true, sort: "year" }).nextPage).toBeUndefined();
+    expect(bind({ include_next_page: true, sort: "_id, year" }).nextPage).toBeUndefined();
+    expect(bind({ include_next_page: true, q: "x1" }).nextPage).toBeUndefined();
+    expect(bind({ include_next_page: true, q: "x1", sort: "_id" }).nextPage).toBe("gt");
+    expect(bind({ include_next_page: true, distinct: true, sort: "_id" }).nextPage).toBeUndefined();
+    expect(bind({}).query.lastId).toBe(false);
   });
 
   it.each<[Params, Record<string, unknown>]>([
     [{ fields: ["nope"] }, { fields: ['invalid value "nope"'] }],
     [{ fields: ["rank"] }, { fields: ['invalid value "rank"'] }],
-    [{ filters: { nope: 1 } }, { filters: ['field "nope" not in table'] }],
+    [{ filters: { nope: 1 } }, { filters: ["Unknown field: nope"] }],
+    [{ filters: { nope: 1, year: { gt: 1 }, $$x: 2 } }, { filters: ["Unknown field: nope", "Unknown field: $x"] }],
+    [{ filters: "[1]" }, { filters: ["Filters must be defined as a dict or a list of dicts"] }],
     [{ q: { nope: "x" } }, { q: ['invalid value {"nope":"x"}'] }],
     [{ q: { title: 5 } }, { q: ['invalid value {"title":5}'] }],
     [{ q: "tolstoy &", plain: false }, { query: ["Invalid query"] }],

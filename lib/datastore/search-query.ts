@@ -5,11 +5,13 @@
 import { config } from "../config";
 import type { Filter, FtsCondition, Resource, SearchQuery, SortClause } from "./engine";
 import { DatastoreError, ErrorBag } from "./errors";
+import { filterValueCount, parseFilters } from "./filters";
 import { FtsSyntaxError, parsePlain, parseTsQuery } from "./full-text";
-import { asBool, asInt, asList, filterValuesError, isPlainObject, isUnset, parseJsonString, str, type Params } from "./validate";
+import { asBool, asInt, asList, isPlainObject, isUnset, parseJsonString, str, type Params } from "./validate";
 
 export interface SearchParams {
-  filters?: Record<string, unknown>;
+  /** As sent (parsed from JSON text); bindSearch parses the tree against the fields. */
+  filters?: unknown;
   q?: string | Record<string, unknown>;
   fullText?: string;
   plain: boolean;
@@ -20,6 +22,7 @@ export interface SearchParams {
   limit: number;
   offset: number;
   includeTotal: boolean;
+  includeNextPage: boolean;
 }
 
 // PostgreSQL's built-in text search configurations; CKAN answers 409 for any other.
@@ -37,6 +40,7 @@ export function parseSearchParams(params: Params, bag: ErrorBag, opts: { unlimit
     plain: asBool(params.plain, true),
     distinct: asBool(params.distinct, false),
     includeTotal: asBool(params.include_total, true),
+    includeNextPage: asBool(params.include_next_page, false),
     limit: 0,
     offset: asInt(params.offset, "offset", bag, 0, `invalid value "${str(params.offset)}"`),
   };
@@ -45,10 +49,10 @@ export function parseSearchParams(params: Params, bag: ErrorBag, opts: { unlimit
   out.limit = max === undefined ? limit : Math.min(limit, max);
 
   if (!isUnset(params.filters)) {
-    const f = parseJsonString(params.filters);
+    // CKAN's json_validator: a dict or list as it is, anything else through a JSON parser.
+    const raw = params.filters;
+    const f = typeof raw === "string" || (typeof raw === "object" && raw !== null) ? parseJsonString(raw) : undefined;
     if (f === undefined) bag.add("filters", "Cannot parse JSON");
-    else if (!isPlainObject(f)) bag.add("filters", "filters must be either a dict or null.");
-    else if (filterValuesError(f)) bag.add("filters", filterValuesError(f)!);
     else out.filters = f;
   }
 
@@ -141,6 +145,8 @@ function parseFts(text: string, plain: boolean): FtsCondition["tree"] {
 
 export interface BoundSearch {
   query: SearchQuery;
+  /** With include_next_page in `_id` order: the operator of `next_page`'s `_id` filter. */
+  nextPage?: "gt" | "lt";
   /** Output columns with their reported types. */
   columns: { id: string; type: string; info?: Record<string, unknown> }[];
 }
@@ -150,17 +156,8 @@ export function bindSearch(r: Resource, p: SearchParams): BoundSearch {
   const fieldIds = new Set(r.fields.map((f) => f.id));
   const bag = new ErrorBag();
 
-  const filters: Filter[] = [];
-  for (const [key, value] of Object.entries(p.filters ?? {})) {
-    const field = r.fields.find((f) => f.id === key);
-    if (!field && key !== "_id") {
-      bag.add("filters", `field "${key}" not in table`);
-      continue;
-    }
-    // For an array column a list is one whole-array value (CKAN 2.11); otherwise any-of.
-    const isArrayField = field?.type.startsWith("_");
-    filters.push({ field: key, values: Array.isArray(value) && !isArrayField ? value : [value] });
-  }
+  // CKAN parses filters first: their errors win over those of q, fields and sort.
+  const filters = bindFilters(r, p.filters);
 
   const fts: FtsCondition[] = [];
   const rankTypes: string[] = [];
@@ -214,9 +211,15 @@ export function bindSearch(r: Resource, p: SearchParams): BoundSearch {
     else if (!p.distinct) sort.push({ field: "_id", desc: false, nullsFirst: false });
   }
 
+  // Keyset paging (CKAN 2.12): only a page in plain `_id` order has a next page to point at.
+  const byIdOnly = sort.length === 1 && sort[0].field === "_id" && !p.distinct;
+  const nextPage = p.includeNextPage && byIdOnly ? (sort[0].desc ? "lt" : "gt") : undefined;
+
   const byId = new Map(r.fields.map((f) => [f.id, f]));
   return {
+    nextPage,
     query: {
+      lastId: nextPage !== undefined,
       filters,
       fts,
       columns,
@@ -233,4 +236,16 @@ export function bindSearch(r: Resource, p: SearchParams): BoundSearch {
       return f.info ? { id, type: f.type, info: f.info } : { id, type: f.type };
     }),
   };
+}
+
+/** Parses `filters` against the resource's fields into the engine's ANDed list. */
+export function bindFilters(r: Resource, input: unknown): Filter[] {
+  const ids = new Set(r.fields.map((f) => f.id));
+  const tree = parseFilters(input, (field) => field === "_id" || ids.has(field));
+  const filters = tree ? [tree] : [];
+  const values = filterValueCount(filters);
+  if (values > config.maxFilterValues) {
+    throw DatastoreError.field("filters", `at most ${config.maxFilterValues} filter values are allowed per request (got ${values})`);
+  }
+  return filters;
 }

@@ -101,13 +101,6 @@ export function parseJsonString(v: unknown): unknown {
   }
 }
 
-/** The filters-size limit (DATASTORE_MAX_FILTER_VALUES): a message when a dict of filters lists
- *  more values in all than one SQL statement may bind, else null. */
-export function filterValuesError(filters: Record<string, unknown>): string | null {
-  const count = Object.values(filters).reduce((n: number, v) => n + (Array.isArray(v) ? v.length : 1), 0);
-  return count > config.maxFilterValues ? `at most ${config.maxFilterValues} filter values are allowed per request (got ${count})` : null;
-}
-
 /** True when arrays and objects nest more than `max` levels (checked without recursion). */
 export function nestedDeeperThan(value: unknown, max: number): boolean {
   if (value === null || typeof value !== "object") return false;

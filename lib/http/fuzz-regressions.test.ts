@@ -2,7 +2,7 @@
 // handlers, kept as plain cases so they stay fixed. Each must be a clean 4xx (or a 200).
 import { beforeAll, describe, expect, it } from "vitest";
 import { ADMIN, call, freshDb } from "../test/api";
-import { admin, badRequest, createBooks, invalid, ok, search } from "../test/contract";
+import { admin, badRequest, createBooks, fails, invalid, ok, search } from "../test/contract";
 import { dispatch } from "../test/routes";
 
 let R: string;
@@ -43,14 +43,19 @@ describe("found by fuzzing", () => {
   });
 
   it("a condition on each of 1000 fields, and a field-scoped q on a 1000-field table", async () => {
+    // CKAN 2.12 takes at most 99 keys in a dict of filters, 100 operations in all.
     const all = Object.fromEntries(WIDE_FIELDS.map((f, i) => [f.id, i % 2 ? i : "word 0"]));
+    const many = { filters: ["Maximum number of filter operations exceeded"] };
+    fails(await call("datastore_search", { resource_id: WIDE, filters: all }), 409, many);
+    fails(await admin("datastore_records_delete", { resource_id: WIDE, filters: all }), 409, many);
+    const some = Object.fromEntries(WIDE_FIELDS.slice(0, 99).map((f, i) => [f.id, i % 2 ? i : "word 0"]));
     const left = async () => (await search({ resource_id: WIDE, fields: ["_id", "f0", "f1"] })).records;
-    expect(ok(await call("datastore_search", { resource_id: WIDE, filters: all })).total).toBe(1);
-    // All 1000 conditions count: with the last one met by no row, nothing is deleted…
-    ok(await admin("datastore_records_delete", { resource_id: WIDE, filters: { ...all, f999: 999_999 } }));
+    expect(ok(await call("datastore_search", { resource_id: WIDE, filters: some })).total).toBe(1);
+    // All 99 conditions count: with the last one met by no row, nothing is deleted…
+    ok(await admin("datastore_records_delete", { resource_id: WIDE, filters: { ...some, f97: 999_999 } }));
     expect(await left()).toEqual([{ _id: 1, f0: "word 0", f1: 1 }, { _id: 2, f0: "word 1", f1: 2 }]);
     // …and when all are met, exactly the row that meets them goes.
-    ok(await admin("datastore_records_delete", { resource_id: WIDE, filters: all }));
+    ok(await admin("datastore_records_delete", { resource_id: WIDE, filters: some }));
     expect(await left()).toEqual([{ _id: 2, f0: "word 1", f1: 2 }]);
     const q = ok(await call("datastore_search", { resource_id: WIDE, q: { f0: "word", f2: "1" } }));
     expect(q.total).toBe(1);

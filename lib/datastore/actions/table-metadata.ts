@@ -1,7 +1,8 @@
 // The `_table_metadata` pseudo-resource: one row per readable table and alias
 // (`_id, name, alias_of, oid`), searched in memory — it is as small as the catalog.
 import { canRead, type ActionContext } from "../context";
-import type { Resource, SearchOutput, SearchQuery } from "../engine";
+import type { Filter, Resource, SearchOutput, SearchQuery } from "../engine";
+import { pyStr } from "../filters";
 import { termsOf } from "../full-text";
 import { str } from "../validate";
 
@@ -35,9 +36,7 @@ export async function tableMetadataResource(ctx: ActionContext) {
   rows.forEach((row, i) => (row._id = i + 1));
 
   function search(query: SearchQuery): SearchOutput {
-    let matched = rows.filter((row) =>
-      query.filters.every((f) => f.values.some((v) => v !== null && String(row[f.field]) === str(v))),
-    );
+    let matched = rows.filter((row) => query.filters.every((f) => matches(f, row)));
     for (const c of query.fts) {
       const wanted = c.tree ? termsOf(c.tree) : null;
       matched = matched.filter((row) => {
@@ -61,7 +60,29 @@ export async function tableMetadataResource(ctx: ActionContext) {
       rows: page.map((row) => query.columns.map((c) => (c.startsWith("rank") ? 0 : row[c] ?? null))),
       total: matched.length,
       totalEstimated: false,
+      lastId: query.lastId ? (page.at(-1)?._id as number | undefined) : undefined,
     };
   }
   return { resource, search };
+}
+
+/** A filter tree over one in-memory row, compared as text or numbers as the column is. */
+function matches(f: Filter, row: Record<string, unknown>): boolean {
+  if (f.op === "and" || f.op === "or") return f.op === "and" ? f.of.every((x) => matches(x, row)) : f.of.some((x) => matches(x, row));
+  const cell = row[f.field] as string | number | null;
+  const blank = cell === null || cell === "";
+  const cast = (v: unknown) => (v === null ? null : typeof cell === "number" ? Number(v) : pyStr(v));
+  switch (f.op) {
+    case "empty":
+      return blank === f.empty;
+    case "in":
+      return f.values.some((v) => cast(v) !== null && cast(v) === cell);
+    case "not_in":
+      return cell === null || !f.values.some((v) => cast(v) === cell);
+    default: {
+      const v = cast(f.value);
+      if (v === null || cell === null) return false;
+      return { eq: cell === v, gt: cell > v, gte: cell >= v, lt: cell < v, lte: cell <= v }[f.op];
+    }
+  }
 }

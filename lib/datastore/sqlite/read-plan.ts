@@ -38,6 +38,11 @@ export function planSearch(c: Conn, r: Internal, query: SearchQuery): ReadPlan {
       decoders.push(f === ID_FIELD ? (v) => v : (v) => fromStorage(f.type, v));
     }
   }
+  // Keyset paging reads the `_id` of the page's last row, asked for or not (the last column).
+  if (query.lastId) {
+    select.push("t._id");
+    decoders.push((v) => v);
+  }
   const order: string[] = [];
   for (const s of query.sort) {
     const rank = ranks.get(s.field);

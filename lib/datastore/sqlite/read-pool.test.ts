@@ -39,7 +39,7 @@ describe("read pool and bounded reads", () => {
   });
 
   it("answers on worker threads exactly as in process", async () => {
-    const query: SearchQuery = { ...base, filters: [{ field: "word", values: ["beta"] }], sort: [{ field: "n", desc: true, nullsFirst: true }] };
+    const query: SearchQuery = { ...base, filters: [{ op: "in", field: "word", values: ["beta"] }], sort: [{ field: "n", desc: true, nullsFirst: true }] };
     const inProcess = await searchNow(query);
     const pooled = await pool.run({ op: "search", resourceId, query });
     expect(pooled).toEqual(inProcess);
@@ -78,7 +78,7 @@ describe("read pool and bounded reads", () => {
   it("stops a query past the time budget with a 409 query error", async () => {
     process.env.DATASTORE_QUERY_TIMEOUT_MS = "1";
     try {
-      const query: SearchQuery = { ...base, filters: [{ field: "word", values: ["beta", "gamma"] }], sort: [{ field: "word", desc: true, nullsFirst: true }] };
+      const query: SearchQuery = { ...base, filters: [{ op: "in", field: "word", values: ["beta", "gamma"] }], sort: [{ field: "word", desc: true, nullsFirst: true }] };
       const err = await pool.run({ op: "search", resourceId, query }).catch((e) => e);
       expect(err).toBeInstanceOf(DatastoreError);
       expect((err as DatastoreError).kind).toBe("validation");
@@ -91,13 +91,13 @@ describe("read pool and bounded reads", () => {
   it("estimates a total that would exceed the count budget, and says so", async () => {
     process.env.DATASTORE_COUNT_BUDGET_MS = "0";
     try {
-      const out = await searchNow({ ...base, filters: [{ field: "word", values: ["alpha", "delta"] }] });
+      const out = await searchNow({ ...base, filters: [{ op: "in", field: "word", values: ["alpha", "delta"] }] });
       expect(out.totalEstimated).toBe(true);
       expect(Math.abs(out.total! - ROWS / 2)).toBeLessThan(ROWS * 0.05);
     } finally {
       delete process.env.DATASTORE_COUNT_BUDGET_MS;
     }
-    const exact = await searchNow({ ...base, filters: [{ field: "word", values: ["alpha", "delta"] }] });
+    const exact = await searchNow({ ...base, filters: [{ op: "in", field: "word", values: ["alpha", "delta"] }] });
     expect(exact).toMatchObject({ total: ROWS / 2, totalEstimated: false });
   });
 
@@ -109,7 +109,7 @@ describe("read pool and bounded reads", () => {
     await engine.write(other, Array.from({ length: 3000 }, (_, i) => ({ n: i, word: ["alpha", "beta", "gamma"][i % 3] })), "insert");
     await engine.setIndexes(other, [["word"]]);
     const r = (await engine.getResource(other))!;
-    const query: SearchQuery = { ...base, filters: [{ field: "word", values: ["alpha", "beta"] }] };
+    const query: SearchQuery = { ...base, filters: [{ op: "in", field: "word", values: ["alpha", "beta"] }] };
     const [, count] = engine.searchStatements(r, query);
     expect(count.sql).not.toContain("ds_deadline");
     process.env.DATASTORE_COUNT_BUDGET_MS = "0";
@@ -117,7 +117,7 @@ describe("read pool and bounded reads", () => {
       // A budget of 0 ms would estimate any budgeted count; this one is exact.
       expect(await engine.search(r, query)).toMatchObject({ total: 2000, totalEstimated: false });
       // Not from an index (n is not indexed): budgeted, and here estimated.
-      const unindexed = engine.searchStatements(r, { ...base, filters: [{ field: "n", values: [1, 2] }] })[1];
+      const unindexed = engine.searchStatements(r, { ...base, filters: [{ op: "in", field: "n", values: [1, 2] }] })[1];
       expect(unindexed.sql).toContain("ds_deadline");
     } finally {
       delete process.env.DATASTORE_COUNT_BUDGET_MS;

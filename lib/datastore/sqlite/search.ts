@@ -32,18 +32,23 @@ export function search(c: Conn, r: Internal, query: SearchQuery, keepLists = tru
   }
   return within(c.db, config.queryTimeoutMs, () => {
     const stmt = c.cache.get(sql, "raw");
+    const decode = (row: Stored[]) => row.map((v, i) => decoders[i](v));
     let out: SearchOutput;
+    let last: Stored[] | undefined;
     if (query.encode) {
       // Row by row into JSON bytes: a 32,000-row page is never held as rows.
       const writer = new RecordsWriter(query.encode.format, query.encode.columns);
       for (const row of stmt.iterate(...params, query.limit, offset) as IterableIterator<Stored[]>) {
-        writer.add(row.map((v, i) => decoders[i](v)));
+        writer.add(decode(query.lastId ? row.slice(0, -1) : row));
+        last = row;
       }
       out = { rows: [], records: writer.finish() };
     } else {
       const raw = stmt.all(...params, query.limit, offset) as Stored[][];
-      out = { rows: raw.map((row) => row.map((v, i) => decoders[i](v))) };
+      last = raw.at(-1);
+      out = { rows: raw.map((row) => decode(query.lastId ? row.slice(0, -1) : row)) };
     }
+    if (query.lastId && last) out.lastId = Number(last.at(-1));
     if (query.includeTotal) {
       const { total, estimated } = count(c, r, plan, query);
       out.total = total;

@@ -3,6 +3,7 @@
 import type { Filter, FtsCondition } from "../engine";
 import { DatastoreError } from "../errors";
 import { CastError, isArrayType, toStorage, type Stored, type TypeName } from "../types";
+import { pyStr } from "../filters";
 import { str } from "../validate";
 import { ID_FIELD, type Internal, type StoredField } from "./catalog";
 import { DEADLINE_CHECK } from "./deadline";
@@ -31,22 +32,58 @@ export class Where {
     return f;
   }
 
+  /** ANDs a filter tree (engine.ts Filter) into the condition. */
   filter(f: Filter): void {
-    const field = this.col(f.field);
-    const values: Stored[] = [];
-    for (const v of f.values) {
-      // A filter compares `= NULL`, which matches nothing (CKAN 2.11).
-      if (v === null) continue;
-      const stored = field === ID_FIELD ? toStorage("int8", v) : filterValue(field.type, v);
-      if (stored !== null) values.push(stored);
+    this.parts.push(this.compile(f));
+  }
+
+  private compile(f: Filter): string {
+    switch (f.op) {
+      case "and":
+        return f.of.length ? `(${allOf(f.of.map((x) => this.compile(x)))})` : "1";
+      case "or":
+        return f.of.length ? `(${anyOf(f.of.map((x) => this.compile(x)))})` : "0";
+      case "empty": {
+        const { col, field } = this.column(f.field);
+        const blank = field.type === "text" ? ` OR ${col} = ''` : isArrayType(field.type) ? ` OR ${col} = '[]'` : "";
+        return f.empty ? `(${col} IS NULL${blank})` : `NOT (${col} IS NULL${blank})`;
+      }
+      case "in":
+      case "not_in": {
+        const { col, field } = this.column(f.field);
+        const values = f.values.map((v) => this.cast(field, v)).filter((v) => v !== null);
+        if (f.op === "not_in") return values.length ? `(${col} IS NULL OR ${col} NOT IN (${this.bind(values)}))` : "1";
+        if (values.length === 0) return "0";
+        return values.length === 1 ? `${col} = ${this.bind(values)}` : `${col} IN (${this.bind(values)})`;
+      }
+      default: {
+        const { col, field } = this.column(f.field);
+        const v = this.cast(field, f.value);
+        // SQL NULL compares as unknown: the row does not match (CKAN).
+        if (v === null) return "0";
+        if (f.op === "eq") return `${col} = ${this.bind([v])}`;
+        if (field.type === "json") throw new CastError(`operator does not exist: json ${SQL_OPS[f.op]} unknown`);
+        // Arrays order element by element, as in PostgreSQL (array-order.ts).
+        if (isArrayType(field.type)) return `ds_array_key(${col}) ${SQL_OPS[f.op]} ds_array_key(${this.bind([v])})`;
+        return `${col} ${SQL_OPS[f.op]} ${this.bind([v])}`;
+      }
     }
-    if (values.length === 0) {
-      this.parts.push("0");
-      return;
-    }
-    const col = `t.${q(field.column)}`;
-    this.parts.push(values.length === 1 ? `${col} = ?` : `${col} IN (${values.map(() => "?").join(", ")})`);
+  }
+
+  private column(fieldId: string): { col: string; field: StoredField } {
+    const field = this.col(fieldId);
+    return { col: `t.${q(field.column)}`, field };
+  }
+
+  private bind(values: Stored[]): string {
     this.params.push(...values);
+    return values.map(() => "?").join(", ");
+  }
+
+  /** A filter value as the column stores it; null for SQL NULL. */
+  private cast(field: StoredField, v: unknown): Stored {
+    if (field === ID_FIELD) return v === null ? null : toStorage("int8", v);
+    return filterValue(field.type, v);
   }
 
   /** Adds the full-text conditions and their rank expressions (`ranks`). */
@@ -111,9 +148,20 @@ export function allOf(parts: string[]): string {
   return `(${allOf(parts.slice(0, mid))}) AND (${allOf(parts.slice(mid))})`;
 }
 
-/** Casts a filter value for comparison with a column (CKAN stringifies values for text). */
+const SQL_OPS = { gt: ">", gte: ">=", lt: "<", lte: "<=" } as const;
+
+/** ORs conditions as a balanced tree (see allOf). */
+function anyOf(parts: string[]): string {
+  if (parts.length <= 8) return parts.join(" OR ");
+  const mid = parts.length >> 1;
+  return `(${anyOf(parts.slice(0, mid))}) OR (${anyOf(parts.slice(mid))})`;
+}
+
+/** Casts a filter value for comparison with a column. CKAN 2.12 passes every value for a text
+ *  field through Python's str() first, so `null` there is the text "None". */
 function filterValue(t: TypeName, v: unknown): Stored {
-  if (t === "text") return typeof v === "string" ? v : typeof v === "object" ? JSON.stringify(v) : String(v);
+  if (t === "text") return pyStr(v);
+  if (v === null) return null;
   if (t === "json") return JSON.stringify(v);
   if (isArrayType(t) && !Array.isArray(v)) throw new CastError(`malformed array literal: "${str(v)}"`);
   return toStorage(t, v);
