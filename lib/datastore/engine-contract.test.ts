@@ -5,7 +5,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { DatastoreEngine, Field, SearchQuery, SortClause } from "./engine";
+import type { DatastoreEngine, Field, Filter, SearchQuery, SortClause } from "./engine";
 import { DatastoreError } from "./errors";
 import { parsePlain } from "./full-text";
 import { openEngine } from "./open";
@@ -263,15 +263,41 @@ describe.each(ENGINES)("engine contract: $name", ({ open }) => {
   });
 
   describe("streams and tokens", () => {
-    it("streams every row in chunks from one snapshot", async () => {
+    it("streams rows in _id order by keyset: each row once, rows written ahead of the walk too", async () => {
       const r = await table("s", [{ id: "n", type: "int4" }], Array.from({ length: 2500 }, (_, i) => ({ n: i })));
       const chunks: unknown[][][] = [];
-      for await (const chunk of engine.iterate(r, { ...base, sort: [asc("_id")], limit: -1 })) {
+      for await (const chunk of engine.iterate(r, { ...base, columns: ["n"], sort: [asc("_id")], limit: -1 })) {
         chunks.push(chunk);
-        if (chunks.length === 1) await engine.write("s", [{ n: -1 }], "insert"); // not in this snapshot
+        if (chunks.length === 1) {
+          await engine.write("s", [{ n: -1 }], "insert"); // ahead of the walk: read
+          await engine.deleteRows("s", [{ op: "eq", field: "n", value: 0 }]); // behind it: already sent
+        }
       }
       expect(chunks.length).toBeGreaterThan(1);
-      expect(chunks.flat().map((row) => row[1])).toEqual(Array.from({ length: 2500 }, (_, i) => i));
+      expect(chunks.flat().map((row) => row[0])).toEqual([...Array.from({ length: 2500 }, (_, i) => i), -1]);
+    });
+
+    it("streams keyset chunks under filters, offset and limit, both ways", async () => {
+      const r = await table("k", [{ id: "n", type: "int4" }], Array.from({ length: 3000 }, (_, i) => ({ n: i })));
+      const read = async (q: Partial<SearchQuery>) => {
+        const out: unknown[] = [];
+        for await (const chunk of engine.iterate(r, { ...base, columns: ["n"], limit: -1, ...q })) out.push(...chunk.map((row) => row[0]));
+        return out;
+      };
+      const odd: Filter = { op: "in", field: "n", values: Array.from({ length: 1500 }, (_, i) => 2 * i + 1) };
+      expect(await read({ sort: [asc("_id")], filters: [odd], offset: 10, limit: 1200 })).toEqual(Array.from({ length: 1200 }, (_, i) => 2 * (i + 10) + 1));
+      expect(await read({ sort: [{ field: "_id", desc: true, nullsFirst: true }], limit: 2001 })).toEqual(Array.from({ length: 2001 }, (_, i) => 2999 - i));
+    });
+
+    it("streams rows in any other order from one snapshot", async () => {
+      const r = await table("o", [{ id: "n", type: "int4" }], Array.from({ length: 2500 }, (_, i) => ({ n: i })));
+      const chunks: unknown[][][] = [];
+      for await (const chunk of engine.iterate(r, { ...base, columns: ["n"], sort: [asc("n")], limit: -1 })) {
+        chunks.push(chunk);
+        if (chunks.length === 1) await engine.write("o", [{ n: 9999 }], "insert"); // not in this snapshot
+      }
+      expect(chunks.length).toBeGreaterThan(1);
+      expect(chunks.flat().map((row) => row[0])).toEqual(Array.from({ length: 2500 }, (_, i) => i));
     });
 
     it("store tokens by hash: insert, find, touch, list, remove", async () => {

@@ -1,7 +1,7 @@
 // The SQLite engine: DatastoreEngine over one writer connection (behind a write lock), a pool of
 // read workers for searches, and a private reader per dump. Each part of the work lives in its
 // own file (catalog, schema, fts-index, row-writer, where, read-plan, count, search,
-// value-counts, statistics, tokens); this file sequences them and maps SQLite's failures to
+// value-counts, histogram, statistics, tokens); this file sequences them and maps SQLite's failures to
 // the datastore's errors (errors.ts).
 import Database from "better-sqlite3";
 import fs from "node:fs";
@@ -12,6 +12,7 @@ import type {
   Field,
   FieldStats,
   Filter,
+  HistogramOutput,
   NewResource,
   Resource,
   ResourceStats,
@@ -29,9 +30,10 @@ import type { Internal } from "./catalog";
 import { openReader, openWriter, type Conn } from "./connection";
 import { toDatastoreError } from "./errors";
 import { checkDatabase, explainOpenError } from "./health";
+import { histogram } from "./histogram";
 import { ReadPool, defaultReadWorkers } from "./read-pool";
 import * as schema from "./schema";
-import { search, searchChunks, searchStatements } from "./search";
+import { inIdOrder, keysetChunks, search, searchChunks, searchStatements } from "./search";
 import { fieldStats, sizes } from "./statistics";
 import { sqliteTokens } from "./tokens";
 import { valueCounts } from "./value-counts";
@@ -247,14 +249,22 @@ export class SqliteEngine implements DatastoreEngine {
     return this.reading(() => valueCounts(this.c, this.current(resource), field, query, limit));
   }
 
+  async histogram(resource: Resource, field: string, query: SearchQuery, bins: number): Promise<HistogramOutput> {
+    if (this.pool && !this.tx) {
+      return (await this.pool.run({ op: "histogram", resourceId: resource.id, query, field, bins })) as HistogramOutput;
+    }
+    return this.reading(() => histogram(this.c, this.current(resource), field, query, bins));
+  }
+
   /** On a read worker when there is a pool: sizes read every page of the resource. */
   async stats(resource: Resource): Promise<ResourceStats> {
     if (this.pool && !this.tx) return (await this.pool.run({ op: "stats", resourceId: resource.id })) as ResourceStats;
     return this.reading(() => sizes(this.c, this.current(resource)));
   }
 
-  /** A private read-only connection per stream: one snapshot for the whole dump, and the
-   *  writer stays free for other requests between chunks. */
+  /** A private read-only connection per stream, so the writer stays free for other requests
+   *  between chunks. In `_id` order the rows come by keyset, a short read per chunk; in any
+   *  other order from one statement over one snapshot. */
   async *iterate(resource: Resource, query: SearchQuery): AsyncIterableIterator<unknown[][]> {
     let reader: Conn;
     try {
@@ -264,8 +274,11 @@ export class SqliteEngine implements DatastoreEngine {
     }
     let chunks: Generator<unknown[][]> | undefined;
     try {
-      reader.db.exec("BEGIN");
-      chunks = searchChunks(reader, catalog.mustGet(reader, resource.id), query, DUMP_CHUNK_ROWS);
+      if (inIdOrder(query)) chunks = keysetChunks(reader, resource.id, query, DUMP_CHUNK_ROWS);
+      else {
+        reader.db.exec("BEGIN");
+        chunks = searchChunks(reader, catalog.mustGet(reader, resource.id), query, DUMP_CHUNK_ROWS);
+      }
       for (;;) {
         let next: IteratorResult<unknown[][]>;
         try {
