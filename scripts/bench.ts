@@ -2,7 +2,8 @@
 // vega-datasets' flights-3m.parquet joined with airports.csv, imports it with the real
 // importer, starts the real server, runs a fixed query mix over HTTP with concurrent clients,
 // runs the same SQL in-process through better-sqlite3 for the floor (the plain statements, no
-// caches), measures best-first pages cold and warm against the raw `ORDER BY rank` floor, and
+// caches), measures best-first pages cold and warm against the raw `ORDER BY rank` floor, walks
+// the table by next_page (first and last pages beside their floors), and
 // prints (and writes as JSON) median and p95 per query, the margin over the floor, throughput,
 // server memory, import rate, index build times and file size. Every figure comes from this run.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
@@ -220,7 +221,45 @@ const QUERIES: Query[] = [
   { name: "limit=32000", body: { limit: 32000, include_total: false } },
   { name: "distinct origin", body: { fields: "origin", distinct: true, limit: 100, include_total: false } },
   { name: "value counts origin", action: "datastore_value_counts", body: { field: "origin", limit: 10 } },
+  // CKAN 2.12 filters: a range on the indexed delay, with its total.
+  { name: "delay 60 to 120 + total", body: { filters: { delay: { gte: 60, lte: 120 } }, limit: 100 } },
 ];
+
+/**
+ * A next_page walk over the whole table, as a CKAN 2.12 client pages (`include_next_page`, the
+ * returned `next_page` merged into `filters`, no total), 1,000 rows a page: the time of the
+ * first and the last ten pages over HTTP, each beside its floor, and the whole walk's rate.
+ */
+async function keysetWalk(floor: Floor) {
+  const body = { limit: 1000, include_total: false, include_next_page: true };
+  const pages: { ms: number; filters: Body }[] = [];
+  let filters: Body = {};
+  let rows = 0;
+  const t0 = Date.now();
+  for (;;) {
+    const res = await post("datastore_search", { resource_id: RESOURCE, ...body, filters });
+    const result = (res.json() as { result: { records: unknown[]; next_page?: Body } }).result;
+    pages.push({ ms: res.ms, filters });
+    rows += result.records.length;
+    if (!result.next_page || result.records.length === 0) break;
+    filters = result.next_page;
+  }
+  const seconds = (Date.now() - t0) / 1000;
+  const full = pages.filter((_, i) => i < pages.length - 1); // the last page may be short
+  const first = full.slice(0, 10);
+  const last = full.slice(-10);
+  const floorOf = async (ps: typeof first) => stats((await Promise.all(ps.map((p) => floor.times({ name: "walk", body: { ...body, filters: p.filters } }, 3)))).flat()).median;
+  return {
+    pages: pages.length,
+    rows,
+    seconds,
+    rowsPerSecond: rows / seconds,
+    first: stats(first.map((p) => p.ms)).median,
+    last: stats(last.map((p) => p.ms)).median,
+    firstFloor: await floorOf(first),
+    lastFloor: await floorOf(last),
+  };
+}
 
 function stats(ms: number[]) {
   const s = [...ms].sort((a, b) => a - b);
@@ -410,6 +449,7 @@ async function main() {
     const rows: Record<string, unknown>[] = [];
     const floor = await Floor.open();
     let ranked: Awaited<ReturnType<typeof bestFirst>>;
+    let walk: Awaited<ReturnType<typeof keysetWalk>>;
     try {
       for (const q of QUERIES) {
         const repeats = q.name === "limit=32000" ? 15 : 40;
@@ -419,6 +459,7 @@ async function main() {
         rows.push({ query: q.name, median: http.median, p95: http.p95, floorMedian: base.median, floorP95: base.p95, margin: http.median - base.median });
       }
       ranked = await bestFirst(floor);
+      walk = await keysetWalk(floor);
     } finally {
       await floor.close();
     }
@@ -475,6 +516,7 @@ async function main() {
       build: { ...meta, dbToCsv: meta.dbBytes / meta.csvBytes },
       queries: rows,
       bestFirst: ranked,
+      keysetWalk: walk,
       throughput: { queries: mix.map((q) => q.name), clients: 8, requestsPerSecond: throughput.rps, errors: throughput.errors },
       throughputViaNextStart: { requestsPerSecond: nextThroughput.rps, errors: nextThroughput.errors, maxRssMb: nextMemory.maxRss },
       throughputWithoutFullText: { queries: plainMix.map((q) => q.name), clients: 8, requestsPerSecond: plainThroughput.rps, errors: plainThroughput.errors },
@@ -492,6 +534,10 @@ async function main() {
     for (const b of ranked) {
       console.log(`  ${b.at.padEnd(12)} cold ${f(b.cold)}  warm ${f(b.warm)} (p95 ${b.warmP95.toFixed(1)})  floor ${f(b.floor)}  cold/floor ${b.coldOverFloor.toFixed(2)}  (${b.words} words, each ≥ ${b.minMatches.toLocaleString("en-US")} matches)`);
     }
+    console.log(
+      `\nnext_page walk, 1,000 rows a page, no total: ${walk.pages} pages, ${walk.rows.toLocaleString("en-US")} rows in ${walk.seconds.toFixed(1)} s (${Math.round(walk.rowsPerSecond).toLocaleString("en-US")} rows/s); ` +
+        `first pages ${walk.first.toFixed(1)} ms (floor ${walk.firstFloor.toFixed(1)}), last pages ${walk.last.toFixed(1)} ms (floor ${walk.lastFloor.toFixed(1)}), last/first ${(walk.last / walk.first).toFixed(2)}`,
+    );
     console.log(`\nthroughput, 5 indexed queries, 8 clients: ${throughput.rps.toFixed(0)} req/s (${throughput.errors} errors)`);
     console.log(`throughput, the 4 of them without full text, 8 clients: ${plainThroughput.rps.toFixed(0)} req/s (${plainThroughput.errors} errors)`);
     console.log(`throughput, the 5-query mix through next start, 8 clients: ${nextThroughput.rps.toFixed(0)} req/s (${nextThroughput.errors} errors); its max RSS ${nextMemory.maxRss.toFixed(0)} MB`);
