@@ -306,12 +306,13 @@ describe("resource_id of the wrong type: one answer per kind, on every action", 
     ["datastore_search", "resource_id", {}],
     ["datastore_info", "resource_id", {}],
     ["datastore_value_counts", "resource_id", { field: "a" }],
+    ["datastore_histogram", "resource_id", { field: "a" }],
     ["resource_show", "id", {}],
     ["datastore_upsert", "resource_id", { records: [] }],
     ["datastore_delete", "resource_id", { filters: {} }],
     ["datastore_records_delete", "resource_id", { filters: {} }],
   ];
-  const READS = ACTIONS.filter(([a]) => ["datastore_search", "datastore_info", "datastore_value_counts", "resource_show"].includes(a));
+  const READS = ACTIONS.filter(([a]) => ["datastore_search", "datastore_info", "datastore_value_counts", "datastore_histogram", "resource_show"].includes(a));
   const KEYS = ["resource_id", "id"];
 
   const EMPTY: [string, unknown][] = [

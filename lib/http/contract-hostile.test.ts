@@ -99,6 +99,7 @@ const ACTIONS: Record<string, { base: () => Record<string, unknown>; params: str
   api_token_create: { base: () => ({ name: "t" }), params: ["name", "scope", "expires_in", "unit"], token: ADMIN },
   api_token_revoke: { base: () => ({}), params: ["jti", "id", "token"], token: ADMIN },
   datastore_value_counts: { base: () => ({ resource_id: R, field: "author" }), params: ["resource_id", "field", "limit", "q", "plain", "filters", "language"] },
+  datastore_histogram: { base: () => ({ resource_id: R, field: "year" }), params: ["resource_id", "id", "field", "bins", "q", "plain", "filters", "language"] },
 };
 
 describe("wrong types for every parameter", () => {

@@ -94,6 +94,8 @@ describe("private resources leak to no outsider", () => {
           ["resource_show", { id: target }],
           ["datastore_value_counts", { resource_id: target, field: "title" }],
           ["datastore_value_counts", { resource_id: target, field: "nope" }],
+          ["datastore_histogram", { resource_id: target, field: "_id" }],
+          ["datastore_histogram", { resource_id: target, field: "nope" }],
         ];
         for (const [action, params] of reads) {
           if (caller.jsonp && action === "datastore_value_counts") continue;

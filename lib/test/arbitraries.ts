@@ -37,7 +37,7 @@ export const WIDE_FIELDS = 1000;
 /** Field ids of the world's public resource (lib/test/fuzz.ts creates it). */
 const PUBLIC_FIELDS = ["title", "author", "year", "rating", "in_stock", "updated", "tags", "meta", "note"];
 
-export const READ_ACTIONS = ["datastore_search", "datastore_info", "datastore_value_counts", "resource_show", "resource_search", "api_token_list"];
+export const READ_ACTIONS = ["datastore_search", "datastore_info", "datastore_value_counts", "datastore_histogram", "resource_show", "resource_search", "api_token_list"];
 export const WRITE_ACTIONS = ["datastore_create", "datastore_upsert", "datastore_delete", "datastore_records_delete", "api_token_create", "api_token_revoke"];
 export const ALL_ACTIONS = [...READ_ACTIONS, ...WRITE_ACTIONS];
 
@@ -46,6 +46,7 @@ const PARAMS: Record<string, string[]> = {
   datastore_search: ["resource_id", "id", "filters", "q", "full_text", "plain", "language", "distinct", "fields", "sort", "limit", "offset", "include_total", "total_estimation_threshold", "records_format", "include_next_page", "callback"],
   datastore_info: ["resource_id", "id", "include_meta"],
   datastore_value_counts: ["resource_id", "field", "limit", "q", "plain", "filters", "language"],
+  datastore_histogram: ["resource_id", "id", "field", "bins", "q", "plain", "filters", "language"],
   resource_show: ["id", "resource_id"],
   resource_search: ["query", "order_by", "offset", "limit"],
   api_token_list: ["user_id"],
@@ -263,6 +264,7 @@ function paramValue(key: string): fc.Arbitrary<unknown> {
     aliases: fc.oneof(fc.array(hostileString, { maxLength: 3 }), hostileValue),
     resource: fc.oneof(fc.record({ name: hostileValue, description: hostileValue, private: hostileValue }, { requiredKeys: [] }), hostileValue),
     limit: fc.oneof(hostileNumber, hostileValue),
+    bins: fc.oneof(hostileNumber, hostileValue),
     offset: fc.oneof(hostileNumber, hostileValue),
     records_format: fc.oneof(fc.constantFrom("objects", "lists", "csv", "tsv", "xml", "OBJECTS", ...PROTO_NAMES), hostileValue),
     format: fc.oneof(fc.constantFrom("csv", "tsv", "json", "xml", "xlsx", "CSV", ...PROTO_NAMES), hostileValue),

@@ -5,6 +5,7 @@ import type { Params } from "../validate";
 import { apiTokenCreate, apiTokenList, apiTokenRevoke } from "./api-tokens";
 import { datastoreCreate } from "./datastore-create";
 import { datastoreDelete, datastoreRecordsDelete } from "./datastore-delete";
+import { datastoreHistogram } from "./datastore-histogram";
 import { datastoreInfo } from "./datastore-info";
 import { datastoreSearch } from "./datastore-search";
 import { datastoreUpsert } from "./datastore-upsert";
@@ -21,6 +22,7 @@ export const ACTIONS: Record<string, Action> = {
   datastore_search: { run: datastoreSearch, read: true },
   datastore_info: { run: datastoreInfo, read: true },
   datastore_value_counts: { run: datastoreValueCounts, read: true },
+  datastore_histogram: { run: datastoreHistogram, read: true },
   resource_show: { run: resourceShow, read: true },
   resource_search: { run: resourceSearch, read: true },
   datastore_create: { run: datastoreCreate, read: false },

@@ -7,6 +7,7 @@ import path from "node:path";
 import { installArrayKey } from "./array-order";
 import { installDeadline } from "./deadline";
 import { registerFtsFunctions } from "./fts-text";
+import { installBinCounts } from "./histogram";
 import { migrate } from "./migrations";
 import { StatementCache } from "./statement-cache";
 
@@ -22,6 +23,7 @@ export interface Conn {
 function conn(db: DB): Conn {
   installDeadline(db);
   installArrayKey(db);
+  installBinCounts(db);
   registerFtsFunctions(db);
   return { db, cache: new StatementCache(db) };
 }

@@ -1,8 +1,8 @@
 // The SQLite engine: DatastoreEngine over one writer connection (behind a write lock), a pool of
 // read workers for searches, and a private reader per dump. Each part of the work lives in its
 // own file (catalog, schema, fts-index, row-writer, where, read-plan, count, search,
-// value-counts, histogram, statistics, tokens); this file sequences them and maps SQLite's failures to
-// the datastore's errors (errors.ts).
+// value-counts, histogram, statistics, tokens); this file sequences them and maps SQLite's
+// failures to the datastore's errors (errors.ts).
 import Database from "better-sqlite3";
 import fs from "node:fs";
 import path from "node:path";

@@ -12,6 +12,7 @@ import { DatastoreError, type ErrorKind } from "../errors";
 export type NewReadTask = { resourceId: string } & (
   | { op: "search"; query: SearchQuery }
   | { op: "valueCounts"; query: SearchQuery; field: string; limit: number }
+  | { op: "histogram"; query: SearchQuery; field: string; bins: number }
   | { op: "stats" }
 );
 export type ReadTask = NewReadTask & { id: number };

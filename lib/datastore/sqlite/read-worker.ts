@@ -1,10 +1,11 @@
-// A read worker: its own read-only connection, answering search, value-count and size tasks
-// so reads use every core and a slow query never blocks the server's event loop.
+// A read worker: its own read-only connection, answering search, value-count, histogram and
+// size tasks, so reads use every core and a slow query never blocks the server's event loop.
 import { parentPort, workerData } from "node:worker_threads";
 import { DatastoreError } from "../errors";
 import { mustGet } from "./catalog";
 import { openReader } from "./connection";
 import { toDatastoreError } from "./errors";
+import { histogram } from "./histogram";
 import type { ReadTask } from "./read-pool";
 import { search } from "./search";
 import { sizes } from "./statistics";
@@ -16,8 +17,16 @@ function run(task: ReadTask): unknown {
   // One read transaction: the catalog and the rows come from the same snapshot.
   return c.db.transaction(() => {
     const r = mustGet(c, task.resourceId);
-    if (task.op === "stats") return sizes(c, r);
-    return task.op === "search" ? search(c, r, task.query) : valueCounts(c, r, task.field, task.query, task.limit);
+    switch (task.op) {
+      case "search":
+        return search(c, r, task.query);
+      case "valueCounts":
+        return valueCounts(c, r, task.field, task.query, task.limit);
+      case "histogram":
+        return histogram(c, r, task.field, task.query, task.bins);
+      case "stats":
+        return sizes(c, r);
+    }
   })();
 }
 
