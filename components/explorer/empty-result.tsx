@@ -3,7 +3,7 @@
 // without each of them in turn.
 import { useQueries } from "@tanstack/react-query";
 import { countQuery } from "@/lib/api-client";
-import { chipsFromFilters, describeChip, toMatchRequest, withoutChip, type ViewState } from "@/lib/view-state";
+import { chipKey, chipsFromFilters, describeChip, toMatchRequest, withoutChip, type ViewState } from "@/lib/view-state";
 import { useToken } from "@/components/token/token-provider";
 import { Button } from "@/components/ui/button";
 import { Notice } from "@/components/ui/notice";
@@ -17,18 +17,22 @@ export function EmptyResult({
   onClearSearch,
 }: {
   view: ViewState;
-  onRemoveChip: (field: string) => void;
+  /** Removes the chip with this key of the filters object. */
+  onRemoveChip: (key: string) => void;
   onClearSearch: () => void;
 }) {
   const { session, ready } = useToken();
   const culprits: Culprit[] = [
-    ...chipsFromFilters(view.filters).map((chip) => ({
-      key: `chip:${chip.field}`,
-      label: `the filter “${describeChip(chip)}”`,
-      action: "Remove filter",
-      view: { ...view, filters: withoutChip(view.filters, chip.field) },
-      apply: () => onRemoveChip(chip.field),
-    })),
+    ...chipsFromFilters(view.filters).map((chip) => {
+      const key = chipKey(chip);
+      return {
+        key: `chip:${key}`,
+        label: `the filter “${describeChip(chip)}”`,
+        action: "Remove filter",
+        view: { ...view, filters: withoutChip(view.filters, key) },
+        apply: () => onRemoveChip(key),
+      };
+    }),
     ...(view.q.trim()
       ? [{ key: "q", label: `the search “${view.q.trim()}”`, action: "Clear search", view: { ...view, q: "" }, apply: onClearSearch }]
       : []),

@@ -12,7 +12,7 @@ import {
   type DatastoreRecord,
   type Resource,
 } from "@/lib/api-client";
-import { toSearchRequest, updateView, viewForResource, withChip, type ViewState } from "@/lib/view-state";
+import { toSearchRequest, updateView, viewForResource, withoutChip, type ViewState } from "@/lib/view-state";
 import { useToken } from "@/components/token/token-provider";
 import { CopyButton } from "@/components/ui/copy-button";
 import { ApiPanel } from "./api-panel";
@@ -56,8 +56,6 @@ export function Explorer() {
   const resource = useResource(rid, info.data?.meta.id);
 
   const change = (patch: Partial<ViewState>, options?: { replace?: boolean }) => setView(updateView(view, patch), options);
-  const setChip = (field: string, values: ViewState["filters"][string][]) =>
-    change({ filters: withChip(view.filters, field, values as never) });
 
   const title = resource ? resourceLabel(resource) : rid ?? "";
   useEffect(() => {
@@ -71,7 +69,7 @@ export function Explorer() {
     () => (data ? displayFields(data.fields, tableFields, view.fields) : []),
     [data, tableFields, view.fields],
   );
-  const filterable = tableFields ?? (data ? displayFields(data.fields, undefined, null).filter((f) => f.id !== "_id") : []);
+  const filterable = tableFields ? allFields : data ? displayFields(data.fields, undefined, null) : [];
 
   const total = data?.total;
   const estimated = Boolean(data?.total_was_estimated);
@@ -133,7 +131,7 @@ export function Explorer() {
               status={status}
               onCommit={(q, first) => change({ q }, { replace: !first })}
             />
-            <FilterBar view={view} fields={filterable} onChange={setChip} />
+            <FilterBar view={view} fields={filterable} onChange={(filters) => change({ filters })} />
           </div>
 
           <section aria-label="Records" className="space-y-2">
@@ -179,7 +177,7 @@ export function Explorer() {
               ) : (
                 <EmptyResult
                   view={view}
-                  onRemoveChip={(field) => setChip(field, [])}
+                  onRemoveChip={(key) => change({ filters: withoutChip(view.filters, key) })}
                   onClearSearch={() => change({ q: "" })}
                 />
               )

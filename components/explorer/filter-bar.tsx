@@ -1,14 +1,48 @@
 "use client";
-// The filter chips and "Add filter". Each chip is one field (`origin: SEA or PDX`, any of its
-// values); chips are ANDed. Together they are exactly the API's `filters` object.
+// The filter chips and "Add filter". Each chip is one key of the API's `filters` object
+// (`origin: SEA or PDX`, `delay: 60 to 120`, `county: is empty`…); chips are ANDed.
 import { useState } from "react";
 import type { DatastoreField } from "@/lib/api-client";
-import { chipsFromFilters, describeChip, type Filters, type Scalar, type ViewState } from "@/lib/view-state";
+import {
+  chipForField,
+  chipKey,
+  chipsFromFilters,
+  chipValue,
+  describeChip,
+  fieldKey,
+  withChip,
+  withoutChip,
+  type Chip,
+  type Filters,
+  type ViewState,
+} from "@/lib/view-state";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
-import { FieldPicker, ValuePicker } from "./filter-editor";
+import { FieldPicker } from "./field-picker";
+import { FilterEditor } from "./filter-editor";
+import { GroupFilter } from "./group-filter";
 
-type Editing = { mode: "closed" } | { mode: "add"; field: DatastoreField | null } | { mode: "edit"; field: DatastoreField };
+type Editing =
+  | { mode: "closed" }
+  | { mode: "add"; field: DatastoreField | null }
+  | { mode: "edit"; field: DatastoreField }
+  | { mode: "group"; chip: Chip };
+
+function ChipButton({ chip, onEdit, onRemove }: { chip: Chip; onEdit: () => void; onRemove: () => void }) {
+  const text = describeChip(chip);
+  return (
+    <li className="inline-flex max-w-full items-center rounded-full border border-blue-300 bg-blue-50 text-sm text-blue-950 dark:border-blue-800 dark:bg-blue-950 dark:text-blue-100">
+      <button type="button" title="Edit this filter" onClick={onEdit} className="min-w-0 truncate rounded-l-full py-1 pr-1 pl-3 hover:underline">
+        {text}
+      </button>
+      {/* named by its text, not aria-label: a page's getByLabel("To") must find only the range input */}
+      <button type="button" onClick={onRemove} className="rounded-r-full px-2 py-1 hover:bg-blue-100 dark:hover:bg-blue-900">
+        <span className="sr-only">Remove filter {text}</span>
+        <span aria-hidden>✕</span>
+      </button>
+    </li>
+  );
+}
 
 export function FilterBar({
   view,
@@ -18,7 +52,7 @@ export function FilterBar({
   view: ViewState;
   /** Fields that can be filtered on. */
   fields: DatastoreField[];
-  onChange: (field: string, values: Scalar[]) => void;
+  onChange: (filters: Filters) => void;
 }) {
   const [editing, setEditing] = useState<Editing>({ mode: "closed" });
   const chips = chipsFromFilters(view.filters);
@@ -27,70 +61,55 @@ export function FilterBar({
 
   function pick(field: DatastoreField) {
     // a field that already has a chip is edited rather than given a second one
-    setEditing(view.filters[field.id] !== undefined ? { mode: "edit", field } : { mode: "add", field });
+    setEditing(chipForField(view.filters, field.id) ? { mode: "edit", field } : { mode: "add", field });
   }
 
-  const current = editing.mode !== "closed" ? editing.field : null;
-  const initial = current ? chipsFromFilters(view.filters as Filters).find((c) => c.field === current.id)?.values ?? [] : [];
+  function edit(chip: Chip) {
+    setEditing(chip.field === null ? { mode: "group", chip } : { mode: "edit", field: fieldFor(chip.field) });
+  }
+
+  const remove = (key: string) => {
+    onChange(withoutChip(view.filters, key));
+    close();
+  };
+
+  const current = editing.mode === "add" || editing.mode === "edit" ? editing.field : null;
+  const currentChip = current ? chipForField(view.filters, current.id) : undefined;
+  const title = current ? `Filter: ${current.id}` : editing.mode === "group" ? "Combined filter" : "New filter";
 
   return (
     <div className="flex flex-wrap items-center gap-2">
       {chips.length > 0 && (
         <ul className="contents">
-          {chips.map((chip) => {
-            const text = describeChip(chip);
-            return (
-              <li
-                key={chip.field}
-                className="inline-flex max-w-full items-center rounded-full border border-blue-300 bg-blue-50 text-sm text-blue-950 dark:border-blue-800 dark:bg-blue-950 dark:text-blue-100"
-              >
-                <button
-                  type="button"
-                  title="Edit this filter"
-                  onClick={() => setEditing({ mode: "edit", field: fieldFor(chip.field) })}
-                  className="min-w-0 truncate rounded-l-full py-1 pr-1 pl-3 hover:underline"
-                >
-                  {text}
-                </button>
-                <button
-                  type="button"
-                  aria-label={`Remove filter ${text}`}
-                  onClick={() => onChange(chip.field, [])}
-                  className="rounded-r-full px-2 py-1 hover:bg-blue-100 dark:hover:bg-blue-900"
-                >
-                  <span aria-hidden>✕</span>
-                </button>
-              </li>
-            );
-          })}
+          {chips.map((chip) => (
+            <ChipButton key={chipKey(chip)} chip={chip} onEdit={() => edit(chip)} onRemove={() => remove(chipKey(chip))} />
+          ))}
         </ul>
       )}
       <Button onClick={() => setEditing({ mode: "add", field: null })} disabled={fields.length === 0} aria-haspopup="dialog">
         <span aria-hidden>+</span> Add filter
       </Button>
-      <Dialog
-        open={editing.mode !== "closed"}
-        onClose={close}
-        title={current ? `Filter: ${current.id}` : "New filter"}
-      >
-        {editing.mode !== "closed" &&
-          (current ? (
-            <ValuePicker
-              key={current.id}
-              view={view}
-              field={current}
-              initial={initial}
-              onApply={(values) => {
-                onChange(current.id, values);
-                close();
-              }}
-              onBack={editing.mode === "add" ? () => setEditing({ mode: "add", field: null }) : undefined}
-              onRemove={initial.length ? () => (onChange(current.id, []), close()) : undefined}
-              onCancel={close}
-            />
-          ) : (
-            <FieldPicker fields={fields} onPick={pick} />
-          ))}
+      <Dialog open={editing.mode !== "closed"} onClose={close} title={title}>
+        {editing.mode === "group" ? (
+          <GroupFilter
+            json={JSON.stringify({ [chipKey(editing.chip)]: chipValue(editing.chip) }, null, 2)} onRemove={() => remove(chipKey(editing.chip))} onCancel={close} />
+        ) : current ? (
+          <FilterEditor
+            key={current.id}
+            view={view}
+            field={current}
+            chip={currentChip}
+            onApply={(chip) => {
+              onChange(withChip(view.filters, chip));
+              close();
+            }}
+            onBack={editing.mode === "add" ? () => setEditing({ mode: "add", field: null }) : undefined}
+            onRemove={currentChip ? () => remove(fieldKey(current.id)) : undefined}
+            onCancel={close}
+          />
+        ) : editing.mode === "add" ? (
+          <FieldPicker fields={fields} onPick={pick} />
+        ) : null}
       </Dialog>
     </div>
   );

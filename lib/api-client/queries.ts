@@ -4,7 +4,7 @@ import { keepPreviousData, queryOptions } from "@tanstack/react-query";
 import type { MatchRequest, SearchRequest } from "@/lib/view-state";
 import { ApiError } from "./errors";
 import { callAction, type Auth } from "./fetch";
-import type { InfoResult, Resource, ResourceSearchResult, SearchResult, ValueCountsResult } from "./types";
+import type { HistogramResult, InfoResult, Resource, ResourceSearchResult, SearchResult, ValueCountsResult } from "./types";
 
 /** The token to send plus a number that changes with it (the only auth part of a key). */
 export type Session = Auth & { epoch: number };
@@ -19,6 +19,7 @@ export const queryKeys = {
   search: (s: Session, req: SearchRequest) => [...queryKeys.all(s), "datastore_search", req] as const,
   count: (s: Session, req: MatchRequest) => [...queryKeys.all(s), "count", req] as const,
   valueCounts: (s: Session, req: ValueCountsRequest) => [...queryKeys.all(s), "datastore_value_counts", req] as const,
+  histogram: (s: Session, req: HistogramRequest) => [...queryKeys.all(s), "datastore_histogram", req] as const,
 };
 
 function noRetryOnClientErrors(failureCount: number, error: Error) {
@@ -96,6 +97,18 @@ export function valueCountsQuery(s: Session, req: ValueCountsRequest) {
   return queryOptions({
     queryKey: queryKeys.valueCounts(s, req),
     queryFn: ({ signal }) => callAction<ValueCountsResult>("datastore_value_counts", req, s, signal),
+    staleTime: 30_000,
+    retry: noRetryOnClientErrors,
+  });
+}
+
+export type HistogramRequest = MatchRequest & { field: string; bins: number };
+
+/** The spread of a number or date field; the signal cancels it when the editor moves on. */
+export function histogramQuery(s: Session, req: HistogramRequest) {
+  return queryOptions({
+    queryKey: queryKeys.histogram(s, req),
+    queryFn: ({ signal }) => callAction<HistogramResult>("datastore_histogram", req, s, signal),
     staleTime: 30_000,
     retry: noRetryOnClientErrors,
   });

@@ -43,3 +43,17 @@ export type ValueCountsResult = {
   values: ValueCount[];
   partial: boolean;
 };
+
+/** One bar of datastore_histogram: values from `from` up to `to` (the last bar includes `to`).
+ *  Numbers for numeric fields; ISO strings ("YYYY-MM-DD", "YYYY-MM-DDTHH:MM:SS") for dates. */
+export type HistogramBin = { from: number | string; to: number | string; count: number };
+
+export type HistogramResult = {
+  resource_id: string;
+  field: string;
+  /** null (and no bins) when no row with a value matches. */
+  min: number | string | null;
+  max: number | string | null;
+  bins: HistogramBin[];
+  partial: boolean;
+};

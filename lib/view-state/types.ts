@@ -3,8 +3,28 @@
 
 export type Scalar = string | number | boolean | null;
 
-/** Exactly the `filters` object of datastore_search: one value = equality, a list = any of. */
-export type Filters = Record<string, Scalar | Scalar[]>;
+/** A field's operators (CKAN 2.12's, plus our `x_` extensions); several keys are ANDed. */
+export type Operators = {
+  eq?: Scalar | Scalar[];
+  gt?: Scalar;
+  gte?: Scalar;
+  lt?: Scalar;
+  lte?: Scalar;
+  /** true: NULL or ""; false: anything else. */
+  x_empty?: boolean;
+  /** None of these (rows with an empty value pass). */
+  x_not_in?: Scalar | Scalar[];
+};
+
+/** A field's condition: equality, operators, or a list of either meaning any of them. */
+export type FieldFilter = Scalar | Operators | (Scalar | Operators)[];
+
+/**
+ * The `filters` object of datastore_search: keys are ANDed; a key is a field (`$$x` for a field
+ * named `$x`) or a group, `$or` / `$and`, of such objects. The API also takes a top-level list
+ * (an OR of objects): the URL codec reads it as `{"$or": [...]}`, which means the same.
+ */
+export type Filters = { [key: string]: FieldFilter | Filters[] };
 
 export type SortClause = { field: string; desc: boolean };
 

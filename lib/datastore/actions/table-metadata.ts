@@ -4,7 +4,6 @@ import { canRead, type ActionContext } from "../context";
 import type { Filter, Resource, SearchOutput, SearchQuery } from "../engine";
 import { pyStr } from "../filters";
 import { termsOf } from "../full-text";
-import { str } from "../validate";
 
 export async function tableMetadataResource(ctx: ActionContext) {
   const resource: Resource = {

@@ -1,0 +1,137 @@
+"use client";
+// The values of an "is" or "is not" filter: the field's most common values with their counts
+// under the current search and the other chips (datastore_value_counts), plus typed values.
+import { useQuery } from "@tanstack/react-query";
+import { useId, useMemo } from "react";
+import { explainError, valueCountsQuery, type DatastoreField } from "@/lib/api-client";
+import { formatScalar, sameValue, toMatchRequest, withoutChip, type Scalar, type ViewState } from "@/lib/view-state";
+import { useToken } from "@/components/token/token-provider";
+import { Button } from "@/components/ui/button";
+import { Skeleton } from "@/components/ui/skeleton";
+import { NullMark } from "./cell-value";
+import { formatCount } from "./format";
+import type { ValueDraft } from "./use-value-draft";
+
+const SUGGESTIONS = 20;
+
+function ValueLabel({ value }: { value: Scalar }) {
+  if (value === null) return <NullMark />;
+  if (value === "") return <span className="italic">(empty text)</span>;
+  return <span className="break-all">{formatScalar(value)}</span>;
+}
+
+export function ValuePicker({
+  view,
+  field,
+  chipKey,
+  draft,
+}: {
+  view: ViewState;
+  field: DatastoreField;
+  /** The key of the chip being edited: its own condition does not narrow the suggestions. */
+  chipKey: string;
+  draft: ValueDraft;
+}) {
+  const { session, ready } = useToken();
+  const inputId = useId();
+  const request = useMemo(
+    () => ({
+      ...toMatchRequest({ ...view, filters: withoutChip(view.filters, chipKey) }),
+      field: field.id,
+      limit: SUGGESTIONS,
+    }),
+    [view, field.id, chipKey],
+  );
+  const counts = useQuery({ ...valueCountsQuery(session, request), enabled: ready });
+
+  const suggestions = counts.data?.values ?? [];
+  const needle = draft.typed.trim().toLowerCase();
+  const visible = needle ? suggestions.filter((s) => formatScalar(s.value).toLowerCase().includes(needle)) : suggestions;
+  const extra = draft.known.filter((v) => !suggestions.some((s) => sameValue(s.value, v)));
+  const add = () => draft.addTyped(suggestions.map((s) => s.value));
+
+  const row = "flex items-center gap-2 rounded px-2 py-1.5 text-sm hover:bg-zinc-100 dark:hover:bg-zinc-800";
+
+  return (
+    <div className="space-y-4">
+      <div>
+        <label htmlFor={inputId} className="mb-1 block text-sm font-medium">
+          Value
+        </label>
+        <div className="flex gap-2">
+          <input
+            id={inputId}
+            value={draft.typed}
+            autoComplete="off"
+            aria-describedby={draft.error ? `${inputId}-error` : undefined}
+            aria-invalid={draft.error ? true : undefined}
+            onChange={(e) => draft.setTyped(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === "Enter") {
+                e.preventDefault();
+                add();
+              }
+            }}
+            placeholder="Type a value, or tick one below"
+            className="min-w-0 flex-1 rounded-md border bg-white px-2 py-1.5 text-sm dark:bg-zinc-900"
+          />
+          <Button onClick={add} disabled={!draft.typed.trim()}>
+            Add value
+          </Button>
+        </div>
+        {draft.error && (
+          <p id={`${inputId}-error`} role="alert" className="mt-1 text-sm text-red-700 dark:text-red-400">
+            {draft.error}
+          </p>
+        )}
+      </div>
+
+      {extra.length > 0 && (
+        <fieldset>
+          <legend className="mb-1 text-sm font-medium">Chosen</legend>
+          {extra.map((v) => (
+            <label key={`x-${JSON.stringify(v)}`} className={row}>
+              <input type="checkbox" checked={draft.isSelected(v)} onChange={(e) => draft.toggle(v, e.target.checked)} />
+              <ValueLabel value={v} />
+            </label>
+          ))}
+        </fieldset>
+      )}
+
+      <fieldset>
+        <legend className="mb-1 text-sm font-medium">Most common values</legend>
+        {counts.isLoading ? (
+          <div className="space-y-2" role="status">
+            <span className="sr-only">Loading values…</span>
+            <Skeleton className="h-5 w-2/3" />
+            <Skeleton className="h-5 w-1/2" />
+            <Skeleton className="h-5 w-3/5" />
+          </div>
+        ) : counts.error ? (
+          <p role="alert" className="text-sm text-red-700 dark:text-red-400">
+            Suggestions are unavailable: {explainError(counts.error).title.toLowerCase()}. You can still type values.
+          </p>
+        ) : visible.length === 0 ? (
+          <p className="text-sm text-zinc-600 dark:text-zinc-400">
+            {needle ? "No common value contains that text; press Enter to add it as typed." : "No values in the matching records."}
+          </p>
+        ) : (
+          <div className="max-h-72 overflow-auto">
+            {visible.map((s) => (
+              <label key={`s-${JSON.stringify(s.value)}`} className={row}>
+                <input type="checkbox" checked={draft.isSelected(s.value)} onChange={(e) => draft.toggle(s.value, e.target.checked)} />
+                <ValueLabel value={s.value} />
+                <span className="ml-auto text-xs text-zinc-600 tabular-nums dark:text-zinc-400">{formatCount(s.count)}</span>
+              </label>
+            ))}
+          </div>
+        )}
+        {counts.data?.partial && (
+          <p className="mt-1 text-xs text-zinc-600 dark:text-zinc-400">
+            The table is large: these counts come from part of its rows.
+          </p>
+        )}
+      </fieldset>
+    </div>
+  );
+}
