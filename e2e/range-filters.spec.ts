@@ -165,7 +165,7 @@ test("the histogram: a bar fills From and To, a drag across bars fills several",
   await expect(rangeStatus(page)).toContainText(`of ${count(expected)}`);
 });
 
-test("dates and timestamps: date inputs, and a timestamp range from datetime-local", async ({ page, request }) => {
+test("dates and timestamps: date inputs; a timestamp's To keeps its whole day", async ({ page, request }) => {
   await page.goto("/?resource_id=seattle-weather");
   await waitForRows(page);
   await page.getByRole("button", { name: "Add filter" }).click();
@@ -185,13 +185,23 @@ test("dates and timestamps: date inputs, and a timestamp range from datetime-loc
   await page.getByRole("button", { name: "Add filter" }).click();
   dialog = page.getByRole("dialog");
   await dialog.getByRole("button", { name: "date", exact: true }).click();
-  await expect(dialog.getByLabel("From")).toHaveAttribute("type", "datetime-local");
-  await dialog.getByLabel("From").fill("2001-03-01T00:00");
+  await expect(dialog.getByLabel("From")).toHaveAttribute("type", "date");
+  await dialog.getByLabel("From").fill("2001-03-01");
   await apply(page);
-  await expect(page.getByRole("button", { name: "date: from 2001-03-01T00:00", exact: true })).toBeVisible();
-  expect(filtersInUrl(page)).toEqual({ date: { gte: "2001-03-01T00:00" } });
-  const expected = await total(request, "flights-20k", { date: { gte: "2001-03-01" } });
-  await expect(rangeStatus(page)).toContainText(`of ${count(expected)}`);
+  await expect(page.getByRole("button", { name: "date: from 2001-03-01", exact: true })).toBeVisible();
+  expect(filtersInUrl(page)).toEqual({ date: { gte: "2001-03-01" } });
+  const from = await total(request, "flights-20k", { date: { gte: "2001-03-01" } });
+  await expect(rangeStatus(page)).toContainText(`of ${count(from)}`);
+
+  await page.getByRole("button", { name: "date: from 2001-03-01", exact: true }).click();
+  dialog = page.getByRole("dialog");
+  await dialog.getByLabel("To").fill("2001-03-31");
+  await apply(page);
+  await expect(page.getByRole("button", { name: "date: 2001-03-01 to 2001-03-31", exact: true })).toBeVisible();
+  expect(filtersInUrl(page)).toEqual({ date: { gte: "2001-03-01", lte: "2001-03-31T23:59:59" } });
+  // The whole of March 31 is in: the same rows as "before April 1".
+  const march = await total(request, "flights-20k", { date: { gte: "2001-03-01", lt: "2001-04-01" } });
+  await expect(rangeStatus(page)).toContainText(`of ${count(march)}`);
 });
 
 test("exclude: is not one of the chosen values", async ({ page, request }) => {

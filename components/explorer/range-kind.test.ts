@@ -6,7 +6,7 @@ describe("rangeKind", () => {
     expect(["int", "int4", "int8", "float8", "numeric", "date", "timestamp", "text", "bool", "_text"].map(rangeKind)).toEqual([
       "integer", "integer", "integer", "number", "number", "date", "timestamp", null, null, null,
     ]);
-    expect(inputType("timestamp")).toBe("datetime-local");
+    expect(inputType("timestamp")).toBe("date");
     expect(inputType("date")).toBe("date");
     expect(inputType("integer")).toBe("number");
   });
@@ -17,9 +17,8 @@ describe("bounds", () => {
     expect(boundToInput(60, "integer")).toBe("60");
     expect(boundToInput("abc", "number")).toBe("");
     expect(boundToInput("2001-03-01T10:00:00", "date")).toBe("2001-03-01");
-    expect(boundToInput("2001-03-01", "timestamp")).toBe("2001-03-01T00:00");
-    expect(boundToInput("2001-03-01T10:20:00", "timestamp")).toBe("2001-03-01T10:20");
-    expect(boundToInput("2001-03-01 10:20:30", "timestamp")).toBe("2001-03-01T10:20:30");
+    expect(boundToInput("2001-03-01", "timestamp")).toBe("2001-03-01");
+    expect(boundToInput("2001-03-31T23:59:59", "timestamp")).toBe("2001-03-31");
     expect(boundToInput(null, "date")).toBe("");
   });
 
@@ -30,14 +29,15 @@ describe("bounds", () => {
     expect(bad.ok).toBe(false);
     expect(!bad.ok && bad.message).toMatch(/^To: .*whole number/);
     expect(parseBound("2001-03-01", "date", "From", "d", "date")).toEqual({ ok: true, value: "2001-03-01" });
-    expect(parseBound("2001-03-01T10:00", "timestamp", "From", "d", "timestamp")).toEqual({ ok: true, value: "2001-03-01T10:00" });
+    expect(parseBound("2001-03-01", "timestamp", "From", "d", "timestamp")).toEqual({ ok: true, value: "2001-03-01" });
+    expect(parseBound("2001-03-31", "timestamp", "To", "d", "timestamp")).toEqual({ ok: true, value: "2001-03-31T23:59:59" });
     expect(parseBound("2001-03", "date", "From", "d", "date").ok).toBe(false);
   });
 
   it("compares bounds of one kind", () => {
     expect(compareBounds(9, 10, "integer")).toBe(-1);
     expect(compareBounds("10", 9, "number")).toBe(1);
-    expect(compareBounds("2001-03-01T00:00", "2001-03-01T00:00:00", "timestamp")).toBe(0);
+    expect(compareBounds("2001-03-01", "2001-03-01T23:59:59", "timestamp")).toBe(-1);
     expect(compareBounds("2001-03-02", "2001-03-01", "date")).toBe(1);
   });
 });
@@ -52,16 +52,16 @@ describe("barRange: the inclusive From/To that keep a bar's rows", () => {
   it("other numbers keep the bar's edges", () => {
     expect(barRange({ from: 0.5, to: 1 }, false, "number")).toEqual({ from: "0.5", to: "1" });
   });
-  it("dates stop the day before, timestamps the second before", () => {
+  it("dates and timestamps stop the day before the next bar", () => {
     expect(barRange({ from: "2001-01-01", to: "2001-02-01" }, false, "date")).toEqual({ from: "2001-01-01", to: "2001-01-31" });
     expect(barRange({ from: "2001-12-01", to: "2001-12-31" }, true, "date")).toEqual({ from: "2001-12-01", to: "2001-12-31" });
     expect(barRange({ from: "2001-01-01T00:00:00", to: "2001-01-08T00:00:00" }, false, "timestamp")).toEqual({
-      from: "2001-01-01T00:00",
-      to: "2001-01-07T23:59:59",
+      from: "2001-01-01",
+      to: "2001-01-07",
     });
     expect(barRange({ from: "2001-03-01T06:30:00", to: "2001-03-31T23:00:00" }, true, "timestamp")).toEqual({
-      from: "2001-03-01T06:30",
-      to: "2001-03-31T23:00",
+      from: "2001-03-01",
+      to: "2001-03-31",
     });
   });
 });

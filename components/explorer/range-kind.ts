@@ -1,6 +1,7 @@
 // Ranges of a field: which types take one, what the From/To inputs hold, and the inclusive
-// From/To a histogram bar stands for. Dates travel as "YYYY-MM-DD"; timestamps as the
-// datetime-local input writes them ("YYYY-MM-DDTHH:MM[:SS]"), which the API casts.
+// From/To a histogram bar stands for. Dates and timestamps both take date inputs, as people ask
+// "from March 1 to March 31": From travels as "YYYY-MM-DD" (midnight, for a timestamp), and a
+// timestamp's To as the day's last second, so the whole To day is kept.
 import type { Bound } from "@/lib/view-state";
 import { isIntegerType, isNumericType } from "./format";
 import { parseTypedValue } from "./typed-value";
@@ -15,45 +16,41 @@ export function rangeKind(type: string): RangeKind | null {
   return null;
 }
 
-export function inputType(kind: RangeKind): "number" | "date" | "datetime-local" {
-  return kind === "date" ? "date" : kind === "timestamp" ? "datetime-local" : "number";
+export function inputType(kind: RangeKind): "number" | "date" {
+  return kind === "date" || kind === "timestamp" ? "date" : "number";
 }
 
-const DATE = /^(\d{4}-\d{2}-\d{2})/;
-const DATE_TIME = /^(\d{4}-\d{2}-\d{2})(?:[ T](\d{2}:\d{2}(?::\d{2})?))?/;
+/** The To bound of a timestamp range: the last second of the day. */
+const END_OF_DAY = "T23:59:59";
 
-/** A chip's bound as its input's value ("" when the input can't show it). Timestamps as the
- *  browser normalises a datetime-local value: seconds only when not zero. */
+const DATE = /^(\d{4}-\d{2}-\d{2})/;
+
+/** A chip's bound as its input's value ("" when the input can't show it): a date for dates
+ *  and timestamps. */
 export function boundToInput(bound: Bound | null, kind: RangeKind): string {
   if (bound === null) return "";
   const text = String(bound).trim();
-  if (kind === "date") return DATE.exec(text)?.[1] ?? "";
-  if (kind === "timestamp") {
-    const m = DATE_TIME.exec(text);
-    return m ? `${m[1]}T${(m[2] ?? "00:00").replace(/^(\d{2}:\d{2}):00$/, "$1")}` : "";
-  }
+  if (kind === "date" || kind === "timestamp") return DATE.exec(text)?.[1] ?? "";
   return Number.isFinite(Number(text)) && text !== "" ? text : "";
 }
 
 export type ParsedBound = { ok: true; value: Bound | null } | { ok: false; message: string };
 
 /** An input's text as a bound: null when empty (open on that side). */
-export function parseBound(text: string, kind: RangeKind, label: string, field: string, type: string): ParsedBound {
+export function parseBound(text: string, kind: RangeKind, label: "From" | "To", field: string, type: string): ParsedBound {
   const t = text.trim();
   if (!t) return { ok: true, value: null };
   if (kind === "integer" || kind === "number") {
     const parsed = parseTypedValue(t, field, type);
     return parsed.ok ? { ok: true, value: parsed.value as number } : { ok: false, message: `${label}: ${parsed.message}` };
   }
-  const valid = kind === "date" ? /^\d{4}-\d{2}-\d{2}$/.test(t) : /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/.test(t);
-  return valid ? { ok: true, value: t } : { ok: false, message: `${label} is not a complete ${kind === "date" ? "date" : "date and time"}.` };
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(t)) return { ok: false, message: `${label} is not a complete date.` };
+  return { ok: true, value: kind === "timestamp" && label === "To" ? `${t}${END_OF_DAY}` : t };
 }
 
-/** Same-kind bounds in an order-preserving form (timestamps with seconds). */
+/** Same-kind bounds in an order-preserving form (ISO text orders as it reads). */
 function comparable(bound: Bound, kind: RangeKind): number | string {
-  if (kind === "integer" || kind === "number") return Number(bound);
-  const s = String(bound);
-  return kind === "timestamp" && s.length === 16 ? `${s}:00` : s;
+  return kind === "integer" || kind === "number" ? Number(bound) : String(bound);
 }
 
 export function compareBounds(a: Bound, b: Bound, kind: RangeKind): number {

@@ -41,7 +41,7 @@ function BoundInput({
       <input
         id={id}
         type={inputType(kind)}
-        step={kind === "integer" ? 1 : kind === "timestamp" ? 1 : "any"}
+        step={kind === "integer" ? 1 : kind === "number" ? "any" : undefined}
         inputMode={kind === "integer" ? "numeric" : kind === "number" ? "decimal" : undefined}
         value={value}
         aria-invalid={invalid || undefined}

@@ -25,6 +25,11 @@ const KINDS: { filters: Filters; chip: Chip; text: string }[] = [
   { filters: { delay: 0 }, chip: { kind: "is", field: "delay", values: [0] }, text: "delay: 0" },
   { filters: { delay: { gte: 60, lte: 120 } }, chip: { kind: "range", field: "delay", from: 60, to: 120 }, text: "delay: 60 to 120" },
   { filters: { delay: { gte: 60 } }, chip: { kind: "range", field: "delay", from: 60, to: null }, text: "delay: from 60" },
+  {
+    filters: { date: { gte: "2001-03-01", lte: "2001-03-31T23:59:59" } },
+    chip: { kind: "range", field: "date", from: "2001-03-01", to: "2001-03-31T23:59:59" },
+    text: "date: 2001-03-01 to 2001-03-31",
+  },
   { filters: { delay: { lte: 120 } }, chip: { kind: "range", field: "delay", from: null, to: 120 }, text: "delay: up to 120" },
   { filters: { date: { gte: "2001-03-01" } }, chip: { kind: "range", field: "date", from: "2001-03-01", to: null }, text: "date: from 2001-03-01" },
   { filters: { state: { x_not_in: ["CA", "OR"] } }, chip: { kind: "not", field: "state", values: ["CA", "OR"] }, text: "state: not CA or OR" },

@@ -187,9 +187,13 @@ export function describeChip(chip: Chip): string {
       return `${chip.field}: ${chip.values.map(formatScalar).join(" or ")}`;
     case "not":
       return `${chip.field}: not ${chip.values.map(formatScalar).join(" or ")}`;
-    case "range":
-      if (chip.from !== null && chip.to !== null) return `${chip.field}: ${chip.from} to ${chip.to}`;
-      return chip.from !== null ? `${chip.field}: from ${chip.from}` : `${chip.field}: up to ${chip.to}`;
+    case "range": {
+      // A timestamp range over whole days reads as dates: from midnight, to the day's last second.
+      const from = typeof chip.from === "string" ? chip.from.replace(/T00:00(:00)?$/, "") : chip.from;
+      const to = typeof chip.to === "string" ? chip.to.replace(/T23:59:59$/, "") : chip.to;
+      if (from !== null && to !== null) return `${chip.field}: ${from} to ${to}`;
+      return from !== null ? `${chip.field}: from ${from}` : `${chip.field}: up to ${to}`;
+    }
     case "empty":
       return `${chip.field}: ${chip.empty ? "is empty" : "is not empty"}`;
     case "other":
