@@ -56,9 +56,10 @@ export const config = {
   get maxRecords(): number {
     return intEnv("DATASTORE_MAX_RECORDS", 100_000);
   },
-  /** Values all filters of one request may list; SQLite binds at most 32766 in a statement. */
+  /** Values all filters of one request may list; SQLite binds at most 32766 in a statement,
+   *  and a histogram binds the filters twice. */
   get maxFilterValues(): number {
-    return Math.min(intEnv("DATASTORE_MAX_FILTER_VALUES", 10_000), 30_000);
+    return Math.min(intEnv("DATASTORE_MAX_FILTER_VALUES", 10_000), 16_000);
   },
   /** What the server checks of the database file at start: quick_check (default), full, off. */
   get startupCheck(): "quick" | "full" | "off" {

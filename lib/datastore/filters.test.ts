@@ -115,6 +115,10 @@ describe("parseFilters: shapes", () => {
     });
   });
 
+  it("takes CKAN's undocumented `in` operator", () => {
+    expect(parse({ a: { in: [1, 2] } })).toEqual({ op: "in", field: "a", values: [1, 2] });
+  });
+
   it("$$ spells a field that starts with $", () => {
     expect(parse({ $$x: 1 })).toEqual({ op: "eq", field: "$x", value: 1 });
   });
@@ -139,6 +143,10 @@ describe("parseFilters: errors (409 filters, CKAN's messages)", () => {
     [{ $or: [1] }, ["Filter operations must be defined as a list of dicts: [1]"]],
     [{ a: { like: "x%" } }, ["Unknown filter operation: FilterOp(field='a', op='like', value='x%')"]],
     [{ a: { x_empty: "yes" } }, ["Unknown filter operation: FilterOp(field='a', op='x_empty', value='yes'): x_empty takes true or false"]],
+    // Filters that say nothing are refused, never read as "no filter" (a delete would empty the table).
+    [{ $or: [] }, ['invalid value "$or"']],
+    [{ $and: [{}] }, ['invalid value "$and"']],
+    [[{}], ['invalid value "{}"']],
     // Unknown fields are reported before unknown operators, as CKAN finds those later.
     [{ a: { like: 1 }, nope: 1 }, ["Unknown field: nope"]],
   ])("%j → %j", (input, messages) => {

@@ -141,6 +141,8 @@ class Parser {
   private operator(field: string, op: string, value: Json): Filter | null {
     return this.leaf(field, () => {
       if (COMPARE_OPS.has(op)) return { op: op as CompareOp, field, value };
+      // CKAN builds SQL for `in` too, though its docs do not name it.
+      if (op === "in") return { op: "in", field, values: Array.isArray(value) ? value : [value] };
       if (op === EXTENSION_OPS.empty && typeof value === "boolean") return { op: "empty", field, empty: value };
       if (op === EXTENSION_OPS.notIn && isScalarOrList(value)) return { op: "not_in", field, values: Array.isArray(value) ? value : [value] };
       this.opError ??= unknownOp(field, op, value);
@@ -189,6 +191,12 @@ export function parseFilters(input: Json, known: (field: string) => boolean): Fi
   if (parser.errors.length) throw DatastoreError.validation({ filters: parser.errors });
   if (parser.unlisted !== null) throw DatastoreError.field("filters", `invalid value "${parser.unlisted}"`);
   if (parser.opError) throw DatastoreError.field("filters", parser.opError);
+  // Filters that say nothing (`{"$or": []}`, `[{}]`) are refused, never read as "every row":
+  // a delete would empty the table. CKAN refuses the dict form the same way.
+  if (tree === null) {
+    const first = Array.isArray(input) ? pyStr(input[0]) : Object.keys(input as object)[0];
+    throw DatastoreError.field("filters", `invalid value "${first}"`);
+  }
   return tree;
 }
 

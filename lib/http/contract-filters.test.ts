@@ -97,6 +97,28 @@ describe("casts per type, as equality casts", () => {
     expect(await found({ updated: { lte: "2001-01-01" } })).toEqual([6]);
   });
 
+  it("integer fields compare with a JSON number exactly, as PostgreSQL does", async () => {
+    expect(await found({ num: { gt: 5.5 } }, NUMS)).toEqual([2, 3, 5]);
+    expect(await found({ num: { lte: 5.5 } }, NUMS)).toEqual([1, 4]);
+    expect(await found({ num: { eq: 5.5 } }, NUMS)).toEqual([]);
+    expect(await found({ num: { lt: 3_000_000_000 } }, NUMS)).toEqual([1, 2, 3, 4, 5]);
+    expect(await found({ _id: { gt: 1.5, lt: 3 } }, NUMS)).toEqual([2]);
+    // A string is cast as equality casts it: "5.5" is no integer.
+    invalid(await call("datastore_search", { resource_id: NUMS, filters: { num: { gt: "5.5" } } }), "query");
+  });
+
+  it("a timestamp bound between two seconds keeps the second on its side", async () => {
+    expect(await found({ updated: { lt: "2020-01-03T00:00:00.5" } })).toEqual([1, 2, 5, 6]);
+    expect(await found({ updated: { gte: "2020-01-03T00:00:00.5" } })).toEqual([4]);
+    expect(await found({ updated: { eq: "2020-01-03T00:00:00.5" } })).toEqual([]);
+    expect(await found({ updated: { lte: "2020-01-03T00:00:00.000" } })).toEqual([1, 2, 5, 6]);
+  });
+
+  it("takes CKAN's `in` operator", async () => {
+    expect(await found({ num: { in: [5, 9] } }, NUMS)).toEqual([1, 3]);
+    expect(await found({ num: { in: [] } }, NUMS)).toEqual([]);
+  });
+
   it("text compares as text: every value stringified first", async () => {
     expect(await found({ title: { gte: "A", lt: "B" } })).toEqual([2]);
     // "25" and "100% Done_right" sort before "5" as text.
@@ -275,7 +297,11 @@ describe("the same filters in dumps, deletes and value counts", () => {
     expect((await search({ resource_id: R, fields: ["n"] })).records.map((x: { n: number }) => x.n)).toEqual([2, 3, 4, 6]);
     fails(await admin("datastore_delete", { resource_id: R, filters: [{ n: 1 }] }), 409, filtersError(["filters must be either a dict or null."]));
     fails(await admin("datastore_records_delete", { resource_id: R, filters: [{ n: 1 }] }), 409, filtersError(["Must be a dict"]));
-    // A bad filter deletes nothing.
+    // A bad filter, or one that says nothing, deletes nothing.
+    for (const filters of [{ $or: [] }, { $and: [{}] }]) {
+      fails(await admin("datastore_records_delete", { resource_id: R, filters }), 409, filtersError([expect.stringMatching(/^invalid value "\$/)]));
+      fails(await admin("datastore_delete", { resource_id: R, filters }), 409, filtersError([expect.stringMatching(/^invalid value "\$/)]));
+    }
     fails(await admin("datastore_records_delete", { resource_id: R, filters: { n: { gte: "x" } } }), 409, { query: [expect.any(String)] });
     fails(await admin("datastore_records_delete", { resource_id: R, filters: { n: 2, nope: { gt: 1 } } }), 409, filtersError(["Unknown field: nope"]));
     expect((await search({ resource_id: R })).total).toBe(4);

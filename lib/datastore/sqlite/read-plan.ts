@@ -98,3 +98,9 @@ function denseOffsetStart(c: Conn, r: Internal, query: SearchQuery, where: Where
   if (lo === null || hi === null || hi - lo + 1 !== r.rowCount) return null;
   return lo + query.offset;
 }
+
+/** True when the rows come in plain `_id` order (no full text, not distinct): such a search
+ *  can be read by keyset, or by walking the table. */
+export function inIdOrder(query: SearchQuery): boolean {
+  return query.sort.length === 1 && query.sort[0].field === "_id" && !query.distinct && query.fts.length === 0;
+}

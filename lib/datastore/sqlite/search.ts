@@ -10,6 +10,7 @@ import type { Conn } from "./connection";
 import { count, countPlan } from "./count";
 import { within } from "./deadline";
 import { bestFirstPage, bestFirstRank } from "./ranked";
+import { idOrderPage } from "./id-scan";
 import { pageSql, planSearch, type ReadPlan } from "./read-plan";
 
 /** `keepLists` false: the rows may be a transaction's uncommitted ones, so a ranked list built
@@ -32,26 +33,23 @@ export function search(c: Conn, r: Internal, query: SearchQuery, keepLists = tru
     return out;
   }
   return within(c.db, config.queryTimeoutMs, () => {
-    const stmt = c.cache.get(sql, "raw");
-    const decode = (row: Stored[]) => row.map((v, i) => decoders[i](v));
-    let out: SearchOutput;
+    const byId = idOrderPage(c, r, plan, query);
+    // Row by row: with `encode`, a 32,000-row page goes straight into JSON bytes, never held as rows.
+    const rows = byId?.rows ?? (c.cache.get(sql, "raw").iterate(...params, query.limit, offset) as IterableIterator<Stored[]>);
+    const decode = (row: Stored[]) => (query.lastId ? row.slice(0, -1) : row).map((v, i) => decoders[i](v));
+    const writer = query.encode ? new RecordsWriter(query.encode.format, query.encode.columns) : null;
+    const out: SearchOutput = { rows: [] };
     let last: Stored[] | undefined;
-    if (query.encode) {
-      // Row by row into JSON bytes: a 32,000-row page is never held as rows.
-      const writer = new RecordsWriter(query.encode.format, query.encode.columns);
-      for (const row of stmt.iterate(...params, query.limit, offset) as IterableIterator<Stored[]>) {
-        writer.add(decode(query.lastId ? row.slice(0, -1) : row));
-        last = row;
-      }
-      out = { rows: [], records: writer.finish() };
-    } else {
-      const raw = stmt.all(...params, query.limit, offset) as Stored[][];
-      last = raw.at(-1);
-      out = { rows: raw.map((row) => decode(query.lastId ? row.slice(0, -1) : row)) };
+    for (const row of rows) {
+      if (writer) writer.add(decode(row));
+      else out.rows.push(decode(row));
+      last = row;
     }
+    if (writer) out.records = writer.finish();
     if (query.lastId && last) out.lastId = Number(last.at(-1));
     if (query.includeTotal) {
-      const { total, estimated } = count(c, r, plan, query);
+      const counted = byId?.total ?? null;
+      const { total, estimated } = counted === null ? count(c, r, plan, query) : { total: counted, estimated: false };
       out.total = total;
       out.totalEstimated = estimated;
     }
@@ -84,11 +82,6 @@ export function* searchChunks(c: Conn, r: Internal, query: SearchQuery, chunkRow
     }
   }
   if (chunk.length) yield chunk;
-}
-
-/** True when the rows come in plain `_id` order, so they can be read by keyset. */
-export function inIdOrder(query: SearchQuery): boolean {
-  return query.sort.length === 1 && query.sort[0].field === "_id" && !query.distinct && query.fts.length === 0;
 }
 
 /**

@@ -7,7 +7,17 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Filter, SearchQuery } from "../engine";
 import { openEngine } from "../open";
 import type { SqliteEngine } from "./engine";
+import * as catalog from "./catalog";
 import { openReader } from "./connection";
+import { idOrderPage } from "./id-scan";
+import { planSearch } from "./read-plan";
+
+/** The `_id`s of rows whose delay (i * 37 % 500 for row i + 1) is within [lo, hi]. */
+function expectedIds(lo: number, hi: number): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < 20_000; i++) if ((i * 37) % 500 >= lo && (i * 37) % 500 <= hi) out.push(i + 1);
+  return out;
+}
 
 const base: SearchQuery = { filters: [], fts: [], columns: ["_id", "delay"], sort: [{ field: "_id", desc: false, nullsFirst: false }], distinct: false, limit: 10, offset: 0, includeTotal: true };
 
@@ -71,6 +81,47 @@ describe("filters use indexes", () => {
   it("an OR of ranges on indexed fields uses both indexes", async () => {
     const p = await plan([{ op: "or", of: [range, { op: "lt", field: "day", value: "2001-02-01" }] }], []);
     expect(p.count).toMatch(/MULTI-INDEX OR/);
+  });
+
+  it("a page in _id order walks the table under a dense filter, reads the index under a sparse one", async () => {
+    const reader = openReader(file);
+    try {
+      const r = catalog.mustGet(reader, "f");
+      const page = (filters: Filter[]) => reader.db.transaction(() => idOrderPage(reader, r, planSearch(reader, r, { ...base, filters }), { ...base, filters }))();
+      // sqrt(10 × 20,000) ≈ 448: more matches than that, and a walk meets 10 sooner than a sort.
+      const forty: Filter = { op: "and", of: [{ op: "gte", field: "delay", value: 60 }, { op: "lte", field: "delay", value: 99 }] };
+      const row = (id: number) => [id, ((id - 1) * 37) % 500];
+      expect(page([forty])).toEqual({ total: 1600, rows: expectedIds(60, 99).slice(0, 10).map(row) });
+      const sparse = page([{ op: "gte", field: "delay", value: 499 }]);
+      expect(sparse).toEqual({ total: 40, rows: expectedIds(499, 499).slice(0, 10).map(row) });
+      // A next_page walk's bound: the page starts past it; its total is another count.
+      const after = expectedIds(60, 99)[500];
+      expect(page([forty, { op: "gt", field: "_id", value: after }])).toEqual({ total: null, rows: expectedIds(60, 99).slice(501, 511).map(row) });
+      // Not answered by an index alone: the engine's usual plan.
+      expect(page([{ op: "eq", field: "origin", value: "SEA" }])).toBeNull();
+    } finally {
+      reader.db.close();
+    }
+  });
+
+  it("answers the same rows by either plan, matches bunched late in the table too", async () => {
+    const r = (await engine.getResource("f"))!;
+    for (const [lo, hi] of [[60, 120], [60, 99], [0, 499], [499, 499], [10, 11]]) {
+      const filters: Filter[] = [{ op: "and", of: [{ op: "gte", field: "delay", value: lo }, { op: "lte", field: "delay", value: hi }] }];
+      for (const offset of [0, 37]) {
+        const out = await engine.search(r, { ...base, filters, offset, limit: 25 });
+        expect(out.rows.map((row) => row[0])).toEqual(expectedIds(lo, hi).slice(offset, offset + 25));
+        expect(out.total).toBe(expectedIds(lo, hi).length);
+      }
+    }
+    await engine.createResource({ id: "late", name: "late", description: "", private: false }, [{ id: "v", type: "int4" }]);
+    await engine.write("late", Array.from({ length: 40_000 }, (_, i) => ({ v: i < 30_000 ? 0 : 1 + (i % 3) })), "insert");
+    await engine.setIndexes("late", [["v"]]);
+    await engine.analyze();
+    const late = (await engine.getResource("late"))!;
+    const out = await engine.search(late, { ...base, columns: ["_id"], filters: [{ op: "gte", field: "v", value: 1 }], limit: 5 });
+    expect(out.rows).toEqual([[30_001], [30_002], [30_003], [30_004], [30_005]]);
+    expect(out.total).toBe(10_000);
   });
 
   it("answers exact totals and the right rows", async () => {

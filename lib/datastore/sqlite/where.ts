@@ -61,11 +61,18 @@ export class Where {
         const v = this.cast(field, f.value);
         // SQL NULL compares as unknown: the row does not match (CKAN).
         if (v === null) return "0";
-        if (f.op === "eq") return `${col} = ${this.bind([v])}`;
-        if (field.type === "json") throw new CastError(`operator does not exist: json ${SQL_OPS[f.op]} unknown`);
+        // Stored timestamps are whole seconds; the cast drops a bound's fraction, so a bound
+        // between two seconds moves the comparison to the whole second on its other side.
+        let op = f.op;
+        if (field.type === "timestamp" && hasFraction(f.value)) {
+          if (op === "eq") return "0";
+          op = op === "lt" ? "lte" : op === "gte" ? "gt" : op;
+        }
+        if (op === "eq") return `${col} = ${this.bind([v])}`;
+        if (field.type === "json") throw new CastError(`operator does not exist: json ${SQL_OPS[op]} unknown`);
         // Arrays order element by element, as in PostgreSQL (array-order.ts).
-        if (isArrayType(field.type)) return `ds_array_key(${col}) ${SQL_OPS[f.op]} ds_array_key(${this.bind([v])})`;
-        return `${col} ${SQL_OPS[f.op]} ${this.bind([v])}`;
+        if (isArrayType(field.type)) return `ds_array_key(${col}) ${SQL_OPS[op]} ds_array_key(${this.bind([v])})`;
+        return `${col} ${SQL_OPS[op]} ${this.bind([v])}`;
       }
     }
   }
@@ -80,8 +87,12 @@ export class Where {
     return values.map(() => "?").join(", ");
   }
 
-  /** A filter value as the column stores it; null for SQL NULL. */
+  /** A filter value as the column stores it; null for SQL NULL. A JSON number compared with
+   *  an integer column stays as it is (PostgreSQL compares `int4 > 5.5` exactly, and a
+   *  bound past the type's range is no error there). */
   private cast(field: StoredField, v: unknown): Stored {
+    const integer = field === ID_FIELD || INTEGER_TYPES.has(field.type);
+    if (integer && typeof v === "number" && Number.isFinite(v)) return v;
     if (field === ID_FIELD) return v === null ? null : toStorage("int8", v);
     return filterValue(field.type, v);
   }
@@ -149,6 +160,13 @@ export function allOf(parts: string[]): string {
 }
 
 const SQL_OPS = { gt: ">", gte: ">=", lt: "<", lte: "<=" } as const;
+
+const INTEGER_TYPES = new Set<TypeName>(["int2", "int4", "int8"]);
+
+/** True for a timestamp text with a non-zero fraction of a second ("…:05.25"). */
+function hasFraction(v: unknown): boolean {
+  return typeof v === "string" && /\d:\d{2}\.\d*[1-9]/.test(v);
+}
 
 /** ORs conditions as a balanced tree (see allOf). */
 function anyOf(parts: string[]): string {
