@@ -22,7 +22,7 @@ const config = [
     // Only the engine's own folder knows SQLite; everything else opens the datastore through
     // the one factory (lib/datastore/open.ts). The benchmark's raw-SQL floor is the exception.
     files: ["lib/**", "scripts/**"],
-    ignores: ["lib/datastore/sqlite/**", "lib/datastore/open.ts", "scripts/bench.ts"],
+    ignores: ["lib/datastore/sqlite/**", "lib/datastore/open.ts", "scripts/bench.ts", "scripts/bare-server.ts", "scripts/bench-*.ts"],
     rules: {
       "no-restricted-imports": [
         "error",

@@ -376,6 +376,29 @@ async function bestFirst(floor: Floor) {
   }));
 }
 
+/** Runs `fn` with requests going to the bare server (scripts/bare-server.ts) on its own port. */
+async function viaBareServer<T>(queries: Query[], fn: () => Promise<T>): Promise<T> {
+  const mainPort = PORT;
+  PORT = await freePort();
+  const bodies = JSON.stringify(queries.map((q) => q.body));
+  const bare = spawn(process.execPath, ["--import", "tsx", "scripts/bare-server.ts", DB, String(PORT), RESOURCE, bodies], { stdio: ["ignore", "pipe", "inherit"] });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      bare.stdout!.on("data", (d: Buffer) => d.toString().includes("ready") && resolve());
+      bare.on("exit", (code) => reject(new Error(`the bare server exited with ${code}`)));
+    });
+    await load(queries, 4, { seconds: 2 }); // warm up
+    return await fn();
+  } finally {
+    bare.kill("SIGTERM");
+    PORT = mainPort;
+  }
+}
+
+function summary(run: Awaited<ReturnType<typeof load>>) {
+  return { requestsPerSecond: run.rps, errors: run.errors, medianMs: Object.fromEntries([...run.latencies].map(([q, t]) => [q, stats(t).median])) };
+}
+
 // ---------------------------------------------------------------------------------- main
 
 /**
@@ -470,6 +493,11 @@ async function main() {
     const plainMix = mix.filter((q) => !("q" in q.body));
     const plainThroughput = await load(plainMix, 8, { seconds: 10 });
 
+    // The same mixes at 4 clients, here and on the bare server (scripts/bare-server.ts): one
+    // thread answering the same bodies with the engine's plain statements and nothing else.
+    const ours4 = { mix: await load(mix, 4, { seconds: 10 }), plain: await load(plainMix, 4, { seconds: 10 }) };
+    const bare4 = await viaBareServer([...mix], async () => ({ mix: await load(mix, 4, { seconds: 10 }), plain: await load(plainMix, 4, { seconds: 10 }) }));
+
     // A slow request (a count over an unindexed field, and a 32000-row page) next to first pages.
     const slowQueries: Query[] = [
       { name: "slow: unindexed count", body: { filters: { distance: 1000 }, limit: 1 } },
@@ -520,6 +548,11 @@ async function main() {
       throughput: { queries: mix.map((q) => q.name), clients: 8, requestsPerSecond: throughput.rps, errors: throughput.errors },
       throughputViaNextStart: { requestsPerSecond: nextThroughput.rps, errors: nextThroughput.errors, maxRssMb: nextMemory.maxRss },
       throughputWithoutFullText: { queries: plainMix.map((q) => q.name), clients: 8, requestsPerSecond: plainThroughput.rps, errors: plainThroughput.errors },
+      againstBareServer: {
+        clients: 4,
+        ours: { mix: summary(ours4.mix), withoutFullText: summary(ours4.plain) },
+        bare: { mix: summary(bare4.mix), withoutFullText: summary(bare4.plain) },
+      },
       isolation: { firstPage: stats([...beside.latencies.values()][0]), slowRequests: stats(slowTimes) },
       serverMemoryMb: { maxRss: memory.maxRss, peak: rssMb(server.pid!).hwm },
       explorer,
@@ -541,6 +574,11 @@ async function main() {
     console.log(`\nthroughput, 5 indexed queries, 8 clients: ${throughput.rps.toFixed(0)} req/s (${throughput.errors} errors)`);
     console.log(`throughput, the 4 of them without full text, 8 clients: ${plainThroughput.rps.toFixed(0)} req/s (${plainThroughput.errors} errors)`);
     console.log(`throughput, the 5-query mix through next start, 8 clients: ${nextThroughput.rps.toFixed(0)} req/s (${nextThroughput.errors} errors); its max RSS ${nextMemory.maxRss.toFixed(0)} MB`);
+    console.log(`\n4 clients, ours against a bare node:http server on one thread (the same statements, nothing else), req/s and median ms per query:`);
+    for (const [name, o, b] of [["the 5-query mix", ours4.mix, bare4.mix], ["the 4 without full text", ours4.plain, bare4.plain]] as const) {
+      console.log(`  ${name}: ours ${o.rps.toFixed(0)} req/s, bare ${b.rps.toFixed(0)} req/s (${(o.rps / b.rps).toFixed(2)}×)`);
+      for (const [q, times] of o.latencies) console.log(`    ${q.padEnd(30)} ours ${f(stats(times).median)}  bare ${f(stats(b.latencies.get(q) ?? []).median)}`);
+    }
     console.log(`first page beside slow requests: median ${result.isolation.firstPage.median.toFixed(1)} ms, p95 ${result.isolation.firstPage.p95.toFixed(1)} ms (${result.isolation.firstPage.n} requests; slow ones: median ${result.isolation.slowRequests.median.toFixed(0)} ms)`);
     console.log(`server memory: max RSS ${memory.maxRss.toFixed(0)} MB (peak ${result.serverMemoryMb.peak.toFixed(0)} MB)`);
     if (explorer) {

@@ -1,0 +1,58 @@
+// The benchmark's serving floor: a bare `node:http` server on one thread that answers the
+// bench's query mix from the same SQLite file with the engine's own plain statements (page,
+// then count), prepared once, and nothing else: no validation, no auth, no pool, no caches.
+// `npm run bench` starts it as a child process:
+//   node --import tsx scripts/bare-server.ts <db> <port> <resource> '<JSON list of bodies>'
+// and POSTs the same bodies to /api/action/datastore_search.
+import http from "node:http";
+import Database from "better-sqlite3";
+import { ErrorBag } from "../lib/datastore/errors";
+import { openEngine } from "../lib/datastore/open";
+import type { SqliteEngine } from "../lib/datastore/sqlite/engine";
+import { registerFtsFunctions } from "../lib/datastore/sqlite/fts-text";
+import { bindSearch, parseSearchParams } from "../lib/datastore/search-query";
+
+type Body = Record<string, unknown>;
+
+async function main() {
+  const [db, port, resourceId, bodiesJson] = process.argv.slice(2);
+  const bodies = JSON.parse(bodiesJson) as Body[];
+  const engine = (await openEngine({ file: db, readWorkers: 0 })) as SqliteEngine;
+  const resource = (await engine.getResource(resourceId))!;
+  const raw = new Database(db, { readonly: true, fileMustExist: true });
+  raw.function("ds_deadline", () => 1); // the engine's time-budget check: never trips here
+  registerFtsFunctions(raw);
+
+  // One entry per body: its statements, and the output column names.
+  const answers = new Map<string, { statements: { stmt: Database.Statement; params: unknown[] }[]; columns: string[] }>();
+  for (const body of bodies) {
+    const bound = bindSearch(resource, parseSearchParams(body, new ErrorBag()));
+    const statements = engine.searchStatements(resource, bound.query).map((s) => ({ stmt: raw.prepare(s.sql), params: s.params }));
+    answers.set(JSON.stringify({ resource_id: resourceId, ...body }), { statements, columns: bound.query.columns });
+  }
+  await engine.close();
+
+  http
+    .createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (c: Buffer) => chunks.push(c));
+      req.on("end", () => {
+        const answer = answers.get(Buffer.concat(chunks).toString("utf8"));
+        if (!answer) {
+          res.writeHead(404).end();
+          return;
+        }
+        const [page, count] = answer.statements;
+        const records = (page.stmt.raw(true).all(...page.params) as unknown[][]).map((row) => Object.fromEntries(answer.columns.map((c, i) => [c, row[i]])));
+        const result: Body = { records };
+        if (count) result.total = count.stmt.pluck().get(...count.params);
+        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ success: true, result }));
+      });
+    })
+    .listen(Number(port), "127.0.0.1", () => console.log("ready"));
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
