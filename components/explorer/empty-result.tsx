@@ -7,7 +7,7 @@ import { chipKey, chipsFromFilters, describeChip, toMatchRequest, withoutChip, t
 import { useToken } from "@/components/token/token-provider";
 import { Button } from "@/components/ui/button";
 import { Notice } from "@/components/ui/notice";
-import { plural } from "./format";
+import { totalPlural } from "./format";
 
 type Culprit = { key: string; label: string; action: string; view: ViewState; apply: () => void };
 
@@ -60,7 +60,7 @@ export function EmptyResult({
               <span>
                 Without {c.label}:{" "}
                 <strong>
-                  {q.data ? `${q.data.estimated ? "about " : ""}${plural(q.data.total, "record")}` : q.error ? "unknown" : "counting…"}
+                  {q.data ? totalPlural(q.data.total, q.data.estimated, "record") : q.error ? "unknown" : "counting…"}
                 </strong>
               </span>
               <Button onClick={c.apply}>{c.action}</Button>

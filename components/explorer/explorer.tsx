@@ -21,7 +21,7 @@ import { EmptyResult } from "./empty-result";
 import { ErrorState } from "./error-state";
 import { ExportButtons } from "./export-buttons";
 import { FilterBar } from "./filter-bar";
-import { displayFields, formatCount, plural, resourceLabel } from "./format";
+import { displayFields, matchStatus, plural, resourceLabel } from "./format";
 import { Landing } from "./landing";
 import { LimitSelect } from "./limit-select";
 import { Pager } from "./pager";
@@ -81,9 +81,7 @@ export function Explorer() {
       ? "Searching…"
       : total === undefined
         ? ""
-        : narrowed && fullCount !== undefined
-          ? `${estimated ? "About " : ""}${formatCount(total)} of ${plural(fullCount, "record")} match`
-          : `${estimated ? "About " : ""}${plural(total, "record")}${narrowed ? " match" : ""}`;
+        : matchStatus(total, estimated, narrowed, fullCount);
 
   // private or missing: nothing to search, say only what to do
   const blocked = search.error instanceof ApiError && (search.error.kind === "forbidden" || search.error.kind === "not-found");

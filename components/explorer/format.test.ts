@@ -1,9 +1,30 @@
 import { describe, expect, it } from "vitest";
-import { displayFields, formatCount, matchResources, truncate, valueText } from "./format";
+import { displayFields, formatCount, matchResources, matchStatus, totalPlural, totalText, truncate, valueText } from "./format";
 
 describe("format", () => {
   it("formats counts with separators", () => {
     expect(formatCount(1234567)).toBe("1,234,567");
+  });
+  it("shows an exact total whole, an estimated one as about three significant digits", () => {
+    expect(totalText(13110, false)).toBe("13,110");
+    expect(totalText(13110, true)).toBe("about 13,100");
+    expect(totalText(13150, true)).toBe("about 13,200");
+    expect(totalText(130046, true)).toBe("about 130,000");
+    expect(totalText(2948513, true)).toBe("about 2,950,000");
+    expect(totalText(99960, true)).toBe("about 100,000");
+    expect(totalText(1000, true)).toBe("about 1,000");
+    expect(totalText(987, true)).toBe("about 987");
+    expect(totalText(0, true)).toBe("about 0");
+    expect(totalPlural(1, false, "record")).toBe("1 record");
+    expect(totalPlural(1, true, "record")).toBe("about 1 record");
+    expect(totalPlural(13110, true, "record")).toBe("about 13,100 records");
+  });
+  it("words the match count beside the search box", () => {
+    expect(matchStatus(3000000, false, false, 3000000)).toBe("3,000,000 records");
+    expect(matchStatus(12711, false, true, 3000000)).toBe("12,711 of 3,000,000 records match");
+    expect(matchStatus(130046, true, true, 3000000)).toBe("About 130,000 of 3,000,000 records match");
+    expect(matchStatus(130046, true, true, undefined)).toBe("About 130,000 records match");
+    expect(matchStatus(1, false, true, undefined)).toBe("1 record match");
   });
   it("renders values as one line", () => {
     expect(valueText(null)).toBe("");

@@ -11,6 +11,28 @@ export function plural(n: number, one: string, many = `${one}s`): string {
   return `${formatCount(n)} ${n === 1 ? one : many}`;
 }
 
+/** A total as shown: exact, or, when the server estimated it, "about" and three significant
+ *  digits (13,110 → "about 13,100"): the digits past those are the sample's noise. */
+export function totalText(n: number, estimated: boolean): string {
+  if (!estimated) return formatCount(n);
+  const step = 10 ** Math.max(0, String(Math.trunc(n)).length - 3);
+  return `about ${formatCount(Math.round(n / step) * step)}`;
+}
+
+/** "1 record", "13,110 records", "about 13,100 records". */
+export function totalPlural(n: number, estimated: boolean, one: string, many = `${one}s`): string {
+  return `${totalText(n, estimated)} ${n === 1 ? one : many}`;
+}
+
+/** The match count beside the search box: "About 13,100 of 3,000,000 records match". */
+export function matchStatus(total: number, estimated: boolean, narrowed: boolean, fullCount: number | undefined): string {
+  const text =
+    narrowed && fullCount !== undefined
+      ? `${totalText(total, estimated)} of ${plural(fullCount, "record")} match`
+      : `${totalPlural(total, estimated, "record")}${narrowed ? " match" : ""}`;
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 const NUMERIC = new Set(["int", "int2", "int4", "int8", "float4", "float8", "numeric"]);
 const INTEGER = new Set(["int", "int2", "int4", "int8"]);
 

@@ -1,7 +1,7 @@
 // TanStack Query options per API call. Keys hold the request (so equal views share a cache
 // entry) and an auth epoch that changes whenever the token does: never the token itself.
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
-import type { MatchRequest, SearchRequest } from "@/lib/view-state";
+import { TOTAL_ESTIMATION_THRESHOLD, type MatchRequest, type SearchRequest } from "@/lib/view-state";
 import { ApiError } from "./errors";
 import { callAction, type Auth } from "./fetch";
 import type { HistogramResult, InfoResult, Resource, ResourceSearchResult, SearchResult, ValueCountsResult } from "./types";
@@ -78,12 +78,18 @@ export function searchQuery(s: Session, req: SearchRequest) {
   });
 }
 
-/** Number of matching rows only (limit 0): used to explain an empty result. */
+/** Number of matching rows only (limit 0): used to explain an empty result. Large ones may be
+ *  estimated, as on the explorer's own searches. */
 export function countQuery(s: Session, req: MatchRequest) {
   return queryOptions({
     queryKey: queryKeys.count(s, req),
     queryFn: async ({ signal }) => {
-      const r = await callAction<SearchResult>("datastore_search", { ...req, limit: 0, include_total: true }, s, signal);
+      const r = await callAction<SearchResult>(
+        "datastore_search",
+        { ...req, limit: 0, include_total: true, total_estimation_threshold: TOTAL_ESTIMATION_THRESHOLD },
+        s,
+        signal,
+      );
       return { total: r.total ?? 0, estimated: Boolean(r.total_was_estimated) };
     },
     staleTime: 10_000,

@@ -77,6 +77,9 @@ export interface SearchQuery {
   limit: number;
   offset: number;
   includeTotal: boolean;
+  /** CKAN's `total_estimation_threshold`: a total too slow to count may be estimated when the
+   *  estimate is at least this. Absent: the total is exact. */
+  totalEstimationThreshold?: number;
   /** Answer `records` encoded as JSON text in this format instead of `rows`. */
   encode?: { format: RecordsFormat; columns: ColumnInfo[] };
   /** Also answer `lastId`, the `_id` of the page's last row (keyset paging, `next_page`). */

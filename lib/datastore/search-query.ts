@@ -22,6 +22,8 @@ export interface SearchParams {
   limit: number;
   offset: number;
   includeTotal: boolean;
+  /** `total_estimation_threshold`: absent (null) means an exact total, as in CKAN. */
+  totalEstimationThreshold?: number;
   includeNextPage: boolean;
 }
 
@@ -96,7 +98,7 @@ export function parseSearchParams(params: Params, bag: ErrorBag, opts: { unlimit
   }
 
   if (!isUnset(params.total_estimation_threshold)) {
-    asInt(params.total_estimation_threshold, "total_estimation_threshold", bag, 0, "Must be a natural number");
+    out.totalEstimationThreshold = asInt(params.total_estimation_threshold, "total_estimation_threshold", bag, 0, "Must be a natural number");
   }
   return out;
 }
@@ -228,6 +230,7 @@ export function bindSearch(r: Resource, p: SearchParams): BoundSearch {
       limit: p.limit,
       offset: p.offset,
       includeTotal: p.includeTotal,
+      totalEstimationThreshold: p.totalEstimationThreshold,
     },
     columns: columns.map((id) => {
       if (id === "_id") return { id, type: "int" };

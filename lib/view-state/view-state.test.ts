@@ -13,6 +13,7 @@ import {
   serializeViewState,
   toPrefixQuery,
   toSearchRequest,
+  TOTAL_ESTIMATION_THRESHOLD,
   updateView,
   withChip,
   withoutChip,
@@ -164,7 +165,9 @@ describe("requests", () => {
       fields: ["_id", "delay"],
       limit: 25,
       offset: 25,
+      total_estimation_threshold: TOTAL_ESTIMATION_THRESHOLD,
     });
+    expect(TOTAL_ESTIMATION_THRESHOLD).toBe(100_000);
   });
   it("GET url carries the same parameters", () => {
     const url = new URL(searchGetUrl("http://h:1", toSearchRequest(view)));
@@ -178,6 +181,7 @@ describe("requests", () => {
       fields: "_id,delay",
       limit: "25",
       offset: "25",
+      total_estimation_threshold: "100000",
     });
   });
   it("curl has a token placeholder and shell-safe quoting", () => {
@@ -193,5 +197,6 @@ describe("requests", () => {
     expect(url.searchParams.get("offset")).toBeNull();
     expect(url.searchParams.get("q")).toBe("sea:*");
     expect(url.searchParams.get("filters")).toBe('{"origin":["SEA","PDX"]}');
+    expect(url.searchParams.has("total_estimation_threshold")).toBe(false);
   });
 });

@@ -43,8 +43,8 @@ export async function datastoreSearch(ctx: ActionContext, params: Params) {
     resource_id: resource.id,
     records_format: format,
     limit: p.limit,
-    // Accepted and echoed (validated as an integer); totals are exact unless over budget.
-    total_estimation_threshold: isUnset(params.total_estimation_threshold) ? null : Number(params.total_estimation_threshold),
+    // Echoed as an integer; with it, a total too slow to count may be estimated (lib/datastore/sqlite/count.ts).
+    total_estimation_threshold: p.totalEstimationThreshold ?? null,
   };
   if (p.filters) result.filters = p.filters;
   if (p.q !== undefined) result.q = p.q;

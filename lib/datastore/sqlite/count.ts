@@ -1,7 +1,8 @@
 // The `total` of a search: the catalog's row count when nothing narrows it, the index's own
-// count for full text alone, an index-only count when one index range answers it, else an
-// exact count within the count budget, else an estimate scaled up from the first rows
-// (CKAN's `total_was_estimated`).
+// count for full text alone, an index-only count when one index range answers it, else a
+// counting statement. That count is exact (within the query's time limit), unless the client
+// sent `total_estimation_threshold`: then one that overruns the count budget may be answered by
+// an estimate scaled up from the first rows (CKAN's `total_was_estimated`).
 import { config } from "../../config";
 import type { SearchQuery } from "../engine";
 import type { Internal } from "./catalog";
@@ -13,7 +14,7 @@ import { quoteIdent as q } from "./sql";
 import type { Where } from "./where";
 import { Memo } from "./statement-cache";
 
-/** Rows counted for an estimate when an exact count would exceed its budget. */
+/** Rows counted for an estimate when an exact count would exceed its budget (with a threshold). */
 const ESTIMATE_SAMPLE_ROWS = 100_000;
 
 /** Tables up to this size count from an index range without the deadline check. */
@@ -26,22 +27,37 @@ const coveredPlans = new WeakMap<Conn, Memo<boolean>>();
 export function count(c: Conn, r: Internal, plan: ReadPlan, query: SearchQuery): { total: number; estimated: boolean } {
   const how = countPlan(c, r, plan, query);
   if ("rows" in how) return { total: how.rows, estimated: false };
-  if (!how.budgeted) return { total: c.cache.get(how.sql, "pluck").get(...how.params) as number, estimated: false };
+  const exact = () => c.cache.get(how.sql, "pluck").get(...how.params) as number;
+  const threshold = query.totalEstimationThreshold;
+  // No threshold: exact, as CKAN counts; the caller's query time limit still bounds it.
+  if (!how.budgeted || threshold === undefined) return { total: exact(), estimated: false };
   try {
-    const total = within(c.db, config.countBudgetMs, () => c.cache.get(how.sql, "pluck").get(...how.params) as number);
-    return { total, estimated: false };
+    return { total: within(c.db, config.countBudgetMs, exact), estimated: false };
   } catch (e) {
     if (!(e instanceof DeadlineExceeded)) throw e;
   }
+  // CKAN 2.11 (backend/postgres.py, search_data) answers its estimate when it is >= the threshold
+  // (its docstring says "above", its code and tests use >=, so 0 means "estimate when you can");
+  // below that the exact count is worth its time, so finish it within the query's time limit.
+  const estimate = sampleEstimate(c, r, plan, query);
+  if (estimate !== null && estimate >= threshold) return { total: estimate, estimated: true };
+  return { total: exact(), estimated: false };
+}
+
+/** The count over the first ESTIMATE_SAMPLE_ROWS rows (by `_id`), scaled up to the table;
+ *  null when the table is no bigger than the sample, whose count is then the exact one. */
+function sampleEstimate(c: Conn, r: Internal, plan: ReadPlan, query: SearchQuery): number | null {
+  if (r.rowCount <= ESTIMATE_SAMPLE_ROWS) return null;
   const lastSampled = c.cache.get(`SELECT _id FROM ${q(r.table)} ORDER BY _id LIMIT 1 OFFSET ?`, "pluck").get(ESTIMATE_SAMPLE_ROWS - 1) as
     | number
     | undefined;
-  if (lastSampled === undefined) return { total: r.rowCount, estimated: true };
+  if (lastSampled === undefined) return null;
   const sampled = c.cache.get(countSql(r, plan.where, plan.select, query, " AND t._id <= ?"), "pluck").get(...plan.where.params, lastSampled) as number;
-  return { total: Math.round((sampled * r.rowCount) / ESTIMATE_SAMPLE_ROWS), estimated: true };
+  return Math.round((sampled * r.rowCount) / ESTIMATE_SAMPLE_ROWS);
 }
 
-/** How a total is counted: the catalog's row count, or a statement, budgeted or not. */
+/** How a total is counted: the catalog's row count, or a statement; `budgeted` when it may scan
+ *  (then, with a threshold, it runs within the count budget before an estimate is considered). */
 export function countPlan(c: Conn, r: Internal, plan: ReadPlan, query: SearchQuery): CountPlan {
   const where = plan.where;
   if (!query.distinct && where.parts.length === 0 && !where.ftsJoin) return { rows: r.rowCount };

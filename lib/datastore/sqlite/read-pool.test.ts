@@ -88,10 +88,10 @@ describe("read pool and bounded reads", () => {
     }
   });
 
-  it("estimates a total that would exceed the count budget, and says so", async () => {
+  it("estimates a total that would exceed the count budget when a threshold allows it, and says so", async () => {
     process.env.DATASTORE_COUNT_BUDGET_MS = "0";
     try {
-      const out = await searchNow({ ...base, filters: [{ op: "in", field: "word", values: ["alpha", "delta"] }] });
+      const out = await searchNow({ ...base, filters: [{ op: "in", field: "word", values: ["alpha", "delta"] }], totalEstimationThreshold: 0 });
       expect(out.totalEstimated).toBe(true);
       expect(Math.abs(out.total! - ROWS / 2)).toBeLessThan(ROWS * 0.05);
     } finally {
@@ -114,9 +114,9 @@ describe("read pool and bounded reads", () => {
     expect(count.sql).not.toContain("ds_deadline");
     process.env.DATASTORE_COUNT_BUDGET_MS = "0";
     try {
-      // A budget of 0 ms would estimate any budgeted count; this one is exact.
-      expect(await engine.search(r, query)).toMatchObject({ total: 2000, totalEstimated: false });
-      // Not from an index (n is not indexed): budgeted, and here estimated.
+      // A budget of 0 ms would let a threshold estimate any budgeted count; this one is exact.
+      expect(await engine.search(r, { ...query, totalEstimationThreshold: 0 })).toMatchObject({ total: 2000, totalEstimated: false });
+      // Not from an index (n is not indexed): budgeted (estimated with a threshold, see count.test.ts).
       const unindexed = engine.searchStatements(r, { ...base, filters: [{ op: "in", field: "n", values: [1, 2] }] })[1];
       expect(unindexed.sql).toContain("ds_deadline");
     } finally {
