@@ -37,10 +37,17 @@ export const config = {
   get queryTimeoutMs(): number {
     return intEnv("DATASTORE_QUERY_TIMEOUT_MS", 10000);
   },
-  /** Read worker threads; unset: one per core, at least two; 0 runs reads on the main thread. */
+  /** Read worker threads; unset: one per core (at least two) plus one kept for cheap reads; 0
+   *  runs reads on the main thread. */
   get readWorkers(): number | undefined {
     const raw = process.env.DATASTORE_READ_WORKERS;
     return raw === undefined || raw === "" ? undefined : intEnv("DATASTORE_READ_WORKERS", 0);
+  },
+  /** Reads judged expensive (scans, big sorts and counts) running at once; unset: all read
+   *  workers but one, which stays free for cheap reads. */
+  get expensiveReads(): number | undefined {
+    const raw = process.env.DATASTORE_EXPENSIVE_READS;
+    return raw === undefined || raw === "" ? undefined : Math.max(1, intEnv("DATASTORE_EXPENSIVE_READS", 1));
   },
   get maxBodyBytes(): number {
     return intEnv("DATASTORE_MAX_BODY_BYTES", 50 * 1024 * 1024);
@@ -69,5 +76,26 @@ export const config = {
   /** Nesting of arrays and objects in a request; deeper JSON would exhaust the stack later. */
   get maxJsonDepth(): number {
     return intEnv("DATASTORE_MAX_JSON_DEPTH", 100);
+  },
+  /** Indexes learned from slow reads (README "Indexes"); `0` turns learning off, and the
+   *  import rule (auto-index.ts) back on. */
+  get adaptiveIndexes(): boolean {
+    return !["0", "false", "no"].includes((process.env.DATASTORE_ADAPTIVE_INDEXES ?? "").toLowerCase());
+  },
+  /** A read at least this slow is evidence for indexing the fields it filters or sorts on. */
+  get adaptiveSlowMs(): number {
+    return intEnv("DATASTORE_ADAPTIVE_SLOW_MS", 50);
+  },
+  /** Slow reads of one field (within ten minutes) that earn it an index. */
+  get adaptiveReads(): number {
+    return Math.max(1, intEnv("DATASTORE_ADAPTIVE_READS", 3));
+  },
+  /** Learned indexes one resource may have. */
+  get adaptiveMaxIndexes(): number {
+    return intEnv("DATASTORE_ADAPTIVE_MAX_INDEXES", 3);
+  },
+  /** Learned indexes of a resource may take at most this share of its table's size (percent). */
+  get adaptiveMaxSizePercent(): number {
+    return intEnv("DATASTORE_ADAPTIVE_MAX_SIZE_PERCENT", 50);
   },
 };

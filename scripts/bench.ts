@@ -22,6 +22,9 @@ import type { SqliteEngine } from "../lib/datastore/sqlite/engine";
 import { registerFtsFunctions } from "../lib/datastore/sqlite/fts-text";
 import { bindSearch, parseSearchParams } from "../lib/datastore/search-query";
 import { startArgs } from "../lib/test/server";
+import { formatImportComparison, measureImportFloor, timedImport } from "./bench-import";
+import { benchLearned, printLearned } from "./bench-learned";
+import { formatMixedLoad, mixedLoad } from "./bench-mixed";
 
 const DIR = path.resolve("data/bench");
 const CSV = path.join(DIR, "flights-3m-airports.csv");
@@ -135,12 +138,14 @@ function freePort(): Promise<number> {
 }
 
 /** The server as `npm start` runs it, or `next start` serving the same build alone. */
-function startServer(via: "npm start" | "next start" = "npm start"): ChildProcess {
+/** A server on `db`. Learning indexes is off unless asked: the cached database stays as built,
+ *  so every run measures the same indexes (the "as imported" scenario learns on a copy). */
+function startServer(via: "npm start" | "next start" = "npm start", db = DB, learn = false): ChildProcess {
   const ensure = spawnSync(process.execPath, ["scripts/ensure-build.mjs"], { stdio: "inherit" });
   if (ensure.status !== 0) throw new Error("build failed");
   const command = via === "next start" ? ["node_modules/next/dist/bin/next", "start"] : startArgs();
   return spawn(process.execPath, [...command, "-H", "127.0.0.1", "-p", String(PORT)], {
-    env: { ...process.env, DATASTORE_DB: DB, DATASTORE_SAMPLE_DATA: "0", DATASTORE_ADMIN_TOKEN: TOKEN, PORT: String(PORT) },
+    env: { ...process.env, DATASTORE_DB: db, DATASTORE_ADAPTIVE_INDEXES: learn ? "1" : "0", DATASTORE_SAMPLE_DATA: "0", DATASTORE_ADMIN_TOKEN: TOKEN, PORT: String(PORT) },
     stdio: ["ignore", "ignore", "inherit"],
   });
 }
@@ -376,6 +381,29 @@ async function bestFirst(floor: Floor) {
   }));
 }
 
+/**
+ * Issue 13's "as imported" scenario (scripts/bench-learned.ts): slow `sort: distance desc`
+ * pages until the engine has learned an index, on a copy of the database (a learned index
+ * stays in its file), with its own server.
+ */
+async function asImported() {
+  const copy = path.join(DIR, "learned.db");
+  const files = (base: string) => [base, `${base}-wal`, `${base}-shm`];
+  for (const [from, to] of files(DB).map((f, i) => [f, files(copy)[i]])) if (fs.existsSync(from) && !to.endsWith("-shm")) fs.copyFileSync(from, to);
+  const mainPort = PORT;
+  PORT = await freePort();
+  const server = startServer("npm start", copy, true);
+  try {
+    await waitReady();
+    return await benchLearned({ post, resourceId: RESOURCE, port: PORT, token: TOKEN });
+  } finally {
+    server.kill("SIGTERM");
+    await new Promise((r) => server.once("exit", r));
+    PORT = mainPort;
+    for (const f of files(copy)) fs.rmSync(f, { force: true });
+  }
+}
+
 /** Runs `fn` with requests going to the bare server (scripts/bare-server.ts) on its own port. */
 async function viaBareServer<T>(queries: Query[], fn: () => Promise<T>): Promise<T> {
   const mainPort = PORT;
@@ -452,6 +480,12 @@ async function main() {
     meta = await buildDb();
   }
 
+  // Issue 13's import: `npm run import` with two indexes beside raw SQLite doing the same work
+  // one step after another, into a scratch file, ours first (the floor holds every parsed row).
+  const scratch = path.join(DIR, "import-scratch.db");
+  const importOurs = timedImport(CSV, scratch, ["--index", "origin,delay", "--no-auto-index"]);
+  const importFloor = await measureImportFloor(CSV, scratch, ["origin", "delay"]);
+
   if (!PORT) PORT = await freePort();
   const server = startServer();
   server.on("exit", (code) => {
@@ -513,6 +547,9 @@ async function main() {
     slowRunning = false;
     const slowTimes = await slow;
 
+    // Issue 13's mixed load: cheap pages beside two clients running slow searches.
+    const mixed = await mixedLoad({ post, resourceId: RESOURCE, seconds: 10, aloneSeconds: 5 });
+
     const explorer = await explorerTimes();
 
     // The same mix through `next start` (Next's router in front of the same route handlers),
@@ -539,6 +576,8 @@ async function main() {
       PORT = mainPort;
     }
 
+    const learned = await asImported();
+
     const result = {
       machine: { cpus: (await import("node:os")).cpus().length, node: process.version },
       build: { ...meta, dbToCsv: meta.dbBytes / meta.csvBytes },
@@ -554,6 +593,9 @@ async function main() {
         bare: { mix: summary(bare4.mix), withoutFullText: summary(bare4.plain) },
       },
       isolation: { firstPage: stats([...beside.latencies.values()][0]), slowRequests: stats(slowTimes) },
+      mixedLoad: mixed,
+      asImported: learned,
+      importWithIndexes: { ours: importOurs, floor: importFloor },
       serverMemoryMb: { maxRss: memory.maxRss, peak: rssMb(server.pid!).hwm },
       explorer,
     };
@@ -580,10 +622,13 @@ async function main() {
       for (const [q, times] of o.latencies) console.log(`    ${q.padEnd(30)} ours ${f(stats(times).median)}  bare ${f(stats(b.latencies.get(q) ?? []).median)}`);
     }
     console.log(`first page beside slow requests: median ${result.isolation.firstPage.median.toFixed(1)} ms, p95 ${result.isolation.firstPage.p95.toFixed(1)} ms (${result.isolation.firstPage.n} requests; slow ones: median ${result.isolation.slowRequests.median.toFixed(0)} ms)`);
+    for (const line of formatMixedLoad(mixed)) console.log(line);
+    printLearned(learned);
     console.log(`server memory: max RSS ${memory.maxRss.toFixed(0)} MB (peak ${result.serverMemoryMb.peak.toFixed(0)} MB)`);
     if (explorer) {
       console.log(`explorer: first rows ${explorer.firstRows.median.toFixed(0)} ms after opening the view (median of ${explorer.firstRows.n}, p95 ${explorer.firstRows.p95.toFixed(0)}; a fresh browser profile each time); value suggestions ${explorer.suggestions.median.toFixed(0)} ms`);
     }
+    console.log(formatImportComparison(importFloor, importOurs));
     console.log(`import: ${meta.importRowsPerSecond.toLocaleString("en-US")} rows/s (${meta.importSeconds.toFixed(1)} s incl. full-text index)`);
     console.log(`indexes: ${Object.entries(meta.indexSeconds).map(([k, v]) => `${k} ${v.toFixed(1)} s`).join(", ")}; ANALYZE ${meta.analyzeSeconds.toFixed(1)} s`);
     console.log(`size: database ${(meta.dbBytes / 1e6).toFixed(0)} MB, CSV ${(meta.csvBytes / 1e6).toFixed(0)} MB, ratio ${result.build.dbToCsv.toFixed(2)}`);

@@ -19,8 +19,20 @@ const stats = [
 ];
 
 describe("auto-index rule", () => {
+  it("picks nothing while indexes are learned from use (DATASTORE_ADAPTIVE_INDEXES)", () => {
+    expect(autoIndexes(fields, stats, 3_000_000, true)).toEqual([]);
+  });
+  it("is on when learning is off", () => {
+    process.env.DATASTORE_ADAPTIVE_INDEXES = "0";
+    try {
+      expect(autoIndexes(fields, stats, 3_000_000)).toEqual(["state", "origin", "city"]);
+    } finally {
+      delete process.env.DATASTORE_ADAPTIVE_INDEXES;
+    }
+    expect(autoIndexes(fields, stats, 3_000_000)).toEqual([]);
+  });
   it("indexes short, repeating text fields, shortest first, at most three", () => {
-    expect(autoIndexes(fields, stats, 3_000_000)).toEqual(["state", "origin", "city"]);
+    expect(autoIndexes(fields, stats, 3_000_000, false)).toEqual(["state", "origin", "city"]);
   });
   it("leaves long or nearly unique text and non-text fields alone", () => {
     // Only one field qualifies, so every other one is left out by the rule, not by the cap of
@@ -39,10 +51,10 @@ describe("auto-index rule", () => {
       { id: "constant", distinct: 1, avgLength: 1 },
       { id: "count", distinct: 5, avgLength: 1 },
     ];
-    expect(autoIndexes(f, s, 3_000_000)).toEqual(["code"]);
+    expect(autoIndexes(f, s, 3_000_000, false)).toEqual(["code"]);
   });
   it("does nothing for small tables, where a scan is already fast", () => {
-    expect(autoIndexes(fields, stats, AUTO_INDEX_MIN_ROWS - 1)).toEqual([]);
-    expect(autoIndexes(fields, stats, AUTO_INDEX_MIN_ROWS)).toEqual(["state", "origin", "city"]);
+    expect(autoIndexes(fields, stats, AUTO_INDEX_MIN_ROWS - 1, false)).toEqual([]);
+    expect(autoIndexes(fields, stats, AUTO_INDEX_MIN_ROWS, false)).toEqual(["state", "origin", "city"]);
   });
 });

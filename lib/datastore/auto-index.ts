@@ -3,7 +3,11 @@
 // a code — an airport, a state, a species — so those are indexed: text fields whose values
 // repeat (at most MAX_DISTINCT distinct values in a sample) and are short. Each index costs
 // time and space (README, bench section), so at most MAX_AUTO are made, shortest values
-// first; other fields are indexed when declared (`indexes`, `--index`).
+// first; other fields are indexed when declared (`indexes`, `--index`). With learned indexes
+// on (DATASTORE_ADAPTIVE_INDEXES, the default) the rule picks nothing: it guessed wrong on the
+// 3M flights (origin_state, dest_state, destination where people filter on origin), each guess
+// cost about 5 s of the import, and the fields people do use get an index after a few slow reads.
+import { config } from "../config";
 import type { Field, FieldStats } from "./engine";
 
 export const AUTO_INDEX_MIN_ROWS = 10_000;
@@ -12,8 +16,8 @@ const MAX_DISTINCT = 1_000;
 const MAX_AVG_LENGTH = 24;
 const MAX_AUTO = 3;
 
-export function autoIndexes(fields: Field[], stats: FieldStats[], rows: number): string[] {
-  if (rows < AUTO_INDEX_MIN_ROWS) return [];
+export function autoIndexes(fields: Field[], stats: FieldStats[], rows: number, learning = config.adaptiveIndexes): string[] {
+  if (learning || rows < AUTO_INDEX_MIN_ROWS) return [];
   const text = new Set(fields.filter((f) => f.type === "text").map((f) => f.id));
   return stats
     .filter((s) => text.has(s.id) && s.distinct > 1 && s.distinct <= MAX_DISTINCT && s.avgLength <= MAX_AVG_LENGTH)

@@ -24,11 +24,25 @@ export interface Resource {
   active: boolean;
   fields: Field[];
   primaryKey: string[];
+  /** Declared indexes (CKAN's `indexes`), with those the import rule added. */
   indexes: string[][];
+  /** The members of `indexes` the import rule chose (lib/datastore/auto-index.ts). */
+  importIndexes?: string[][];
+  /** Indexes the engine built itself after slow reads, kept apart from `indexes`. */
+  learnedIndexes?: LearnedIndex[];
   aliases: string[];
   rowCount: number;
   created: string;
   modified: string;
+}
+
+/** An index learned from use: the slow reads that earned it, and what it cost. */
+export interface LearnedIndex {
+  fields: string[];
+  created: string;
+  reads: number;
+  buildMs: number;
+  bytes: number;
 }
 
 export interface NewResource {
@@ -133,6 +147,43 @@ export interface BulkLoad {
   index(max: number): Promise<number>;
   /** Indexes the rest, adds the rows to the catalog's count, refreshes statistics; returns rows added. */
   finish(): Promise<number>;
+  /** The same load with the rows written by a worker thread (OffThreadLoad); absent when the
+   *  engine cannot take rows that way. */
+  offThread?(): OffThreadLoad;
+}
+
+/**
+ * Rows written by another thread: a worker opens a BulkSink from `sink` (lib/datastore/bulk-sink.ts),
+ * appends rows there and seals them in parts; `take` adds each sealed part to the resource, full
+ * text included, as append and index would. The engine's work on one part overlaps the worker's
+ * reading and casting of the next.
+ */
+export interface OffThreadLoad {
+  sink: BulkSinkSpec;
+  /** Adds a part the worker sealed; returns its rows. */
+  take(part: SealedPart): Promise<number>;
+  /** Frees what the parts hold; call once the transaction has ended, committed or not. */
+  release(): Promise<void>;
+}
+
+/** Where and how a worker's sink writes: the engine's own, and structured-cloneable. */
+export type BulkSinkSpec = { engine: "sqlite" } & Record<string, unknown>;
+
+/** A part of the rows a sink wrote, ready for OffThreadLoad.take. */
+export interface SealedPart {
+  rows: number;
+  [detail: string]: unknown;
+}
+
+/** A worker's end of an OffThreadLoad: synchronous, on the worker's own thread. */
+export interface BulkSink {
+  /** As BulkLoad.append: values cast as write() casts them; a bad value throws DatastoreError
+   *  with `records_row` (index into `rows`) and `field`. */
+  append(rows: unknown[][]): void;
+  /** Ends the part written so far (null when it holds no rows); the next append starts another. */
+  seal(): SealedPart | null;
+  /** Drops an unsealed part. */
+  close(): void;
 }
 
 /** Distinct values and average text length of one field in a sample (the auto-index rule). */
@@ -180,6 +231,10 @@ export interface DatastoreEngine {
    */
   transaction<T>(fn: (tx: DatastoreEngine) => Promise<T>): Promise<T>;
 
+  /** The same store, its reads counted as `client`'s (a token id or an address): costly reads
+   *  wait their turn per client, so one client's slow queries do not hold up another's. */
+  forClient(client: string): DatastoreEngine;
+
   getResource(idOrAlias: string): Promise<Resource | undefined>;
   listResources(): Promise<Resource[]>;
   /** The resource an alias (or id) currently names, if any. */
@@ -191,7 +246,9 @@ export interface DatastoreEngine {
   /** Adds new fields, updates `info` of existing ones, drops `drop` (ids). */
   alterFields(id: string, add: Field[], infoUpdates: Field[], drop: string[]): Promise<void>;
   setPrimaryKey(id: string, fields: string[]): Promise<void>;
-  setIndexes(id: string, indexes: string[][]): Promise<void>;
+  /** Replaces the declared indexes; `atImport`: those of them the import rule chose. Learned
+   *  indexes stay, unless a declared one (or the key) now starts with the same field. */
+  setIndexes(id: string, indexes: string[][], atImport?: string[][]): Promise<void>;
   setAliases(id: string, aliases: string[]): Promise<void>;
   /** Drops the table, its fields and aliases; the resource stays, inactive (CKAN). */
   dropTable(id: string): Promise<void>;

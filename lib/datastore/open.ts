@@ -9,7 +9,7 @@ export interface EngineOptions {
   /** The SQLite file; default DATASTORE_DB. */
   file?: string;
   /** Read worker threads; 0 runs reads on the calling thread. Default DATASTORE_READ_WORKERS,
-   *  else one per core (at least two). */
+   *  else one per core (at least two) plus one for cheap reads. */
   readWorkers?: number;
 }
 

@@ -4,7 +4,7 @@ import { config } from "../config";
 import { getDatastore } from "../datastore";
 import { ACTIONS } from "../datastore/actions";
 import { envelopeParts, failure, helpUrl, json, partsResponse, success } from "./envelope";
-import { bodyParams, queryParams, type ApiRequest } from "./params";
+import { bodyParams, clientKey, queryParams, type ApiRequest } from "./params";
 import type { Params } from "../datastore/validate";
 
 const CALLBACK_RE = /^[A-Za-z_$][\w$.]{0,63}$/;
@@ -53,7 +53,7 @@ export async function handleAction(request: ApiRequest, name: string): Promise<R
     }
     const { engine, tokens } = await getDatastore();
     const user = callback ? { scope: null } : await tokens.authenticate(request.headers.get("authorization"));
-    const result = await action.run({ engine, tokens, user, siteUrl: config.siteUrl ?? url.origin }, params);
+    const result = await action.run({ engine: engine.forClient(clientKey(request, user)), tokens, user, siteUrl: config.siteUrl ?? url.origin }, params);
     if (name === "datastore_search" && result && typeof result === "object") {
       (result as Record<string, unknown>)._links = links(url, method, params, result as Record<string, unknown>);
     }

@@ -52,6 +52,11 @@ describe("datastore_info (§7)", () => {
         idx_size: expect.any(Number),
         db_size: expect.any(Number),
         aliases: ["books_alias"],
+        // Ours, beside CKAN's keys: why each index exists.
+        indexes: [
+          { fields: ["title"], reason: "primary_key" },
+          { fields: ["year"], reason: "declared" },
+        ],
       },
       fields: [
         { id: "title", type: "text", info: { label: "Title" }, schema: schema("text", { is_index: true, index_name: expect.any(String) }) },

@@ -11,7 +11,7 @@ import { delimitedLine, rowLine, xmlRow, type ColumnInfo } from "../datastore/fo
 import { bindSearch, parseSearchParams } from "../datastore/search-query";
 import { asBool, asInt, isUnset, type Params } from "../datastore/validate";
 import { errorStatus, retryHeaders } from "./envelope";
-import { queryParams, type ApiRequest } from "./params";
+import { clientKey, queryParams, type ApiRequest } from "./params";
 
 const CONTENT_TYPES = {
   csv: "text/csv; charset=utf-8",
@@ -144,7 +144,7 @@ export async function handleDump(request: ApiRequest, idOrAlias: string): Promis
     const { engine, tokens } = await getDatastore();
     const user = await tokens.authenticate(request.headers.get("authorization"));
     const params = queryParams(new URL(request.url).searchParams);
-    const { resource, format, bom, chunks, cols } = await plan({ engine, tokens, user }, idOrAlias, params);
+    const { resource, format, bom, chunks, cols } = await plan({ engine: engine.forClient(clientKey(request, user)), tokens, user }, idOrAlias, params);
     // The first chunk is read here, so a query the engine rejects is still an error status.
     const first = await chunks.next();
     const headers: Record<string, string> = {

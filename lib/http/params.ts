@@ -1,6 +1,7 @@
 // Reading action parameters from a request as CKAN does (contract §1): GET query strings
 // (repeated keys become lists), POST JSON bodies (must be an object), and form posts.
 // Anything unreadable is a BadRequest, answered as a bare JSON string with status 400.
+import type { Principal } from "../auth/principal";
 import { config } from "../config";
 import { nestedDeeperThan, type Params } from "../datastore/validate";
 
@@ -14,6 +15,15 @@ export interface ApiRequest {
   /** The whole body at once, or null past `max` bytes: read instead of `body` when present
    *  (the Node server's path, without a web stream). */
   bodyUpTo?(max: number): Promise<Uint8Array | null>;
+  /** The peer's address, when the server knows it (the Node server's path). */
+  readonly clientAddress?: string;
+}
+
+/** Whose request this is, for taking turns with costly reads: the token's id (never its
+ *  secret) when one was sent, else the peer's address; one key for every anonymous request
+ *  whose address is unknown (under `next start`). */
+export function clientKey(request: ApiRequest, user: Principal): string {
+  return user.tokenId ? `token:${user.tokenId}` : `address:${request.clientAddress ?? "unknown"}`;
 }
 
 export class BadRequest extends Error {

@@ -391,9 +391,19 @@ describe("indexes after an import", () => {
     return write("places.csv", lines.join("\n"));
   };
 
-  it("indexes the short, repeating text fields by the auto-index rule", async () => {
+  it("indexes the short, repeating text fields by the auto-index rule when learning is off", async () => {
+    process.env.DATASTORE_ADAPTIVE_INDEXES = "0";
+    try {
+      const result = await load(csv());
+      expect((await engine.getResource(result.resourceId))!.indexes).toEqual([["state"], ["city"]]);
+    } finally {
+      delete process.env.DATASTORE_ADAPTIVE_INDEXES;
+    }
+  });
+
+  it("leaves indexing to learning from use by default", async () => {
     const result = await load(csv());
-    expect((await engine.getResource(result.resourceId))!.indexes).toEqual([["state"], ["city"]]);
+    expect((await engine.getResource(result.resourceId))!.indexes).toEqual([]);
   });
 
   it("builds declared indexes, and skips the rule when asked", async () => {

@@ -3,6 +3,7 @@
 // through the engine's bulk path, all inside one engine transaction: a failure, Ctrl-C or a
 // killed process leaves the datastore exactly as it was. No HTTP here; scripts/import.ts is
 // the command line around it.
+import fs from "node:fs";
 import { setImmediate as tick } from "node:timers/promises";
 import { TokenStore } from "../auth/tokens";
 import { datastoreCreate } from "../datastore/actions/datastore-create";
@@ -11,9 +12,13 @@ import type { BulkLoad, DatastoreEngine, Resource } from "../datastore/engine";
 import { AUTO_INDEX_SAMPLE_ROWS, autoIndexes } from "../datastore/auto-index";
 import { DatastoreError } from "../datastore/errors";
 import { resolveType, type TypeName } from "../datastore/types";
-import { TypeSampler, fitsLosslessly, widen } from "./infer";
+import { TypeSampler } from "./infer";
+import { loadOffThread } from "./off-thread";
 import { openSource } from "./open";
-import { ImportError, RestartImport, type Batch, type Format, type ReadOptions, type Source } from "./source";
+import { DEFAULT_SAMPLE_ROWS, RowShaper, describe, toPositional, withoutIds, type Plan } from "./rows";
+import { ImportError, ImportInterrupted, RestartImport, type Batch, type Format, type ReadOptions, type Source } from "./source";
+
+export { ImportInterrupted };
 
 export interface ImportOptions extends ReadOptions {
   name?: string;
@@ -33,6 +38,9 @@ export interface ImportOptions extends ReadOptions {
   onNotice?: (message: string) => void;
   /** Aborting stops the import between batches and rolls it back. */
   signal?: AbortSignal;
+  /** Read and cast the rows in a worker thread while this one copies and indexes them (a new
+   *  resource in a database file only); default: for files of OFF_THREAD_MIN_BYTES or more. */
+  offThread?: boolean;
 }
 
 export interface ImportProgress {
@@ -54,14 +62,9 @@ export interface ImportResult {
   seconds: number;
 }
 
-export class ImportInterrupted extends ImportError {
-  constructor() {
-    super("interrupted: nothing was loaded");
-  }
-}
-
-const DEFAULT_SAMPLE_ROWS = 10_000;
 const INDEX_CHUNK_ROWS = 100_000;
+/** Files from this size load on two threads: below it a worker's start-up costs more than it saves. */
+export const OFF_THREAD_MIN_BYTES = 8 * 1024 * 1024;
 const MAX_RESTARTS = 20;
 
 /** The types a user may declare: validated up front so a typo costs no reading. */
@@ -75,23 +78,6 @@ function declaredTypes(types: Record<string, string> | undefined): Record<string
   return out;
 }
 
-function describe(e: DatastoreError): string {
-  // A bulk-load failure carries its position (`records_row`, `field`) for the caller to word.
-  const positional = "records_row" in e.details;
-  return Object.entries(e.details)
-    .filter(([k]) => !positional || (k !== "records_row" && k !== "field"))
-    .map(([k, v]) => (Array.isArray(v) ? v.join("; ") : k === "message" ? String(v) : `${k}: ${JSON.stringify(v)}`))
-    .join("; ")
-    .replace(/^(Not found|Access denied): /, "");
-}
-
-interface Plan {
-  columns: string[];
-  types: TypeName[];
-  /** Columns whose type was inferred here, so a later value may widen it. */
-  inferred: boolean[];
-}
-
 export async function importFile(engine: DatastoreEngine, file: string, opts: ImportOptions = {}): Promise<ImportResult> {
   const started = performance.now();
   const userTypes = declaredTypes(opts.types);
@@ -103,7 +89,8 @@ export async function importFile(engine: DatastoreEngine, file: string, opts: Im
   for (;;) {
     const source = await openSource(file, { ...opts, encoding });
     try {
-      const result = await runOnce(engine, source, opts, userTypes, widened, addColumns);
+      const input = { file, read: { ...readOptions(opts), encoding }, told: new Set<string>() };
+      const result = await runOnce(engine, source, opts, userTypes, widened, addColumns, input);
       return { ...result, restarts, seconds: (performance.now() - started) / 1000 };
     } catch (e) {
       if (!(e instanceof RestartImport)) throw e;
@@ -126,8 +113,12 @@ async function runOnce(
   userTypes: Record<string, TypeName>,
   widened: Record<string, TypeName>,
   addColumns: string[],
+  input: Input,
 ): Promise<Omit<ImportResult, "restarts" | "seconds">> {
-  source = withoutIds(source, opts.onNotice);
+  source = withoutIds(source, (m) => {
+    input.told.add(m);
+    opts.onNotice?.(m);
+  });
   const batches = source.batches();
   const sampleRows = opts.sampleRows ?? DEFAULT_SAMPLE_ROWS;
   opts.onProgress?.({ phase: "loading", rows: 0, fraction: 0 }); // starts the clock for rows/s
@@ -142,14 +133,29 @@ async function runOnce(
     sampled += next.value.rows.length;
   }
 
+  const releases: (() => Promise<void>)[] = [];
   try {
-    return await engine.transaction((tx) => load(tx, source, batches, sample, opts, userTypes, widened, addColumns));
+    return await engine.transaction((tx) => load(tx, source, batches, sample, opts, userTypes, widened, addColumns, input, releases));
   } catch (e) {
     // Refused by the datastore (a bad value, a key violation, a full disk): nothing was loaded.
     // A busy store (another writer) reaches the caller as it is: trying again may succeed.
     if (e instanceof DatastoreError && e.retryAfter === undefined) throw new ImportError(describe(e));
     throw e;
+  } finally {
+    for (const release of releases) await release().catch((e) => console.error("import: cleaning up after the load failed", e));
   }
+}
+
+/** The file being read, and how: what a load worker needs to read it again, and what this
+ *  thread's reader has told the user already. */
+interface Input {
+  file: string;
+  read: ReadOptions;
+  told: Set<string>;
+}
+
+function readOptions(opts: ImportOptions): ReadOptions {
+  return { format: opts.format, delimiter: opts.delimiter, encoding: opts.encoding, batchRows: opts.batchRows };
 }
 
 /** The import proper, inside the transaction: everything goes through `tx`. */
@@ -162,6 +168,8 @@ async function load(
   userTypes: Record<string, TypeName>,
   widened: Record<string, TypeName>,
   addColumns: string[],
+  input: Input,
+  releases: (() => Promise<void>)[],
 ): Promise<Omit<ImportResult, "restarts" | "seconds">> {
   const ctx: ActionContext = { engine: tx, tokens: new TokenStore(tx.tokens), user: { scope: "admin", name: "import" } };
   let existing: Resource | undefined;
@@ -181,45 +189,54 @@ async function load(
       throw new ImportError(`--primary-key: "${k}" is not a column of the file`);
     }
   }
-  const width = plan.columns.length;
-  const index = new Map(plan.columns.map((c, i) => [c, i]));
-  // Inferred int and date columns: the casts would round a fraction or drop a time silently.
-  const lossy = plan.types.map((t, i) => (plan.inferred[i] && (t === "int4" || t === "int8" || t === "date") ? i : -1)).filter((i) => i >= 0);
-
   const resource = existing ?? (await createResource(ctx, opts, plan));
   const loader = await tx.bulkLoad(resource.id, plan.columns);
   let rows = 0;
-  const append = async (batch: Batch) => {
-    const positional = source.keyed ? toPositional(batch, index, width, source, !existing) : (batch.rows as unknown[][]);
-    for (const c of lossy) {
-      for (let r = 0; r < positional.length; r++) {
-        const v = positional[r][c];
-        if (v !== null && !fitsLosslessly(plan.types[c], v)) {
-          throw restartOrFail(plan, c, v, `${source.unit} ${batch.positions[r]}`, opts);
-        }
+  const twoThreads = !existing && (opts.offThread ?? fs.statSync(input.file).size >= OFF_THREAD_MIN_BYTES);
+  const offThread = twoThreads ? loader.offThread?.() : undefined;
+  if (offThread) {
+    // The worker reads the file from its start, the sample included.
+    sample.length = 0;
+    releases.push(offThread.release);
+    rows = await loadOffThread(
+      offThread,
+      { file: input.file, read: input.read, plan, rules: { sampleRows: opts.sampleRows } },
+      {
+        onProgress: (n, fraction) => opts.onProgress?.({ phase: "loading", rows: n, fraction }),
+        onNotice: (m) => {
+          // The worker reads what this thread's reader read, and meets the same things.
+          if (!input.told.has(m)) opts.onNotice?.(m);
+          input.told.add(m);
+        },
+        signal: opts.signal,
+      },
+    );
+  } else {
+    const shaper = new RowShaper(plan, source, opts, !existing);
+    const append = async (batch: Batch) => {
+      const shaped = shaper.rows(batch);
+      try {
+        await loader.append(shaped);
+      } catch (e) {
+        throw shaper.failure(e, shaped, batch);
       }
-    }
-    try {
-      await loader.append(positional);
-    } catch (e) {
-      throw appendFailure(e, plan, positional, batch, source, opts);
-    }
-    rows += positional.length;
-  };
-  const report = () => {
-    const p = source.progress();
-    opts.onProgress?.({ phase: "loading", rows, fraction: p.total ? Math.min(1, p.done / p.total) : 0 });
-  };
+      rows += shaped.length;
+    };
+    const report = () => {
+      const p = source.progress();
+      opts.onProgress?.({ phase: "loading", rows, fraction: p.total ? Math.min(1, p.done / p.total) : 0 });
+    };
 
-  for (const batch of sample) await append(batch);
-  sample.length = 0;
-  report();
-  for (;;) {
-    if (opts.signal?.aborted) throw new ImportInterrupted();
-    const next = await batches.next();
-    if (next.done) break;
-    await append(next.value);
+    for (const batch of sample) await append(batch);
+    sample.length = 0;
     report();
+    for (;;) {
+      if (opts.signal?.aborted) throw new ImportInterrupted();
+      const next = await batches.next();
+      if (next.done) break;
+      await append(next.value);
+      report();
+    }
   }
 
   if (opts.primaryKey?.length) {
@@ -230,7 +247,7 @@ async function load(
       throw e;
     }
   }
-  await indexAll(loader, rows, opts);
+  if (!offThread) await indexAll(loader, rows, opts); // parts are indexed as they are taken
   const stopIfAsked = () => {
     if (opts.signal?.aborted) throw new ImportInterrupted();
   };
@@ -275,45 +292,6 @@ async function indexAll(loader: BulkLoad, rows: number, opts: ImportOptions): Pr
     if (opts.signal?.aborted) throw new ImportInterrupted();
     if (left === 0) return;
   }
-}
-
-/**
- * Dumps (ours and CKAN's) lead with `_id`, which no field may be called: the datastore
- * assigns ids, so that column is left out and a dump loads back as it was written.
- */
-function withoutIds(source: Source, notice?: (message: string) => void): Source {
-  const message = 'column "_id" is not loaded: the datastore numbers the rows itself';
-  if (source.keyed) {
-    let told = false;
-    return {
-      ...source,
-      async *batches() {
-        for await (const batch of source.batches()) {
-          for (const rec of batch.rows as Record<string, unknown>[]) {
-            if (!("_id" in rec)) continue;
-            delete rec._id;
-            if (!told) notice?.(message);
-            told = true;
-          }
-          yield batch;
-        }
-      },
-    };
-  }
-  const at = source.columns.indexOf("_id");
-  if (at < 0) return source;
-  notice?.(message);
-  return {
-    ...source,
-    columns: source.columns.filter((_, i) => i !== at),
-    declared: source.declared?.filter((_, i) => i !== at),
-    async *batches() {
-      for await (const batch of source.batches()) {
-        for (const row of batch.rows as unknown[][]) row.splice(at, 1);
-        yield batch;
-      }
-    },
-  };
 }
 
 function planNew(source: Source, sample: Batch[], userTypes: Record<string, TypeName>, widened: Record<string, TypeName>, addColumns: string[]): Plan {
@@ -378,52 +356,3 @@ async function createResource(ctx: ActionContext, opts: ImportOptions, plan: Pla
   return (await ctx.engine.getResource(id))!;
 }
 
-/** Keyed records (JSON) to rows in column order. A key the plan lacks: a restart adds it. */
-function toPositional(batch: Batch, index: Map<string, number>, width: number, source: Source, canAdd: boolean): unknown[][] {
-  const records = batch.rows as Record<string, unknown>[];
-  const out: unknown[][] = new Array(records.length);
-  for (let r = 0; r < records.length; r++) {
-    const rec = records[r];
-    const row = new Array<unknown>(width).fill(null);
-    for (const k in rec) {
-      const i = index.get(k);
-      if (i === undefined) {
-        const where = `${source.unit} ${batch.positions[r]}`;
-        if (canAdd) throw new RestartImport(`${where}: new field "${k}"`, { addColumns: [k] });
-        throw new ImportError(`${where}: field "${k}" is not in the resource`);
-      }
-      row[i] = rec[k] ?? null;
-    }
-    out[r] = row;
-  }
-  return out;
-}
-
-function restartOrFail(plan: Plan, c: number, value: unknown, where: string, opts: ImportOptions, message?: string): Error {
-  const field = plan.columns[c];
-  const type = plan.types[c];
-  if (plan.inferred[c]) {
-    const wider = widen(type, value);
-    if (wider) {
-      return new RestartImport(`${where}: ${JSON.stringify(value)} does not fit column "${field}" (${type}); making it ${wider}`, {
-        types: { [field]: wider },
-      });
-    }
-  }
-  const hint = plan.inferred[c]
-    ? ` (type inferred from the first ${opts.sampleRows ?? DEFAULT_SAMPLE_ROWS} rows; set it with --types "${field}:text")`
-    : opts.append
-      ? ` (the resource's field is ${type})`
-      : ` (declared ${type})`;
-  return new ImportError(`${where}, column "${field}": ${message ?? `${JSON.stringify(value)} is not a valid ${type}`}${hint}`);
-}
-
-function appendFailure(e: unknown, plan: Plan, rows: unknown[][], batch: Batch, source: Source, opts: ImportOptions): unknown {
-  if (!(e instanceof DatastoreError)) return e;
-  const row = e.details.records_row;
-  if (typeof row !== "number") return new ImportError(describe(e));
-  const where = `${source.unit} ${batch.positions[row]}`;
-  const c = typeof e.details.field === "string" ? plan.columns.indexOf(e.details.field) : -1;
-  if (c < 0) return new ImportError(`${where}: ${describe(e)}`);
-  return restartOrFail(plan, c, rows[row][c], where, opts, describe(e));
-}

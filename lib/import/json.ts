@@ -20,10 +20,15 @@ function parseRecord(text: string, line: number): Record<string, unknown> {
   return value;
 }
 
-function textStream(file: string, counter: { bytes: number }) {
+function textStream(file: string) {
   const s = fs.createReadStream(file, { highWaterMark: 1 << 20 });
-  s.on("data", (chunk) => (counter.bytes += chunk.length));
   s.setEncoding("utf8");
+  return s;
+}
+
+/** Counts what is read from `s`; called as reading starts, as listening sets the stream flowing. */
+function counted<T extends NodeJS.ReadableStream>(s: T, counter: { bytes: number }): T {
+  s.on("data", (chunk: string) => (counter.bytes += Buffer.byteLength(chunk)));
   return s;
 }
 
@@ -31,9 +36,9 @@ export async function openNdjson(file: string, opts: ReadOptions): Promise<Sourc
   const size = (await fs.promises.stat(file)).size;
   const counter = { bytes: 0 };
   const batchRows = opts.batchRows ?? DEFAULT_BATCH_ROWS;
-  const input = textStream(file, counter);
+  const input = textStream(file);
   async function* batches(): AsyncGenerator<Batch> {
-    const lines = readline.createInterface({ input, crlfDelay: Infinity });
+    const lines = readline.createInterface({ input: counted(input, counter), crlfDelay: Infinity });
     let line = 0;
     let rows: Record<string, unknown>[] = [];
     let positions: number[] = [];
@@ -69,7 +74,7 @@ export async function openJsonArray(file: string, opts: ReadOptions): Promise<So
   const size = (await fs.promises.stat(file)).size;
   const counter = { bytes: 0 };
   const batchRows = opts.batchRows ?? DEFAULT_BATCH_ROWS;
-  const input = textStream(file, counter);
+  const input = textStream(file);
 
   async function* batches(): AsyncGenerator<Batch> {
     let rows: Record<string, unknown>[] = [];
@@ -84,7 +89,7 @@ export async function openJsonArray(file: string, opts: ReadOptions): Promise<So
     let pieces: string[] = [];
     let first = true;
 
-    for await (let chunk of input as AsyncIterable<string>) {
+    for await (let chunk of counted(input, counter) as AsyncIterable<string>) {
       if (first && chunk.charCodeAt(0) === 0xfeff) chunk = chunk.slice(1);
       first = false;
       let from = 0; // start of the current element's text within this chunk

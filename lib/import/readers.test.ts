@@ -7,9 +7,9 @@ import { openEngine } from "../datastore/open";
 import { checksumFile } from "../datastore/sqlite/test-support";
 import { importFile } from "./importer";
 import { join, kindOf, widen } from "./infer";
-import { detectFormat } from "./open";
+import { detectFormat, openSource } from "./open";
 import { openParquet, parquetColumnType } from "./parquet";
-import { sniffDelimiter } from "./text";
+import { ToUtf8, sniffDelimiter } from "./text";
 import { cellValue } from "./xlsx";
 
 const FLIGHTS = path.resolve("node_modules/vega-datasets/data/flights-3m.parquet");
@@ -158,5 +158,43 @@ describe("Parquet", () => {
     expect(await engine.listResources()).toEqual([]);
     expect(checksumFile(file)).toBe(before); // no table left behind
     await engine.close();
+  });
+});
+
+describe("streams", () => {
+  /** `bytes` through ToUtf8 in two chunks cut at `at`: what comes out, or the error. */
+  async function throughUtf8(bytes: Buffer, at: number): Promise<string> {
+    const t = new ToUtf8({ encoding: "utf-8", bom: 0 }, true);
+    const out: Buffer[] = [];
+    t.on("data", (b: Buffer) => out.push(b));
+    const ended = new Promise<string>((resolve) => {
+      t.on("error", (e) => resolve(`error: ${e.message}`));
+      t.on("end", () => resolve(Buffer.concat(out).toString("utf8")));
+    });
+    t.write(bytes.subarray(0, at));
+    t.end(bytes.subarray(at));
+    return ended;
+  }
+
+  it("checks UTF-8 cut anywhere between chunks, characters of every length", async () => {
+    const good = Buffer.from("aé€😀z", "utf8");
+    for (let at = 0; at <= good.length; at++) expect(await throughUtf8(good, at)).toBe("aé€😀z");
+    const bad = [Buffer.from([0x61, 0xff, 0x62]), Buffer.from([0x61, 0xe2, 0x82]), Buffer.from([0xc3, 0x28]), Buffer.from([0x80, 0x80, 0x80, 0x80, 0x80])];
+    for (const b of bad) {
+      for (let at = 0; at <= b.length; at++) expect(await throughUtf8(b, at)).toBe("error: the file is not valid UTF-8 (try --encoding latin-1)");
+    }
+  });
+
+  it.each(["ndjson", "json"])("a %s source read a while after it opened loses nothing", async (format) => {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "late-read-")), `r.${format}`);
+    const records = Array.from({ length: 5000 }, (_, i) => ({ n: i, s: "ü" }));
+    fs.writeFileSync(file, format === "json" ? JSON.stringify(records) : records.map((r) => JSON.stringify(r)).join("\n"));
+    const source = await openSource(file, {});
+    await new Promise((resolve) => setTimeout(resolve, 50)); // the load worker opens its sink meanwhile
+    let n = 0;
+    for await (const batch of source.batches()) n += batch.rows.length;
+    expect(n).toBe(5000);
+    expect(source.progress()).toEqual({ done: fs.statSync(file).size, total: fs.statSync(file).size });
+    await source.close();
   });
 });

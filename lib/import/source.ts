@@ -15,6 +15,13 @@ export class ImportError extends Error {
   }
 }
 
+/** The import was stopped (Ctrl-C) and rolled back. */
+export class ImportInterrupted extends ImportError {
+  constructor() {
+    super("interrupted: nothing was loaded");
+  }
+}
+
 /** Thrown by a reader when the import must start over with different settings. */
 export class RestartImport extends Error {
   constructor(

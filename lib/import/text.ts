@@ -2,6 +2,7 @@
 // if the start of the file is valid UTF-8, else Windows-1252, the superset of Latin-1 that
 // spreadsheets write), a transcoding stream that hands UTF-8 to the parsers, and delimiter
 // sniffing. Invalid UTF-8 found past the sniffed start restarts the import as Latin-1.
+import { isUtf8 } from "node:buffer";
 import fs from "node:fs";
 import { Transform, type Readable, type TransformCallback } from "node:stream";
 import { ImportError, RestartImport } from "./source";
@@ -73,6 +74,8 @@ export function decodeHead(head: Buffer, d: Detected): string {
 export class ToUtf8 extends Transform {
   private decoder: TextDecoder;
   private skip: number;
+  /** UTF-8 only: the bytes of a character the last chunk cut short. */
+  private carry: Buffer | null = null;
 
   constructor(
     private d: Detected,
@@ -80,7 +83,7 @@ export class ToUtf8 extends Transform {
   ) {
     super();
     this.skip = d.bom;
-    this.decoder = new TextDecoder(d.encoding, { fatal: d.encoding === "utf-8" });
+    this.decoder = new TextDecoder(d.encoding);
   }
 
   _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
@@ -89,21 +92,28 @@ export class ToUtf8 extends Transform {
       chunk = chunk.subarray(n);
       this.skip -= n;
     }
-    try {
-      const text = this.decoder.decode(chunk, { stream: true });
-      done(null, this.d.encoding === "utf-8" ? chunk : Buffer.from(text, "utf8"));
-    } catch {
-      done(this.invalid());
+    if (this.d.encoding !== "utf-8") {
+      done(null, Buffer.from(this.decoder.decode(chunk, { stream: true }), "utf8"));
+      return;
     }
+    // Checked where it lies, without decoding: the reader decodes it once, later.
+    const bytes = this.carry ? Buffer.concat([this.carry, chunk]) : chunk;
+    const whole = completeUtf8(bytes);
+    if (!isUtf8(bytes.subarray(0, whole))) {
+      done(this.invalid());
+      return;
+    }
+    this.carry = whole < bytes.length ? Buffer.from(bytes.subarray(whole)) : null;
+    done(null, bytes.subarray(0, whole));
   }
 
   _flush(done: TransformCallback): void {
-    try {
-      const text = this.decoder.decode();
-      done(null, this.d.encoding === "utf-8" || text === "" ? undefined : Buffer.from(text, "utf8"));
-    } catch {
-      done(this.invalid());
+    if (this.d.encoding === "utf-8") {
+      done(this.carry ? this.invalid() : undefined); // the file ends inside a character
+      return;
     }
+    const text = this.decoder.decode();
+    done(null, text === "" ? undefined : Buffer.from(text, "utf8"));
   }
 
   private invalid(): Error {
@@ -112,6 +122,17 @@ export class ToUtf8 extends Transform {
       encoding: "windows-1252",
     });
   }
+}
+
+/** How many bytes of `b` end on a character boundary: all but a last character cut short. */
+export function completeUtf8(b: Buffer): number {
+  for (let i = b.length - 1; i >= Math.max(0, b.length - 4); i--) {
+    const c = b[i];
+    if ((c & 0xc0) === 0x80) continue; // a continuation byte: look further back
+    const need = c < 0x80 ? 1 : (c & 0xe0) === 0xc0 ? 2 : (c & 0xf0) === 0xe0 ? 3 : (c & 0xf8) === 0xf0 ? 4 : 1;
+    return i + need > b.length ? i : b.length;
+  }
+  return b.length; // no lead byte in reach: invalid, and left for validation to say so
 }
 
 /** A file stream that counts the bytes it has read, for progress. */

@@ -24,6 +24,7 @@ export function toRequest(req: IncomingMessage, method = req.method ?? "GET"): {
     },
     body: null,
     bodyUpTo: hasBody ? (max) => readAll(req, max) : async () => new Uint8Array(0),
+    clientAddress: req.socket.remoteAddress,
   };
   return { request, done: () => void (req.complete || req.resume()) };
 }

@@ -1,13 +1,30 @@
-// datastore_info (contract §7): validate → exists (404) → may read (403) → describe.
+// datastore_info (contract §7): validate → exists (404) → may read (403) → describe. Beside
+// CKAN's keys, `meta.indexes` says why each index exists (README "Indexes"); CKAN clients
+// ignore the extra key.
+import type { Resource } from "../engine";
 import { findResource, requireRead, type ActionContext } from "../context";
 import { nativeType } from "../types";
 import { requireResourceId, type Params } from "../validate";
+
+export type IndexReason = "primary_key" | "declared" | "import" | "learned";
+
+/** The resource's indexes, each with its reason; a learned one with what earned and cost it. */
+export function describeIndexes(r: Resource) {
+  const picked = new Set((r.importIndexes ?? []).map((ix) => JSON.stringify(ix)));
+  const out: Record<string, unknown>[] = [];
+  if (r.primaryKey.length) out.push({ fields: r.primaryKey, reason: "primary_key" satisfies IndexReason });
+  for (const ix of r.indexes) out.push({ fields: ix, reason: (picked.has(JSON.stringify(ix)) ? "import" : "declared") satisfies IndexReason });
+  for (const ix of r.learnedIndexes ?? []) {
+    out.push({ fields: ix.fields, reason: "learned" satisfies IndexReason, learned: { created: ix.created, slow_reads: ix.reads, build_ms: ix.buildMs, size: ix.bytes } });
+  }
+  return out;
+}
 
 export async function datastoreInfo(ctx: ActionContext, params: Params) {
   const r = await findResource(ctx, requireResourceId(params), { noun: "Resource/Alias" });
   requireRead(ctx, r, "datastore_info");
   const stats = await ctx.engine.stats(r);
-  const indexed = new Set([...r.indexes.flat(), ...r.primaryKey]);
+  const indexed = new Set([...r.indexes.flat(), ...r.primaryKey, ...(r.learnedIndexes ?? []).flatMap((ix) => ix.fields)]);
   return {
     meta: {
       id: r.id,
@@ -17,6 +34,7 @@ export async function datastoreInfo(ctx: ActionContext, params: Params) {
       idx_size: stats.idxSize,
       db_size: stats.dbSize,
       aliases: r.aliases,
+      indexes: describeIndexes(r),
     },
     fields: r.fields.map((f) => ({
       id: f.id,

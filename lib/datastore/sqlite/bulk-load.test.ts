@@ -8,8 +8,10 @@ import { DatastoreError } from "../errors";
 import { parsePlain } from "../full-text";
 import { CastError, toStorage, type TypeName } from "../types";
 import { openEngine } from "../open";
+import { openBulkSink } from "../bulk-sink";
 import { caster } from "./bulk-load";
-import { checkFtsIntegrity, tableOf, withRawDb } from "./test-support";
+import type { SqliteEngine } from "./engine";
+import { checkFtsIntegrity, integrityCheck, tableOf, withRawDb } from "./test-support";
 
 const all: SearchQuery = { filters: [], fts: [], columns: ["_id", "n", "word", "ok"], sort: [{ field: "_id", desc: false, nullsFirst: false }], distinct: false, limit: 1000, offset: 0, includeTotal: true };
 
@@ -82,9 +84,101 @@ describe("bulk load", () => {
     expect(e.details).toMatchObject({ records_row: 2500 });
   });
 
+  it("builds indexes sorting to temporary files, then gives the connection its settings back", async () => {
+    await engine.write("r", Array.from({ length: 3000 }, (_, i) => ({ n: i % 50, word: `w${i}` })), "insert");
+    const writer = engine as SqliteEngine;
+    const before = [writer.pragma("temp_store"), writer.pragma("cache_size")];
+    await engine.setIndexes("r", [["n"], ["word", "n"]]);
+    await engine.setPrimaryKey("r", ["word"]);
+    expect([writer.pragma("temp_store"), writer.pragma("cache_size")]).toEqual(before);
+    expect(before).toEqual([2, -32 * 1024]); // memory, 32 MiB: the writer's own (connection.ts)
+    expect(withRawDb(file, (db) => db.prepare("SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND name LIKE 'ds_%'").pluck().get())).toBe(3);
+    expect(integrityCheck(file)).toBe("ok");
+  });
+
   it("rejects unknown fields and _id", async () => {
     expect((await caught(() => engine.bulkLoad("r", ["nope"]))).details).toHaveProperty("fields");
     expect((await caught(() => engine.bulkLoad("r", ["_id"]))).details).toHaveProperty("fields");
+  });
+});
+
+describe("bulk load off the main thread", () => {
+  let engine: DatastoreEngine;
+  let file: string;
+
+  beforeEach(async () => {
+    file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "bulk-off-")), "bulk.db");
+    engine = await openEngine({ file, readWorkers: 0 });
+    await engine.createResource({ id: "r", name: "r", description: "", private: false }, [
+      { id: "n", type: "int4" },
+      { id: "word", type: "text" },
+      { id: "ok", type: "bool" },
+    ]);
+  });
+
+  const parts = () => fs.readdirSync(path.dirname(file)).filter((n) => n.includes(".import-"));
+
+  it("takes sealed parts in whole: ids after the table's last, full text, nothing left on disk", async () => {
+    await engine.write("r", [1, 2, 3].map((n) => ({ n, word: "old" })), "insert");
+    await engine.deleteRows("r", [{ op: "eq", field: "n", value: 3 }]); // id 3 stays taken
+    let release = async () => {};
+    await engine.transaction(async (tx) => {
+      const bulk = await tx.bulkLoad("r", ["word", "n"]);
+      const load = bulk.offThread!();
+      release = load.release;
+      // The worker's end, here on the same thread.
+      const sink = await openBulkSink(load.sink);
+      for (const [from, to] of [[0, 700], [700, 1500], [1500, 1501]]) {
+        sink.append(Array.from({ length: to - from }, (_, i) => [(from + i) % 2 ? "odd" : "even", String(from + i)]));
+        const part = sink.seal()!;
+        expect(part.rows).toBe(to - from);
+        expect(await load.take(part)).toBe(to - from);
+        expect(fs.existsSync(String(part.file))).toBe(false); // unlinked once attached
+      }
+      expect(sink.seal()).toBeNull();
+      sink.close();
+      expect(await bulk.index(10)).toBe(0); // indexed as taken
+      expect(await bulk.finish()).toBe(1501);
+    });
+    await release();
+    expect(parts()).toEqual([]);
+    expect(() => checkFtsIntegrity(file, "r")).not.toThrow();
+    const r = (await engine.getResource("r"))!;
+    expect(r.rowCount).toBe(1503);
+    const out = await engine.search(r, { ...all, offset: 2, limit: 2 });
+    expect(out.rows).toEqual([
+      [4, 0, "even", null],
+      [5, 1, "odd", null],
+    ]);
+    const odd = await engine.search(r, { ...all, fts: [{ field: null, tree: parsePlain("odd"), rank: "rank" }], limit: 0 });
+    expect(odd.total).toBe(750);
+  });
+
+  it("refuses a part out of order, and a bad value with its row and field", async () => {
+    await expect(
+      engine.transaction(async (tx) => {
+        const load = (await tx.bulkLoad("r", ["n"])).offThread!();
+        const sink = await openBulkSink(load.sink);
+        try {
+          const e = (() => {
+            try {
+              sink.append([[1], ["x1"]]);
+            } catch (e) {
+              return e as DatastoreError;
+            }
+          })();
+          expect(e?.details).toMatchObject({ records_row: 1, field: "n" });
+          sink.close();
+          const again = await openBulkSink({ ...load.sink, firstId: 10 });
+          again.append([[1]]);
+          await load.take(again.seal()!);
+        } finally {
+          await load.release(); // inside the transaction: nothing detaches, the directory goes
+        }
+      }),
+    ).rejects.toThrow(/part ids start after 10, expected 0/);
+    expect(parts()).toEqual([]);
+    expect((await engine.getResource("r"))!.rowCount).toBe(0);
   });
 });
 

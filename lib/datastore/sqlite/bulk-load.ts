@@ -1,13 +1,17 @@
 // The bulk-load fast path behind the engine's bulkLoad (imports): rows go in with multi-row
 // INSERTs from one prepared statement, and the full-text index is filled afterwards from the
-// table with INSERT … SELECT in chunks, so no per-row FTS call crosses from JS. The caller
+// table with INSERT … SELECT in large steps, so no per-row FTS call crosses from JS. The caller
 // holds one transaction around the whole load; values are cast by the same toStorage rules
-// as every other write.
-import type { Field } from "../engine";
+// as every other write. Off the main thread (offThread): a worker writes the rows into part
+// files (bulk-sink.ts), and each part is copied in whole and full-text indexed here while
+// the worker writes the next.
+import fs from "node:fs";
+import path from "node:path";
+import type { BulkLoad, Field, SealedPart } from "../engine";
 import { DatastoreError } from "../errors";
 import { CastError, toStorage, type Stored } from "../types";
 import type { Conn, DB, Statement } from "./connection";
-import { isUniqueViolation as isUnique } from "./errors";
+import { isUniqueViolation as isUnique, toDatastoreError } from "./errors";
 import { ftsTable, indexRange } from "./fts-index";
 import { quoteIdent as q } from "./sql";
 
@@ -18,9 +22,16 @@ export interface BulkColumn extends Field {
 /** Bound parameters per multi-row INSERT: large enough to amortise the call, well under SQLite's limit. */
 const PARAMS_PER_STATEMENT = 2000;
 
-/** FTS5's automerge while bulk indexing, and its default. */
-const LOAD_AUTOMERGE = 16;
-const DEFAULT_AUTOMERGE = 4;
+/**
+ * FTS5's settings while bulk indexing, and its defaults. Merging less eagerly merges a growing
+ * index in fewer, larger steps; a larger in-memory batch of new terms (`hashsize`) writes
+ * fewer segments to merge (README "Loading data" has what each saves).
+ */
+const LOAD_FTS = { automerge: 16, hashsize: 64 * 1024 * 1024 };
+const DEFAULT_FTS = { automerge: 4, hashsize: 1024 * 1024 };
+
+/** Parts an off-thread load may attach: SQLite attaches at most 10 databases at once. */
+export const MAX_PARTS = 8;
 
 const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
@@ -66,29 +77,21 @@ export function caster(c: BulkColumn): (v: unknown) => Stored {
   return (v) => toStorage(t, v);
 }
 
-export class BulkLoader {
+/** Casts rows and inserts them with multi-row statements, on the main thread or in a worker's sink. */
+export class RowInserter {
   private readonly perStatement: number;
   private readonly multi: Statement | null;
   private readonly single: Statement;
-  private readonly db: DB;
   private readonly buffer: Stored[];
   private readonly casts: ((v: unknown) => Stored)[];
-  /** Rows appended get ids above this (AUTOINCREMENT never goes back). */
-  private readonly firstId: number;
-  private indexedTo: number;
-  private added = 0;
-  private indexed = 0;
-  private finished = false;
-  private merging: number | null = null;
 
   constructor(
-    private readonly c: Conn,
-    private readonly table: string,
-    private readonly all: BulkColumn[],
+    db: DB,
+    /** The table inserted into, and the resource's table its key is named after. */
+    table: string,
+    private readonly keyOf: string,
     private readonly targets: BulkColumn[],
-    private readonly onFinish: (added: number) => void,
   ) {
-    const db = (this.db = c.db);
     const n = targets.length;
     const cols = `(${targets.map((c) => q(c.column)).join(", ")})`;
     const one = `(${targets.map(() => "?").join(", ")})`;
@@ -100,12 +103,9 @@ export class BulkLoader {
         : null;
     this.buffer = new Array(this.perStatement * n);
     this.casts = targets.map(caster);
-    this.firstId = db.prepare(`SELECT coalesce(max(_id), 0) FROM ${q(table)}`).pluck().get() as number;
-    this.indexedTo = this.firstId;
   }
 
   append(rows: unknown[][]): void {
-    if (this.finished) throw new Error("bulk load already finished");
     const n = this.targets.length;
     const casts = this.casts;
     let start = 0;
@@ -134,7 +134,6 @@ export class BulkLoader {
       }
     }
     this.insertEach(rows, start, rows.length);
-    this.added += rows.length;
   }
 
   private insertEach(rows: unknown[][], from: number, to: number): void {
@@ -152,7 +151,7 @@ export class BulkLoader {
       } catch (e) {
         if (!isUnique(e)) throw e;
         throw DatastoreError.validation({
-          records: [`duplicate key value violates unique constraint "${this.table}_pk"`],
+          records: [`duplicate key value violates unique constraint "${this.keyOf}_pk"`],
           records_row: row,
         });
       }
@@ -163,17 +162,99 @@ export class BulkLoader {
     if (!(e instanceof CastError)) return e;
     return DatastoreError.validation({ records: [e.message], records_row: row, field: this.targets[col].id });
   }
+}
+
+/** What an off-thread load's worker needs to write parts of `table` (bulk-sink.ts). */
+export type SqliteSinkSpec = {
+  engine: "sqlite";
+  /** Where the parts go: a directory of this load's own. */
+  dir: string;
+  /** The resource table's CREATE TABLE: a part has the same columns, so it copies in whole. */
+  tableSql: string;
+  table: string;
+  targets: BulkColumn[];
+  /** The part rows take ids after this, as the table's AUTOINCREMENT would give them. */
+  firstId: number;
+};
+
+/** A part as the worker's sink seals it. */
+export interface SqlitePart extends SealedPart {
+  file: string;
+  /** Ids firstId < _id <= firstId + rows. */
+  firstId: number;
+}
+
+/** The directory parts of loads into `dbFile` go to: `<db>.import-<pid>-<random>`, beside it. */
+function partsPrefix(dbFile: string): string {
+  return `${dbFile}.import-${process.pid}-`;
+}
+
+/** Removes part directories of imports whose process is gone (killed before cleaning up). */
+function removeStaleParts(dbFile: string): void {
+  const dir = path.dirname(dbFile);
+  const mine = `${path.basename(dbFile)}.import-`;
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!name.startsWith(mine)) continue;
+    const pid = Number(name.slice(mine.length).split("-")[0]);
+    if (!Number.isInteger(pid) || pid === process.pid) continue;
+    try {
+      process.kill(pid, 0);
+      continue; // its import is still running
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "ESRCH") continue;
+    }
+    fs.rmSync(path.join(dir, name), { recursive: true, force: true });
+  }
+}
+
+export class BulkLoader {
+  private readonly db: DB;
+  private readonly rows: RowInserter;
+  /** Rows appended get ids above this (AUTOINCREMENT never goes back). */
+  private readonly firstId: number;
+  private indexedTo: number;
+  private added = 0;
+  private indexed = 0;
+  private finished = false;
+  /** The FTS5 settings to restore after loading, once indexing has changed them. */
+  private ftsBefore: typeof DEFAULT_FTS | null = null;
+  private parts: { dir: string; attached: string[] } | null = null;
+
+  constructor(
+    private readonly c: Conn,
+    private readonly table: string,
+    private readonly all: BulkColumn[],
+    private readonly targets: BulkColumn[],
+    private readonly onFinish: (added: number) => void,
+  ) {
+    const db = (this.db = c.db);
+    this.rows = new RowInserter(db, table, table, targets);
+    // The table's AUTOINCREMENT counter too: rows removed from the end keep their ids taken.
+    this.firstId = db
+      .prepare(`SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = ?), 0), coalesce((SELECT max(_id) FROM ${q(table)}), 0))`)
+      .pluck()
+      .get(table) as number;
+    this.indexedTo = this.firstId;
+  }
+
+  append(rows: unknown[][]): void {
+    if (this.finished) throw new Error("bulk load already finished");
+    this.rows.append(rows);
+    this.added += rows.length;
+  }
 
   index(max: number): number {
     const remaining = this.added - this.indexed;
     if (remaining === 0 || this.all.length === 0) return 0;
-    const fts = ftsTable(this.table);
-    if (this.merging === null) {
-      // Merge segments less eagerly while loading: a growing index is then merged in fewer, larger
-      // steps instead of over and over; finish() restores it.
-      const row = this.db.prepare(`SELECT v FROM ${q(`${fts}_config`)} WHERE k = 'automerge'`).pluck().get();
-      this.merging = typeof row === "number" ? row : DEFAULT_AUTOMERGE;
-      this.setAutomerge(LOAD_AUTOMERGE);
+    if (this.ftsBefore === null) {
+      this.ftsBefore = this.ftsSettings();
+      this.setFts(LOAD_FTS);
     }
     // Appended ids are contiguous in practice; a range over _id keeps each chunk a rowid seek.
     const upTo = this.indexedTo + max;
@@ -188,20 +269,109 @@ export class BulkLoader {
     return this.added - this.indexed;
   }
 
-  private setAutomerge(n: number): void {
-    // A literal: FTS5 wants an integer, and better-sqlite3 binds JS numbers as doubles.
+  private ftsSettings(): typeof DEFAULT_FTS {
+    const rows = this.db.prepare(`SELECT k, v FROM ${q(`${ftsTable(this.table)}_config`)} WHERE k IN ('automerge', 'hashsize')`).all() as { k: string; v: unknown }[];
+    const out = { ...DEFAULT_FTS };
+    for (const { k, v } of rows) if (typeof v === "number") out[k as keyof typeof out] = v;
+    return out;
+  }
+
+  private setFts(settings: typeof DEFAULT_FTS): void {
+    // Literals: FTS5 wants integers, and better-sqlite3 binds JS numbers as doubles.
     const fts = q(ftsTable(this.table));
-    this.db.exec(`INSERT INTO ${fts} (${fts}, rank) VALUES ('automerge', ${Math.trunc(n)})`);
+    for (const [k, v] of Object.entries(settings)) this.db.exec(`INSERT INTO ${fts} (${fts}, rank) VALUES ('${k}', ${Math.trunc(v)})`);
+  }
+
+  /** Whether a worker may write the rows: parts need a directory beside a database file. */
+  get canOffThread(): boolean {
+    return !this.db.memory && this.db.name !== "" && this.db.name !== ":memory:";
+  }
+
+  /** Opens the load to a worker (engine.ts OffThreadLoad): its parts go to a directory of their own. */
+  offThread(): SqliteSinkSpec {
+    const file = this.db.name;
+    if (!this.canOffThread || this.finished || this.added > 0) throw new Error("this load cannot go off-thread");
+    if (!this.parts) {
+      removeStaleParts(file);
+      this.parts = { dir: fs.mkdtempSync(partsPrefix(file)), attached: [] };
+    }
+    const tableSql = this.db.prepare("SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?").pluck().get(this.table) as string;
+    return { engine: "sqlite", dir: this.parts.dir, tableSql, table: this.table, targets: this.targets, firstId: this.firstId };
+  }
+
+  /**
+   * Adds a sealed part: attached, its rows copied in whole (SQLite's transfer of a table with
+   * the same columns, without decoding a row), then full-text indexed. The part's file is
+   * unlinked at once: its pages stay readable until release() detaches it, and a killed
+   * import leaves no part behind.
+   */
+  take(part: SqlitePart): number {
+    if (!this.parts || this.finished) throw new Error("no off-thread load to take a part into");
+    if (this.parts.attached.length >= MAX_PARTS) throw new Error(`a load takes at most ${MAX_PARTS} parts`);
+    if (part.firstId !== this.firstId + this.added) throw new Error(`part ids start after ${part.firstId}, expected ${this.firstId + this.added}`);
+    const alias = `part${this.parts.attached.length + 1}`;
+    this.db.prepare(`ATTACH ? AS ${alias}`).run(part.file);
+    this.parts.attached.push(alias);
+    try {
+      fs.rmSync(part.file, { force: true });
+    } catch {
+      // A system that keeps open files (Windows): release() removes it with the directory.
+    }
+    const copied = this.db.prepare(`INSERT INTO ${q(this.table)} SELECT * FROM ${alias}.part`).run().changes;
+    if (copied !== part.rows) throw new Error(`part ${part.file}: ${copied} rows copied, ${part.rows} written`);
+    this.added += part.rows;
+    this.index(part.rows);
+    return part.rows;
+  }
+
+  /** Detaches the parts and removes their directory; outside the transaction (SQLite detaches
+   *  nothing inside one), and safe to call more than once. */
+  release(): void {
+    if (!this.parts) return;
+    for (const alias of this.parts.attached.splice(0)) {
+      try {
+        this.db.exec(`DETACH ${alias}`);
+      } catch (e) {
+        console.error(`datastore: could not detach ${alias}`, e);
+      }
+    }
+    fs.rmSync(this.parts.dir, { recursive: true, force: true });
   }
 
   finish(): number {
     if (this.finished) return this.added;
     while (this.index(100_000) > 0);
-    if (this.merging !== null) this.setAutomerge(this.merging);
+    if (this.ftsBefore !== null) this.setFts(this.ftsBefore);
     this.finished = true;
     this.onFinish(this.added);
     // Fresh planner statistics for a table that just grew by a bulk load.
     this.db.exec(`ANALYZE ${q(this.table)}`);
     return this.added;
   }
+}
+
+/** A loader as the engine hands it out: promises, and SQLite's failures in the datastore's words. */
+export function bulkLoadHandle(loader: BulkLoader): BulkLoad {
+  const guard =
+    <A extends unknown[], T>(fn: (...args: A) => T) =>
+    async (...args: A): Promise<T> => {
+      try {
+        return fn(...args);
+      } catch (e) {
+        throw toDatastoreError(e);
+      }
+    };
+  const handle: BulkLoad = {
+    append: guard((rows) => loader.append(rows)),
+    index: guard((max) => loader.index(max)),
+    finish: guard(() => loader.finish()),
+  };
+  if (loader.canOffThread) {
+    handle.offThread = () => ({
+      sink: loader.offThread(),
+      take: guard((part) => loader.take(part as SqlitePart)),
+      release: guard(() => loader.release()),
+    });
+  }
+  return handle;
 }

@@ -1,7 +1,8 @@
 // The catalog: one row per resource in `datastore_resources` (its table's generated name, its
 // fields with the column `cN` each one lives in, keys, indexes, row count, a write version)
 // and its aliases in `datastore_aliases`. Resources are read from here in every request.
-import type { Field, Resource } from "../engine";
+// Learned indexes (learned-indexes.ts) are listed apart from the declared ones.
+import type { Field, LearnedIndex, Resource } from "../engine";
 import { DatastoreError } from "../errors";
 import type { Conn } from "./connection";
 
@@ -19,6 +20,8 @@ interface Row {
   fields: string;
   primary_key: string;
   indexes: string;
+  import_indexes: string;
+  learned_indexes: string;
   next_column: number;
   row_count: number;
   created: string;
@@ -29,6 +32,8 @@ interface Row {
 
 /** A resource with what the engine needs to build SQL for it. */
 export interface Internal extends Resource {
+  importIndexes: string[][];
+  learnedIndexes: LearnedIndex[];
   table: string;
   columns: Map<string, StoredField>;
   nextColumn: number;
@@ -56,6 +61,8 @@ function load(c: Conn, row: Row | undefined): Internal | undefined {
     fields: stored.map(({ id, type, info }) => (info ? { id, type, info } : { id, type })),
     primaryKey: JSON.parse(row.primary_key),
     indexes: JSON.parse(row.indexes),
+    importIndexes: JSON.parse(row.import_indexes),
+    learnedIndexes: JSON.parse(row.learned_indexes),
     aliases,
     rowCount: row.row_count,
     created: row.created,

@@ -23,15 +23,18 @@ import type {
   ValueCountsOutput,
   WriteMethod,
 } from "../engine";
+import { config } from "../../config";
 import { DatastoreError, DatastoreUnavailable } from "../errors";
-import { BulkLoader } from "./bulk-load";
+import { BulkLoader, bulkLoadHandle } from "./bulk-load";
 import * as catalog from "./catalog";
 import type { Internal } from "./catalog";
 import { openReader, openWriter, type Conn } from "./connection";
 import { toDatastoreError } from "./errors";
 import { checkDatabase, explainOpenError } from "./health";
 import { histogram } from "./histogram";
-import { ReadPool, defaultReadWorkers } from "./read-pool";
+import { IndexLearner, type LearnEvent } from "./index-learning";
+import * as learned from "./learned-indexes";
+import { ReadPool, defaultExpensiveReads, defaultReadWorkers } from "./read-pool";
 import * as schema from "./schema";
 import { inIdOrder } from "./read-plan";
 import { keysetChunks, search, searchChunks, searchStatements } from "./search";
@@ -46,8 +49,10 @@ const DUMP_CHUNK_ROWS = 1000;
 
 export interface SqliteOptions {
   file: string;
-  /** Read worker threads; 0 runs reads on the writer connection. Default: one per core, at least two. */
+  /** Read worker threads; 0 runs reads on the writer connection. Default: one per core (at least two), plus one for cheap reads. */
   readWorkers?: number;
+  /** Reads judged expensive that may run at once (read-cost.ts). Default: all workers but one. */
+  expensiveReads?: number;
 }
 
 export async function openSqliteEngine(options: SqliteOptions): Promise<SqliteEngine> {
@@ -58,8 +63,10 @@ export async function openSqliteEngine(options: SqliteOptions): Promise<SqliteEn
     throw new DatastoreUnavailable(explainOpenError(e, options.file));
   }
   const workers = options.readWorkers ?? defaultReadWorkers();
-  const pool = workers > 0 ? new ReadPool(options.file, workers) : undefined;
-  return new SqliteEngine(c, options.file, pool, new WriteLock(), null);
+  const pool = workers > 0 ? new ReadPool(options.file, workers, options.expensiveReads ?? config.expensiveReads ?? defaultExpensiveReads(workers)) : undefined;
+  const lock = new WriteLock();
+  const learner = options.file === ":memory:" ? undefined : new IndexLearner(options.file, lock);
+  return new SqliteEngine(c, options.file, pool, lock, null, learner);
 }
 
 function mapped(e: unknown): unknown {
@@ -90,14 +97,19 @@ export class SqliteEngine implements DatastoreEngine {
     private readonly lock: WriteLock,
     /** The transaction this engine belongs to (its handle inside `transaction`), or null. */
     private readonly tx: { nested: WriteLock; depth: number } | null,
+    /** Learns indexes from this engine's reads (not a transaction's). */
+    private readonly learner?: IndexLearner,
+    /** Whose reads these are (a token id or an address): expensive ones take turns per client. */
+    private readonly client = "",
   ) {
-    this.tokens = sqliteTokens(c, (fn) => this.writing(fn));
+    this.tokens = sqliteTokens(c, (fn) => this.writing(fn), () => this.learner?.building === true);
   }
 
-  /** Runs a read of the writer connection: at once inside a transaction, else between writes. */
+  /** Runs a read of the writer connection: at once inside a transaction, else between writes
+   *  (a learned index's build holds the lock but works on a connection of its own). */
   private async reading<T>(fn: () => T): Promise<T> {
     try {
-      if (this.tx || !this.lock.held) return fn();
+      if (this.tx || !this.lock.held || this.learner?.building) return fn();
       return await this.lock.run(fn);
     } catch (e) {
       throw mapped(e);
@@ -132,6 +144,10 @@ export class SqliteEngine implements DatastoreEngine {
         throw mapped(e);
       }
     });
+  }
+
+  forClient(client: string): DatastoreEngine {
+    return new SqliteEngine(this.c, this.file, this.pool, this.lock, this.tx, this.learner, client);
   }
 
   /** A nested transaction: a savepoint, one at a time per transaction (names are by depth). */
@@ -176,15 +192,25 @@ export class SqliteEngine implements DatastoreEngine {
   }
 
   alterFields(id: string, add: Field[], infoUpdates: Field[], drop: string[]): Promise<void> {
-    return this.writing(() => schema.alterFields(this.c, id, add, infoUpdates, drop));
+    return this.writing(() => {
+      learned.dropOnFields(this.c, id, drop);
+      schema.alterFields(this.c, id, add, infoUpdates, drop);
+    });
   }
 
   setPrimaryKey(id: string, fields: string[]): Promise<void> {
-    return this.writing(() => schema.setPrimaryKey(this.c, id, fields));
+    return this.writing(() => {
+      schema.setPrimaryKey(this.c, id, fields);
+      learned.dropCovered(this.c, id);
+    });
   }
 
-  setIndexes(id: string, indexes: string[][]): Promise<void> {
-    return this.writing(() => schema.setIndexes(this.c, id, indexes));
+  setIndexes(id: string, indexes: string[][], atImport: string[][] = []): Promise<void> {
+    return this.writing(() => {
+      schema.setIndexes(this.c, id, indexes);
+      learned.recordImportPicks(this.c, id, atImport);
+      learned.dropCovered(this.c, id);
+    });
   }
 
   setAliases(id: string, aliases: string[]): Promise<void> {
@@ -192,7 +218,10 @@ export class SqliteEngine implements DatastoreEngine {
   }
 
   dropTable(id: string): Promise<void> {
-    return this.writing(() => schema.dropTable(this.c, id));
+    return this.writing(() => {
+      schema.dropTable(this.c, id);
+      learned.forget(this.c, id);
+    });
   }
 
   // ------------------------------------------------------------------------------- writes
@@ -214,16 +243,7 @@ export class SqliteEngine implements DatastoreEngine {
       });
       return new BulkLoader(this.c, r.table, [...r.columns.values()], targets, (added) => catalog.touch(this.c, id, added));
     });
-    const guard =
-      <A extends unknown[], T>(fn: (...args: A) => T) =>
-      async (...args: A): Promise<T> => {
-        try {
-          return fn(...args);
-        } catch (e) {
-          throw mapped(e);
-        }
-      };
-    return { append: guard((rows) => loader.append(rows)), index: guard((max) => loader.index(max)), finish: guard(() => loader.finish()) };
+    return bulkLoadHandle(loader);
   }
 
   fieldStats(id: string, sampleRows: number): Promise<FieldStats[]> {
@@ -237,36 +257,64 @@ export class SqliteEngine implements DatastoreEngine {
     return catalog.mustGet(this.c, resource.id);
   }
 
+  /** Times a read (outside transactions) for the index learner: index-learning.ts. */
+  private async observed<T>(resource: Resource, query: SearchQuery, sorted: boolean, read: () => Promise<T>): Promise<T> {
+    if (!this.learner) return read();
+    const started = performance.now();
+    try {
+      return await read();
+    } finally {
+      this.learner.observe(resource, query, performance.now() - started, sorted);
+    }
+  }
+
+  search(resource: Resource, query: SearchQuery): Promise<SearchOutput> {
+    return this.observed(resource, query, true, () => this.searchNow(resource, query));
+  }
+
+  valueCounts(resource: Resource, field: string, query: SearchQuery, limit: number): Promise<ValueCountsOutput> {
+    return this.observed(resource, query, false, () => this.valueCountsNow(resource, field, query, limit));
+  }
+
+  histogram(resource: Resource, field: string, query: SearchQuery, bins: number): Promise<HistogramOutput> {
+    return this.observed(resource, query, false, () => this.histogramNow(resource, field, query, bins));
+  }
+
   /** Reads run on the pool's workers when there is one (outside a transaction), else here. */
-  async search(resource: Resource, query: SearchQuery): Promise<SearchOutput> {
-    if (this.pool && !this.tx) return (await this.pool.run({ op: "search", resourceId: resource.id, query })) as SearchOutput;
+  private async searchNow(resource: Resource, query: SearchQuery): Promise<SearchOutput> {
+    if (this.pool && !this.tx) return (await this.pool.run({ op: "search", resourceId: resource.id, query }, this.client)) as SearchOutput;
     return this.reading(() => search(this.c, this.current(resource), query, !this.tx));
   }
 
-  async valueCounts(resource: Resource, field: string, query: SearchQuery, limit: number): Promise<ValueCountsOutput> {
+  private async valueCountsNow(resource: Resource, field: string, query: SearchQuery, limit: number): Promise<ValueCountsOutput> {
     if (this.pool && !this.tx) {
-      return (await this.pool.run({ op: "valueCounts", resourceId: resource.id, query, field, limit })) as ValueCountsOutput;
+      return (await this.pool.run({ op: "valueCounts", resourceId: resource.id, query, field, limit }, this.client)) as ValueCountsOutput;
     }
     return this.reading(() => valueCounts(this.c, this.current(resource), field, query, limit));
   }
 
-  async histogram(resource: Resource, field: string, query: SearchQuery, bins: number): Promise<HistogramOutput> {
+  private async histogramNow(resource: Resource, field: string, query: SearchQuery, bins: number): Promise<HistogramOutput> {
     if (this.pool && !this.tx) {
-      return (await this.pool.run({ op: "histogram", resourceId: resource.id, query, field, bins })) as HistogramOutput;
+      return (await this.pool.run({ op: "histogram", resourceId: resource.id, query, field, bins }, this.client)) as HistogramOutput;
     }
     return this.reading(() => histogram(this.c, this.current(resource), field, query, bins));
   }
 
   /** On a read worker when there is a pool: sizes read every page of the resource. */
   async stats(resource: Resource): Promise<ResourceStats> {
-    if (this.pool && !this.tx) return (await this.pool.run({ op: "stats", resourceId: resource.id })) as ResourceStats;
+    if (this.pool && !this.tx) return (await this.pool.run({ op: "stats", resourceId: resource.id }, this.client)) as ResourceStats;
     return this.reading(() => sizes(this.c, this.current(resource)));
   }
 
-  /** A private read-only connection per stream, so the writer stays free for other requests
-   *  between chunks. In `_id` order the rows come by keyset, a short read per chunk; in any
-   *  other order from one statement over one snapshot. */
+  /** In `_id` order with a pool, each chunk is a keyset search on it, scheduled as any read.
+   *  Else a private read-only connection per stream, so the writer stays free for other
+   *  requests between chunks: by keyset, a short read per chunk, in `_id` order; in any other
+   *  order from one statement over one snapshot. */
   async *iterate(resource: Resource, query: SearchQuery): AsyncIterableIterator<unknown[][]> {
+    if (this.pool && !this.tx && inIdOrder(query)) {
+      yield* this.pool.keysetChunks(resource.id, query, DUMP_CHUNK_ROWS, this.client);
+      return;
+    }
     let reader: Conn;
     try {
       reader = openReader(this.file);
@@ -335,12 +383,18 @@ export class SqliteEngine implements DatastoreEngine {
     return `Backed up ${this.file} to ${out} (${mb} MB, ${((Date.now() - started) / 1000).toFixed(1)} s, integrity ${ok}).`;
   }
 
+  /** What index learning did lately (index-learning.ts), for tests and the bench. */
+  learnEvents(): readonly LearnEvent[] {
+    return this.learner?.events ?? [];
+  }
+
   /** A pragma on the writer connection, for tests that simulate faults (test-support.ts). */
   pragma(sql: string): unknown {
     return this.c.db.pragma(sql, { simple: true });
   }
 
   async close(): Promise<void> {
+    await this.learner?.close();
     await this.pool?.close();
     if (!this.c.db.open) return;
     try {

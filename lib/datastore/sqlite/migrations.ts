@@ -51,6 +51,12 @@ const MIGRATIONS: (string | ((c: Conn) => void))[] = [
     for (const r of rows) rebuildFts(c, r.table_name, JSON.parse(r.fields) as StoredField[]);
     c.db.exec("UPDATE datastore_resources SET version = version + 1");
   },
+  // Why each index exists: the import rule's picks among `indexes`, and the indexes learned
+  // from slow reads, kept apart so a declared `indexes` list never drops them by accident.
+  `
+  ALTER TABLE datastore_resources ADD COLUMN import_indexes TEXT NOT NULL DEFAULT '[]';
+  ALTER TABLE datastore_resources ADD COLUMN learned_indexes TEXT NOT NULL DEFAULT '[]';
+  `,
 ];
 
 const SCHEMA_VERSION = MIGRATIONS.length;

@@ -26,6 +26,10 @@ class RankedLists {
   private lists = new Map<string, RankedList>();
   private held = 0;
 
+  has(key: string): boolean {
+    return this.lists.has(key);
+  }
+
   get(key: string, make: () => RankedList): RankedList {
     const hit = this.lists.get(key);
     if (hit) {
@@ -65,10 +69,19 @@ export function bestFirstRank(where: Where, query: SearchQuery): string | null {
   return expr;
 }
 
+function listKey(r: Internal, match: string, rank: string): string {
+  return `${r.table}\0${r.version}\0${rank}\0${match}`;
+}
+
+/** Whether this connection keeps the ranked list already (its pages then cost only their rows). */
+export function hasRankedList(c: Conn, r: Internal, match: string, rank: string): boolean {
+  return perConnection.get(c)?.has(listKey(r, match, rank)) ?? false;
+}
+
 function rankedList(c: Conn, r: Internal, match: string, rank: string, keep: boolean): RankedList {
   let lists = perConnection.get(c);
   if (!lists) perConnection.set(c, (lists = new RankedLists()));
-  const key = `${r.table}\0${r.version}\0${rank}\0${match}`;
+  const key = listKey(r, match, rank);
   const make = () => {
     const fts = q(ftsTable(r.table));
     // Every match with its score in one row of two JSON arrays (in rowid order): cheaper than

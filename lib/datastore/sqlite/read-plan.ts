@@ -78,7 +78,7 @@ export function pageSql(p: ReadPlan, distinct: boolean): string {
 /** False when an index on the column proves it holds no NULL (one index probe, not a scan). */
 function mayHoldNulls(c: Conn, r: Internal, f: StoredField): boolean {
   if (f === ID_FIELD) return false;
-  const indexed = r.primaryKey[0] === f.id || r.indexes.some((ix) => ix[0] === f.id);
+  const indexed = r.primaryKey[0] === f.id || r.indexes.some((ix) => ix[0] === f.id) || r.learnedIndexes.some((ix) => ix.fields[0] === f.id);
   if (!indexed) return true;
   return c.cache.get(`SELECT 1 FROM ${q(r.table)} WHERE ${q(f.column)} IS NULL LIMIT 1`).get() !== undefined;
 }

@@ -1,13 +1,15 @@
-// A pool of read workers (worker_threads), each with its own SQLite connection. Searches run
-// there in parallel with each other and with the event loop; a task past the query timeout
-// (plus a grace period for work SQLite does between deadline checks, like a big sort) has its
-// worker terminated and replaced, and answers 409 "query took too long".
+// A pool of read workers (worker_threads), each with its own SQLite connection. A read goes
+// first to a free worker, which answers it if its plan says it is cheap (read-cost.ts), else
+// hands it back to wait its client's turn in the expensive lane (read-scheduler.ts). A task past
+// the query timeout (plus a grace period for work SQLite does between deadline checks, like a
+// big sort) has its worker terminated and replaced, and answers 409 "query took too long".
 import os from "node:os";
 import path from "node:path";
 import { SHARE_ENV, Worker } from "node:worker_threads";
 import { config } from "../../config";
-import type { SearchQuery } from "../engine";
+import type { Filter, SearchOutput, SearchQuery } from "../engine";
 import { DatastoreError, type ErrorKind } from "../errors";
+import { ReadScheduler, type Lane } from "./read-scheduler";
 
 export type NewReadTask = { resourceId: string } & (
   | { op: "search"; query: SearchQuery }
@@ -15,9 +17,16 @@ export type NewReadTask = { resourceId: string } & (
   | { op: "histogram"; query: SearchQuery; field: string; bins: number }
   | { op: "stats" }
 );
-export type ReadTask = NewReadTask & { id: number };
+/** `judge`: the worker decides whether it is cheap enough to answer now (read-cost.ts). */
+export type ReadTask = NewReadTask & { id: number; judge: boolean };
 
-type Reply = { id: number; result?: unknown; error?: { kind?: ErrorKind; details?: Record<string, unknown>; message?: string } };
+type Reply = {
+  id: number;
+  result?: unknown;
+  /** Judged expensive and not run: it waits in the expensive lane. */
+  expensive?: true;
+  error?: { kind?: ErrorKind; details?: Record<string, unknown>; message?: string };
+};
 
 interface Slot {
   worker: Worker;
@@ -26,8 +35,10 @@ interface Slot {
 
 interface Pending {
   task: ReadTask;
+  client: string;
   resolve: (v: unknown) => void;
   reject: (e: unknown) => void;
+  lane?: Lane;
   slot?: Slot;
   timer?: NodeJS.Timeout;
 }
@@ -35,21 +46,31 @@ interface Pending {
 const GRACE_MS = 2000;
 
 export function defaultReadWorkers(): number {
-  // One per core, at least two, so one slow query never leaves the others waiting. Each costs
-  // an isolate and its page cache (README "Performance" has the memory figures).
-  return Math.max(2, os.availableParallelism());
+  // One per core (at least two) for reads of any cost, and one more that expensive reads never
+  // take, kept for cheap ones. Each costs an isolate and its page cache (README "Performance").
+  return Math.max(2, os.availableParallelism()) + 1;
+}
+
+/** Expensive reads that may run at once on `workers`: all but one, so one is always free for
+ *  cheap reads (with a single worker, that one). */
+export function defaultExpensiveReads(workers: number): number {
+  return Math.max(1, workers - 1);
 }
 
 export class ReadPool {
   private slots: Slot[] = [];
-  private queue: Pending[] = [];
+  private scheduler: ReadScheduler<Pending>;
   private running = new Map<number, Pending>();
   private nextId = 1;
+  /** Reads answered in each lane, for tests and the bench. */
+  readonly answered = { cheap: 0, expensive: 0 };
 
   constructor(
     private file: string,
     size: number,
+    expensiveLimit = defaultExpensiveReads(size),
   ) {
+    this.scheduler = new ReadScheduler(Math.max(1, expensiveLimit));
     for (let i = 0; i < size; i++) this.slots.push(this.spawn());
   }
 
@@ -67,20 +88,47 @@ export class ReadPool {
     return slot;
   }
 
-  run(task: NewReadTask): Promise<unknown> {
+  /** Runs a read; `client` (a token id or an address) is whose turn it takes when expensive. */
+  run(task: NewReadTask, client = ""): Promise<unknown> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ task: { ...task, id: this.nextId++ }, resolve, reject });
+      this.scheduler.push({ task: { ...task, id: this.nextId++, judge: true }, client, resolve, reject }, "cheap", client);
       this.dispatch();
     });
   }
 
+  /**
+   * A dump's rows in `_id` order (read-plan.ts inIdOrder), chunk by chunk by keyset, each chunk
+   * a search of its own on the pool, scheduled as any other: a chunk an index bounds is cheap,
+   * one that scans for its rows waits its client's turn. Rows written meanwhile ahead of the
+   * walk are included (search.ts keysetChunks, the same walk on one connection).
+   */
+  async *keysetChunks(resourceId: string, query: SearchQuery, chunkRows: number, client = ""): AsyncGenerator<unknown[][]> {
+    const desc = query.sort[0].desc;
+    let remaining = query.limit < 0 ? Infinity : query.limit;
+    let offset = query.offset;
+    let after: number | undefined;
+    while (remaining > 0) {
+      const limit = Math.min(chunkRows, remaining);
+      const seek: Filter[] = after === undefined ? [] : [{ op: desc ? "lt" : "gt", field: "_id", value: after }];
+      const page: SearchQuery = { ...query, filters: [...query.filters, ...seek], limit, offset, lastId: true, includeTotal: false };
+      const out = (await this.run({ op: "search", resourceId, query: page }, client)) as SearchOutput;
+      if (out.rows.length === 0) return;
+      yield out.rows;
+      if (out.rows.length < limit || out.lastId === undefined) return;
+      after = out.lastId;
+      remaining -= out.rows.length;
+      offset = 0;
+    }
+  }
+
   private dispatch(): void {
-    for (;;) {
-      const job = this.queue[0];
-      if (!job) return;
-      const slot = this.slotFor(job.task);
-      if (!slot) return;
-      this.queue.shift();
+    while (this.slots.some((s) => !s.busy)) {
+      const next = this.scheduler.next();
+      if (!next) return;
+      const job = next.job;
+      job.lane = next.lane;
+      job.task.judge = next.lane === "cheap";
+      const slot = this.slotFor(job.task)!;
       slot.busy = true;
       job.slot = slot;
       job.timer = setTimeout(() => this.timeout(job), config.queryTimeoutMs + GRACE_MS);
@@ -104,15 +152,25 @@ export class ReadPool {
     return preferred.busy ? free[0] : preferred;
   }
 
+  /** Ends a running job's hold on its worker and its lane. */
+  private release(job: Pending): void {
+    this.running.delete(job.task.id);
+    clearTimeout(job.timer);
+    this.scheduler.finished(job.lane!);
+  }
+
   private settle(slot: Slot, reply: Reply): void {
     const job = this.running.get(reply.id);
     slot.busy = false;
     if (job) {
-      this.running.delete(reply.id);
-      clearTimeout(job.timer);
-      if (!reply.error) job.resolve(reply.result);
-      else if (reply.error.kind) job.reject(new DatastoreError(reply.error.kind, reply.error.details ?? {}));
-      else job.reject(new Error(reply.error.message));
+      this.release(job);
+      if (reply.expensive) this.scheduler.push(job, "expensive", job.client);
+      else {
+        this.answered[job.lane!]++;
+        if (!reply.error) job.resolve(reply.result);
+        else if (reply.error.kind) job.reject(new DatastoreError(reply.error.kind, reply.error.details ?? {}));
+        else job.reject(new Error(reply.error.message));
+      }
     }
     this.dispatch();
   }
@@ -123,7 +181,7 @@ export class ReadPool {
   }
 
   private timeout(job: Pending): void {
-    this.running.delete(job.task.id);
+    this.release(job);
     if (job.slot) {
       void job.slot.worker.terminate();
       this.replace(job.slot);
@@ -133,10 +191,9 @@ export class ReadPool {
   }
 
   private fail(slot: Slot, err: Error): void {
-    for (const [id, job] of this.running) {
+    for (const job of [...this.running.values()]) {
       if (job.slot !== slot) continue;
-      this.running.delete(id);
-      clearTimeout(job.timer);
+      this.release(job);
       job.reject(err);
     }
     this.replace(slot);

@@ -1,11 +1,14 @@
 // A read worker: its own read-only connection, answering search, value-count, histogram and
 // size tasks, so reads use every core and a slow query never blocks the server's event loop.
+// A task sent to be judged is answered only if its plan says it is cheap (read-cost.ts);
+// otherwise it goes back to the pool to wait in the expensive lane.
 import { parentPort, workerData } from "node:worker_threads";
 import { DatastoreError } from "../errors";
-import { mustGet } from "./catalog";
+import { mustGet, type Internal } from "./catalog";
 import { openReader } from "./connection";
 import { toDatastoreError } from "./errors";
 import { histogram } from "./histogram";
+import { judge, observe, type Verdict } from "./read-cost";
 import type { ReadTask } from "./read-pool";
 import { search } from "./search";
 import { sizes } from "./statistics";
@@ -13,28 +16,54 @@ import { valueCounts } from "./value-counts";
 
 const c = openReader((workerData as { file: string }).file);
 
+const EXPENSIVE = Symbol("expensive");
+
+function execute(r: Internal, task: ReadTask): unknown {
+  switch (task.op) {
+    case "search":
+      return search(c, r, task.query);
+    case "valueCounts":
+      return valueCounts(c, r, task.field, task.query, task.limit);
+    case "histogram":
+      return histogram(c, r, task.field, task.query, task.bins);
+    case "stats":
+      return sizes(c, r);
+  }
+}
+
+/** A verdict, or none when judging fails: the read then runs, and reports its own error. */
+function verdict(r: Internal, task: ReadTask): Verdict | null {
+  try {
+    return judge(c, r, task);
+  } catch {
+    return null;
+  }
+}
+
 function run(task: ReadTask): unknown {
-  // One read transaction: the catalog and the rows come from the same snapshot.
+  // One read transaction: the catalog, the plan and the rows come from the same snapshot.
   return c.db.transaction(() => {
     const r = mustGet(c, task.resourceId);
-    switch (task.op) {
-      case "search":
-        return search(c, r, task.query);
-      case "valueCounts":
-        return valueCounts(c, r, task.field, task.query, task.limit);
-      case "histogram":
-        return histogram(c, r, task.field, task.query, task.bins);
-      case "stats":
-        return sizes(c, r);
-    }
+    const judged = task.judge ? verdict(r, task) : null;
+    if (judged?.cost === "expensive") return EXPENSIVE;
+    const started = performance.now();
+    const result = execute(r, task);
+    // A plan can mislead: a shape judged cheap that runs slow waits with the expensive reads.
+    if (judged) observe(c, judged.shape, performance.now() - started);
+    return result;
   })();
 }
 
 parentPort!.on("message", (task: ReadTask) => {
   try {
-    const result = run(task) as { records?: Uint8Array };
+    const result = run(task);
+    if (result === EXPENSIVE) {
+      parentPort!.postMessage({ id: task.id, expensive: true });
+      return;
+    }
+    const records = (result as { records?: Uint8Array }).records;
     // Encoded records move to the server thread without a copy.
-    parentPort!.postMessage({ id: task.id, result }, result.records ? [result.records.buffer as ArrayBuffer] : []);
+    parentPort!.postMessage({ id: task.id, result }, records ? [records.buffer as ArrayBuffer] : []);
   } catch (e) {
     const mapped = toDatastoreError(e);
     const error = mapped instanceof DatastoreError ? { kind: mapped.kind, details: mapped.details } : { message: (mapped as Error).message };

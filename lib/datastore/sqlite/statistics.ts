@@ -12,7 +12,7 @@ const sizeCache = new WeakMap<Conn, Map<string, { key: string; stats: ResourceSt
 export function sizes(c: Conn, r: Internal): ResourceStats {
   const pageSize = c.db.pragma("page_size", { simple: true }) as number;
   const pageCount = c.db.pragma("page_count", { simple: true }) as number;
-  const key = JSON.stringify([r.table, r.version, r.indexes, pageCount]);
+  const key = sizesKey(r, pageCount);
   let known = sizeCache.get(c);
   if (!known) sizeCache.set(c, (known = new Map()));
   const hit = known.get(r.id);
@@ -28,6 +28,16 @@ export function sizes(c: Conn, r: Internal): ResourceStats {
   const stats = { size: sizeOf(tables), idxSize: sizeOf(others), dbSize: pageSize * pageCount };
   known.set(r.id, { key, stats });
   return stats;
+}
+
+function sizesKey(r: Internal, pageCount: number): string {
+  return JSON.stringify([r.table, r.version, r.indexes, pageCount]);
+}
+
+/** Whether this connection has the sizes already (then `sizes` reads nothing). */
+export function knowsSizes(c: Conn, r: Internal): boolean {
+  const pageCount = c.db.pragma("page_count", { simple: true }) as number;
+  return sizeCache.get(c)?.get(r.id)?.key === sizesKey(r, pageCount);
 }
 
 /** Distinct values and average length per field over the first `sampleRows` rows. */

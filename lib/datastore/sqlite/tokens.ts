@@ -17,8 +17,9 @@ function record(r: Row): TokenRecord {
   return { id: r.id, name: r.name, scope: r.scope, hash: r.token_hash, created: r.created, expires: r.expires, lastUsed: r.last_used };
 }
 
-/** `write` runs a write under the engine's write lock (see engine.ts). */
-export function sqliteTokens(c: Conn, write: <T>(fn: () => T) => Promise<T>): TokenStorage {
+/** `write` runs a write under the engine's write lock (see engine.ts); `busy`: the lock is held
+ *  for seconds (a learned index's build), so a last-use refresh is skipped, not waited for. */
+export function sqliteTokens(c: Conn, write: <T>(fn: () => T) => Promise<T>, busy: () => boolean = () => false): TokenStorage {
   return {
     insert: (t) =>
       write(() => {
@@ -33,6 +34,7 @@ export function sqliteTokens(c: Conn, write: <T>(fn: () => T) => Promise<T>): To
     },
     remove: (idOrHash) => write(() => c.db.prepare("DELETE FROM api_tokens WHERE id = ? OR token_hash = ?").run(idOrHash, idOrHash).changes > 0),
     touch: async (id, at) => {
+      if (busy()) return;
       try {
         await write(() => withoutWaiting(c, () => c.cache.get("UPDATE api_tokens SET last_used = ? WHERE id = ?").run(at, id)));
       } catch {

@@ -1,0 +1,178 @@
+// Whether a read is cheap (index-backed and bounded: a few ms) or expensive (a scan, a sort or
+// a count over many rows, a big page), judged from SQLite's own plan on the read worker's
+// connection just before it would run. Judging costs microseconds: plans are kept per SQL text,
+// and the bounded probes that size an index range per resource version and values.
+import type { SearchQuery } from "../engine";
+import type { Internal } from "./catalog";
+import type { Conn } from "./connection";
+import { countPlan } from "./count";
+import { ftsTable } from "./fts-index";
+import { bestFirstRank, hasRankedList } from "./ranked";
+import { inIdOrder, pageSql, planSearch, type ReadPlan } from "./read-plan";
+import { quoteIdent as q } from "./sql";
+import { Memo } from "./statement-cache";
+import { knowsSizes } from "./statistics";
+import type { Where } from "./where";
+
+export type Cost = "cheap" | "expensive";
+
+/** What a read worker is asked to judge (read-pool.ts's tasks, without their ids). */
+export type CostedRead =
+  | { op: "search"; query: SearchQuery }
+  | { op: "valueCounts"; query: SearchQuery; field: string }
+  | { op: "histogram"; query: SearchQuery }
+  | { op: "stats" };
+
+/** A verdict, and the read's shape (its SQL) under which a slow run is remembered. */
+export interface Verdict {
+  cost: Cost;
+  shape: string;
+}
+
+/** Tables this small are cheap to read whatever the plan: a whole scan takes a few ms. */
+const SMALL_TABLE_ROWS = 20_000;
+/** Rows a cheap page may return (a 1,000-row page takes about 2 ms; 32,000 about 75). */
+const CHEAP_PAGE_ROWS = 1_000;
+/** Rows a cheap read may step over, sort or rank (sorting 50,000 rows takes about 50 ms). */
+const CHEAP_ROWS = 5_000;
+/** Index entries a cheap count may read (about 25 ns each: 5 ms). */
+const CHEAP_COUNT_ROWS = 200_000;
+/** Rows cheap value counts may group (through an index: about 2 ms). */
+const CHEAP_GROUP_ROWS = 20_000;
+/** A read judged cheap that takes longer than this twice running (not once: a busy machine
+ *  can stall any read) has its shape judged expensive for SLOW_FOR_MS. */
+const SLOW_MS = 100;
+const SLOW_STRIKES = 2;
+const SLOW_FOR_MS = 60_000;
+
+const plans = new WeakMap<Conn, Memo<string[]>>();
+const probes = new WeakMap<Conn, Memo<boolean>>();
+const slowShapes = new WeakMap<Conn, Map<string, { strikes: number; until: number }>>();
+
+function memo<V>(map: WeakMap<Conn, Memo<V>>, c: Conn): Memo<V> {
+  let m = map.get(c);
+  if (!m) map.set(c, (m = new Memo<V>()));
+  return m;
+}
+
+/** The steps of SQLite's plan for `sql` (EXPLAIN QUERY PLAN), once per SQL text. */
+function planSteps(c: Conn, sql: string, params: unknown[]): string[] {
+  return memo(plans, c).get(sql, () => (c.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((s) => s.detail));
+}
+
+function valuesKey(params: unknown[]): string {
+  return JSON.stringify(params, (_k, v: unknown) => (typeof v === "bigint" ? `${v}n` : v));
+}
+
+/** Whether at most `n` rows match `sql`'s rows (a `SELECT 1 …`), counting no further than n + 1. */
+function atMost(c: Conn, r: Internal, sql: string, params: unknown[], n: number): boolean {
+  const key = `${r.table}\0${r.version}\0${n}\0${sql}\0${valuesKey(params)}`;
+  return memo(probes, c).get(key, () => (c.cache.get(`SELECT count(*) FROM (${sql} LIMIT ?)`, "pluck").get(...params, n + 1) as number) <= n);
+}
+
+function ftsMatchesAtMost(c: Conn, r: Internal, match: string, n: number): boolean {
+  const fts = q(ftsTable(r.table));
+  return atMost(c, r, `SELECT 1 FROM ${fts} WHERE ${fts} MATCH ?`, [match], n);
+}
+
+/** Index-only (the count plan says one covering index range answers the filters) and at most n. */
+function indexRangeAtMost(c: Conn, r: Internal, plan: ReadPlan, query: SearchQuery, n: number): boolean {
+  const how = countPlan(c, r, plan, query);
+  if ("rows" in how) return r.rowCount <= n;
+  if (how.budgeted) return false;
+  const where: Where = plan.where;
+  if (where.parts.length === 0 && where.ftsMatch !== null) return ftsMatchesAtMost(c, r, where.ftsMatch, n);
+  return atMost(c, r, `SELECT 1 FROM ${q(r.table)} AS t WHERE ${where.sql(false)}`, where.params, n);
+}
+
+function wasSlow(c: Conn, shape: string): boolean {
+  return (slowShapes.get(c)?.get(shape)?.until ?? 0) > Date.now();
+}
+
+/** How long a read judged cheap took. When its plan misled (slow, twice running), reads of its
+ *  shape wait their turn with the expensive ones for a while. */
+export function observe(c: Conn, shape: string, ms: number): void {
+  let m = slowShapes.get(c);
+  if (ms <= SLOW_MS) {
+    m?.delete(shape);
+    return;
+  }
+  if (!m) slowShapes.set(c, (m = new Map()));
+  if (m.size >= 256) m.clear();
+  const strikes = (m.get(shape)?.strikes ?? 0) + 1;
+  m.set(shape, { strikes, until: strikes >= SLOW_STRIKES ? Date.now() + SLOW_FOR_MS : 0 });
+}
+
+export function judge(c: Conn, r: Internal, read: CostedRead): Verdict {
+  const base = `${read.op}\0${r.table}\0${r.version}`;
+  switch (read.op) {
+    case "search": {
+      const plan = planSearch(c, r, read.query);
+      const shape = `${base}\0${read.query.includeTotal ? "total" : ""}\0${pageSql(plan, read.query.distinct)}`;
+      if (wasSlow(c, shape)) return { cost: "expensive", shape };
+      return { cost: searchCost(c, r, read.query, plan), shape };
+    }
+    case "valueCounts": {
+      const plan = planSearch(c, r, { ...read.query, columns: [], sort: [], distinct: false, offset: 0 });
+      const shape = `${base}\0${read.field}\0${plan.where.sql()}`;
+      if (wasSlow(c, shape)) return { cost: "expensive", shape };
+      if (r.rowCount <= SMALL_TABLE_ROWS) return { cost: "cheap", shape };
+      // Unnarrowed, a big table's counts read its first 100,000 rows (value-counts.ts).
+      const narrowed = plan.where.parts.length > 0 || plan.where.ftsJoin !== "";
+      const cheap = narrowed && indexRangeAtMost(c, r, plan, { ...read.query, distinct: false }, CHEAP_GROUP_ROWS);
+      return { cost: cheap ? "cheap" : "expensive", shape };
+    }
+    case "histogram":
+      // Its min and max may walk a whole index, even under a narrow filter (150 ms measured).
+      return { cost: r.rowCount <= SMALL_TABLE_ROWS ? "cheap" : "expensive", shape: base };
+    case "stats":
+      // Sizes read every page of the resource, unless this connection has them already.
+      return { cost: r.rowCount <= SMALL_TABLE_ROWS || knowsSizes(c, r) ? "cheap" : "expensive", shape: base };
+  }
+}
+
+function searchCost(c: Conn, r: Internal, query: SearchQuery, plan: ReadPlan): Cost {
+  const limit = query.limit < 0 ? r.rowCount : Math.min(query.limit, r.rowCount);
+  if (limit > CHEAP_PAGE_ROWS) return "expensive";
+  if (r.rowCount <= SMALL_TABLE_ROWS) return "cheap";
+  const where = plan.where;
+  const rank = bestFirstRank(where, query);
+  if (rank !== null) {
+    // Best-first: cheap when this worker ranked the matches already, or they are few.
+    return hasRankedList(c, r, where.ftsMatch!, rank) || ftsMatchesAtMost(c, r, where.ftsMatch!, CHEAP_ROWS) ? "cheap" : "expensive";
+  }
+  if (limit > 0 && !pageCheap(c, r, query, plan, limit)) return "expensive";
+  if (!query.includeTotal) return "cheap";
+  const how = countPlan(c, r, plan, query);
+  if ("rows" in how) return "cheap";
+  if (how.budgeted) return "expensive";
+  return indexRangeAtMost(c, r, plan, query, CHEAP_COUNT_ROWS) ? "cheap" : "expensive";
+}
+
+/**
+ * The page alone: bounded when SQLite reads no more than offset + limit rows of a table or
+ * index in order (no conditions to skip rows over), or searches an index range without
+ * sorting it, or sorts a range known to be small.
+ */
+function pageCheap(c: Conn, r: Internal, query: SearchQuery, plan: ReadPlan, limit: number): boolean {
+  const where = plan.where;
+  const conditions = where.parts.length > 0 || where.ftsJoin !== "";
+  const countable = () => {
+    const how = countPlan(c, r, plan, query);
+    return !("rows" in how) && !how.budgeted;
+  };
+  // In `_id` order under filters one index counts, id-scan.ts bounds the page itself.
+  if (inIdOrder(query) && conditions && countable()) return true;
+  const steps = planSteps(c, pageSql(plan, query.distinct), [...plan.params, limit, plan.offset]);
+  const fts = ftsTable(r.table);
+  const sorts = steps.some((s) => s.startsWith("USE TEMP B-TREE"));
+  if (steps.some((s) => s.startsWith(`SCAN ${fts} `) || s.startsWith(`SCAN "${fts}"`))) {
+    // Full text joined with filters or sorted otherwise: every match is visited.
+    return where.ftsMatch !== null && ftsMatchesAtMost(c, r, where.ftsMatch, CHEAP_ROWS);
+  }
+  if (steps.some((s) => s === "SCAN t" || s.startsWith("SCAN t "))) {
+    return !conditions && !sorts && !query.distinct && plan.offset + limit <= CHEAP_ROWS;
+  }
+  if (sorts || query.distinct) return countable() && indexRangeAtMost(c, r, plan, query, CHEAP_ROWS);
+  return plan.offset + limit <= CHEAP_ROWS;
+}
