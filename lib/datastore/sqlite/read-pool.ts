@@ -7,8 +7,9 @@ import os from "node:os";
 import path from "node:path";
 import { SHARE_ENV, Worker } from "node:worker_threads";
 import { config } from "../../config";
-import type { Filter, SearchOutput, SearchQuery } from "../engine";
+import type { SearchOutput, SearchQuery } from "../engine";
 import { DatastoreError, type ErrorKind } from "../errors";
+import { keysetPages } from "./keyset";
 import { ReadScheduler, type Lane } from "./read-scheduler";
 
 export type NewReadTask = { resourceId: string } & (
@@ -103,21 +104,12 @@ export class ReadPool {
    * walk are included (search.ts keysetChunks, the same walk on one connection).
    */
   async *keysetChunks(resourceId: string, query: SearchQuery, chunkRows: number, client = ""): AsyncGenerator<unknown[][]> {
-    const desc = query.sort[0].desc;
-    let remaining = query.limit < 0 ? Infinity : query.limit;
-    let offset = query.offset;
-    let after: number | undefined;
-    while (remaining > 0) {
-      const limit = Math.min(chunkRows, remaining);
-      const seek: Filter[] = after === undefined ? [] : [{ op: desc ? "lt" : "gt", field: "_id", value: after }];
-      const page: SearchQuery = { ...query, filters: [...query.filters, ...seek], limit, offset, lastId: true, includeTotal: false };
-      const out = (await this.run({ op: "search", resourceId, query: page }, client)) as SearchOutput;
+    const pages = keysetPages(query, chunkRows);
+    for (let step = pages.next(); !step.done; ) {
+      const out = (await this.run({ op: "search", resourceId, query: step.value }, client)) as SearchOutput;
       if (out.rows.length === 0) return;
       yield out.rows;
-      if (out.rows.length < limit || out.lastId === undefined) return;
-      after = out.lastId;
-      remaining -= out.rows.length;
-      offset = 0;
+      step = pages.next({ rows: out.rows.length, lastId: out.lastId });
     }
   }
 

@@ -1,7 +1,7 @@
 // Runs a search on one connection: the page (as rows, or straight into JSON bytes), then the
 // total; and the same plan as a stream of row chunks for dumps.
 import { config } from "../../config";
-import type { Filter, SearchOutput, SearchQuery } from "../engine";
+import type { SearchOutput, SearchQuery } from "../engine";
 import { RecordsWriter } from "../formats";
 import type { Stored } from "../types";
 import * as catalog from "./catalog";
@@ -11,6 +11,7 @@ import { count, countPlan } from "./count";
 import { within } from "./deadline";
 import { bestFirstPage, bestFirstRank } from "./ranked";
 import { idOrderPage } from "./id-scan";
+import { keysetPages } from "./keyset";
 import { pageSql, planSearch, type ReadPlan } from "./read-plan";
 
 /** `keepLists` false: the rows may be a transaction's uncommitted ones, so a ranked list built
@@ -91,29 +92,21 @@ export function* searchChunks(c: Conn, r: Internal, query: SearchQuery, chunkRow
  * walks by next_page too). Rows written meanwhile ahead of the walk are included.
  */
 export function* keysetChunks(c: Conn, resourceId: string, query: SearchQuery, chunkRows: number): Generator<unknown[][]> {
-  const desc = query.sort[0].desc;
-  let remaining = query.limit < 0 ? Infinity : query.limit;
-  let offset = query.offset;
-  let after: number | undefined;
-  while (remaining > 0) {
-    const limit = Math.min(chunkRows, remaining);
-    const seek: Filter[] = after === undefined ? [] : [{ op: desc ? "lt" : "gt", field: "_id", value: after }];
-    const page: SearchQuery = { ...query, filters: [...query.filters, ...seek], limit, offset, lastId: true };
+  const pages = keysetPages(query, chunkRows);
+  for (let step = pages.next(); !step.done; ) {
+    const page = step.value;
     let raw: Stored[][];
     let decoders: ReadPlan["decoders"];
     c.db.exec("BEGIN");
     try {
       const plan = planSearch(c, catalog.mustGet(c, resourceId), page);
       decoders = plan.decoders;
-      raw = c.cache.get(pageSql(plan, false), "raw").all(...plan.params, limit, plan.offset) as Stored[][];
+      raw = c.cache.get(pageSql(plan, false), "raw").all(...plan.params, page.limit, plan.offset) as Stored[][];
     } finally {
       c.db.exec("COMMIT");
     }
     if (raw.length === 0) return;
     yield raw.map((row) => row.slice(0, -1).map((v, i) => decoders[i](v)));
-    if (raw.length < limit) return;
-    after = Number(raw[raw.length - 1].at(-1));
-    remaining -= raw.length;
-    offset = 0;
+    step = pages.next({ rows: raw.length, lastId: Number(raw[raw.length - 1].at(-1)) });
   }
 }
