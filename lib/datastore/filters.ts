@@ -45,29 +45,30 @@ class Parser {
     const dict = input as Record<string, Json>;
     if (Object.keys(dict).length >= MAX_OPS) throw tooMany();
     const children: Filter[] = [];
-    for (const [key, value] of Object.entries(dict)) {
-      if (isGroupKey(key)) {
-        const bad = this.checkGroup(key, value);
-        if (bad) {
-          this.errors.push(bad);
-          continue;
-        }
-        const members = this.groupMembers(value, key as Group, 0);
-        if (!members) continue;
-        if (key === "$and") children.push(...members);
-        else {
-          this.count();
-          children.push({ op: "or", of: members });
-        }
-      } else {
-        const f = this.field(key, value);
-        if (f) children.push(f);
-      }
-    }
+    for (const [key, value] of Object.entries(dict)) children.push(...this.entry(key, value, 0, true));
     if (this.errors.length || children.length === 0) return null;
     if (children.length === 1) return children[0];
     this.count();
     return { op: "and", of: children };
+  }
+
+  /** What one key of a dict adds: a field's filter, or a `$or`/`$and` group. A top-level
+   *  `$and` adds its members to the root AND itself (CKAN). */
+  private entry(key: string, value: Json, depth: number, top: boolean): Filter[] {
+    if (!isGroupKey(key)) {
+      const f = this.field(key, value);
+      return f ? [f] : [];
+    }
+    const bad = this.checkGroup(key, value);
+    if (bad) {
+      this.errors.push(bad);
+      return [];
+    }
+    const members = this.groupMembers(value, key as Group, depth);
+    if (!members) return [];
+    if (top && key === "$and") return members;
+    this.count();
+    return [key === "$or" ? { op: "or", of: members } : { op: "and", of: members }];
   }
 
   private checkGroup(key: string, value: Json): string | null {
@@ -84,22 +85,7 @@ class Parser {
     for (const item of list as Record<string, Json>[]) {
       if (Object.keys(item).length >= MAX_OPS) throw tooMany();
       const ands: Filter[] = [];
-      for (const [key, value] of Object.entries(item)) {
-        if (isGroupKey(key)) {
-          const bad = this.checkGroup(key, value);
-          if (bad) {
-            this.errors.push(bad);
-            continue;
-          }
-          const members = this.groupMembers(value, key as Group, depth + 1);
-          if (!members) continue;
-          this.count();
-          ands.push(key === "$or" ? { op: "or", of: members } : { op: "and", of: members });
-        } else {
-          const f = this.field(key, value);
-          if (f) ands.push(f);
-        }
-      }
+      for (const [key, value] of Object.entries(item)) ands.push(...this.entry(key, value, depth + 1, false));
       if (ands.length === 1) out.push(ands[0]);
       else if (ands.length > 1) {
         this.count();
