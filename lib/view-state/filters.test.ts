@@ -138,7 +138,9 @@ describe("coerceFilters", () => {
     fc.assert(
       fc.property(fc.jsonValue(), (v) => {
         const once = coerceFilters(v);
-        expect(coerceFilters(JSON.parse(JSON.stringify(once)))).toEqual(once);
+        // Compared as the JSON text the URL carries: JSON has no -0, so {"a": -0} comes back as 0.
+        const text = JSON.stringify(once);
+        expect(JSON.stringify(coerceFilters(JSON.parse(text)))).toBe(text);
         chipsFromFilters(once).forEach(describeChip);
       }),
     );
