@@ -2,20 +2,21 @@
 // The explorer page: composes the controls around one view (held in the URL) and the queries
 // that show it. Every change goes through updateView so paging resets consistently.
 import { useQuery } from "@tanstack/react-query";
-import { useEffect, useMemo, useState } from "react";
+import { useEffect, useMemo } from "react";
 import {
   ApiError,
   infoQuery,
   resourceQuery,
   searchQuery,
   type DatastoreField,
-  type DatastoreRecord,
   type Resource,
 } from "@/lib/api-client";
-import { toSearchRequest, updateView, viewForResource, withoutChip, type ViewState } from "@/lib/view-state";
+import { toSearchRequest, updateView, viewForResource, withoutChip, type Tab, type ViewState } from "@/lib/view-state";
 import { useToken } from "@/components/token/token-provider";
 import { CopyButton } from "@/components/ui/copy-button";
+import { Tabs } from "@/components/ui/tabs";
 import { ApiPanel } from "./api-panel";
+import { ChartView } from "./chart-view";
 import { ColumnChooser } from "./column-chooser";
 import { EmptyResult } from "./empty-result";
 import { ErrorState } from "./error-state";
@@ -24,16 +25,26 @@ import { FilterBar } from "./filter-bar";
 import { displayFields, matchStatus, plural, resourceLabel } from "./format";
 import { Landing } from "./landing";
 import { LimitSelect } from "./limit-select";
+import { MapView } from "./map-view";
 import { Pager } from "./pager";
 import { PrivateBadge } from "./private-badge";
 import { RecordDetail } from "./record-detail";
 import { RecordsTable } from "./records-table";
 import { ResourcePicker, useResources } from "./resource-picker";
 import { SearchBox } from "./search-box";
+import { SummaryView } from "./summary-view";
 import { TableSkeleton } from "./table-skeleton";
 import { useViewState } from "./use-view-state";
+import type { ViewProps } from "./view-props";
 
 const ID_FIELD: DatastoreField = { id: "_id", type: "int" };
+
+const TAB_NAMES: { id: Tab; name: string }[] = [
+  { id: "table", name: "Table" },
+  { id: "summary", name: "Summary" },
+  { id: "chart", name: "Chart" },
+  { id: "map", name: "Map" },
+];
 
 function useResource(resourceId: string | null, realId: string | undefined): Resource | null {
   const { session, ready } = useToken();
@@ -48,7 +59,6 @@ export function Explorer() {
   const [view, setView] = useViewState();
   const { session, ready } = useToken();
   const rid = view.resource_id;
-  const [openRecord, setOpenRecord] = useState<DatastoreRecord | null>(null);
 
   const info = useQuery({ ...infoQuery(session, rid ?? ""), enabled: ready && Boolean(rid) });
   const request = useMemo(() => toSearchRequest(view), [view]);
@@ -89,15 +99,77 @@ export function Explorer() {
   const noTable = resource?.datastore_active === false;
   const what = rid && title !== rid ? `“${title}”` : "this resource";
 
+  const openRecord = (id: number) => change({ record: id });
+  const viewProps: ViewProps = { view, resource, fields: tableFields ?? [], title, onChange: change, onOpenRecord: openRecord };
+  const records = rid ? (
+    <section aria-label="Records" className="space-y-2">
+      <div className="flex flex-wrap items-center justify-between gap-x-4 gap-y-2">
+        <div className="flex flex-wrap items-center gap-2">
+          <ColumnChooser
+            allFields={allFields}
+            visible={view.fields}
+            onChange={(fields) => change({ fields: fields && fields.length ? fields : null })}
+          />
+          <LimitSelect value={view.limit} onChange={(limit) => change({ limit })} />
+          <CopyButton text={() => window.location.href} label="Copy link" />
+        </div>
+        {data && !search.error && (data.records.length > 0 || view.offset > 0) && (
+          <Pager
+            offset={view.offset}
+            limit={view.limit}
+            shown={search.isPlaceholderData ? Math.min(view.limit, data.records.length) : data.records.length}
+            total={total}
+            estimated={estimated}
+            onOffset={(offset) => change({ offset })}
+          />
+        )}
+      </div>
+
+      {search.error ? (
+        <ErrorState
+          error={search.error}
+          what={what}
+          onRetry={() => search.refetch()}
+          onReset={() => setView(viewForResource(rid))}
+        />
+      ) : !data ? (
+        <TableSkeleton />
+      ) : data.records.length === 0 && !search.isPlaceholderData ? (
+        view.offset > 0 && (total ?? 0) > 0 ? (
+          <p className="text-sm">
+            This page is past the last record.{" "}
+            <button type="button" className="underline" onClick={() => change({ offset: 0 })}>
+              Go to the first page
+            </button>
+          </p>
+        ) : (
+          <EmptyResult
+            view={view}
+            onRemoveChip={(key) => change({ filters: withoutChip(view.filters, key) })}
+            onClearSearch={() => change({ q: "" })}
+          />
+        )
+      ) : (
+        <RecordsTable
+          caption={`Records of ${title}`}
+          fields={shownFields}
+          records={data.records}
+          sort={view.sort}
+          onSort={(sort) => change({ sort })}
+          onOpen={(r) => openRecord(r._id as number)}
+          stale={search.isPlaceholderData}
+          resetKey={JSON.stringify(request)}
+        />
+      )}
+    </section>
+  ) : null;
+
   return (
     <div className="space-y-4">
       <section aria-label="Choose data" className="space-y-3">
         <ResourcePicker
           selectedLabel={title}
-          onSelect={(r) => {
-            setOpenRecord(null);
-            setView(viewForResource(r.id));
-          }}
+          onSelect={(r) => setView(viewForResource(r.id))}
         />
         {rid && (
           <div className="space-y-1">
@@ -132,66 +204,17 @@ export function Explorer() {
             <FilterBar view={view} fields={filterable} onChange={(filters) => change({ filters })} />
           </div>
 
-          <section aria-label="Records" className="space-y-2">
-            <div className="flex flex-wrap items-center justify-between gap-x-4 gap-y-2">
-              <div className="flex flex-wrap items-center gap-2">
-                <ColumnChooser
-                  allFields={allFields}
-                  visible={view.fields}
-                  onChange={(fields) => change({ fields: fields && fields.length ? fields : null })}
-                />
-                <LimitSelect value={view.limit} onChange={(limit) => change({ limit })} />
-                <CopyButton text={() => window.location.href} label="Copy link" />
-              </div>
-              {data && !search.error && (data.records.length > 0 || view.offset > 0) && (
-                <Pager
-                  offset={view.offset}
-                  limit={view.limit}
-                  shown={search.isPlaceholderData ? Math.min(view.limit, data.records.length) : data.records.length}
-                  total={total}
-                  estimated={estimated}
-                  onOffset={(offset) => change({ offset })}
-                />
-              )}
-            </div>
-
-            {search.error ? (
-              <ErrorState
-                error={search.error}
-                what={what}
-                onRetry={() => search.refetch()}
-                onReset={() => setView(viewForResource(rid))}
-              />
-            ) : !data ? (
-              <TableSkeleton />
-            ) : data.records.length === 0 && !search.isPlaceholderData ? (
-              view.offset > 0 && (total ?? 0) > 0 ? (
-                <p className="text-sm">
-                  This page is past the last record.{" "}
-                  <button type="button" className="underline" onClick={() => change({ offset: 0 })}>
-                    Go to the first page
-                  </button>
-                </p>
-              ) : (
-                <EmptyResult
-                  view={view}
-                  onRemoveChip={(key) => change({ filters: withoutChip(view.filters, key) })}
-                  onClearSearch={() => change({ q: "" })}
-                />
-              )
+          <Tabs label="Views" idPrefix="views" tabs={TAB_NAMES} selected={view.tab} onSelect={(tab) => change({ tab })}>
+            {view.tab === "table" ? (
+              records
+            ) : view.tab === "summary" ? (
+              <SummaryView {...viewProps} />
+            ) : view.tab === "chart" ? (
+              <ChartView {...viewProps} />
             ) : (
-              <RecordsTable
-                caption={`Records of ${title}`}
-                fields={shownFields}
-                records={data.records}
-                sort={view.sort}
-                onSort={(sort) => change({ sort })}
-                onOpen={setOpenRecord}
-                stale={search.isPlaceholderData}
-                resetKey={JSON.stringify(request)}
-              />
+              <MapView {...viewProps} />
             )}
-          </section>
+          </Tabs>
 
           <section aria-label="Export and API" className="space-y-3 border-t pt-4">
             <ExportButtons view={view} filename={title || "records"} />
@@ -200,10 +223,11 @@ export function Explorer() {
 
           <RecordDetail
             resourceId={rid}
-            record={openRecord}
+            recordId={view.record}
+            loaded={data?.records.find((r) => r._id === view.record)}
             fields={shownFields}
             allFields={tableFields}
-            onClose={() => setOpenRecord(null)}
+            onClose={() => change({ record: null }, { replace: true })}
           />
         </>
       )}

@@ -17,13 +17,17 @@ function FullValue({ value }: { value: unknown }) {
 
 export function RecordDetail({
   resourceId,
-  record,
+  recordId,
+  loaded,
   fields,
   allFields,
   onClose,
 }: {
   resourceId: string;
-  record: DatastoreRecord | null;
+  /** The `_id` of the record to show (from the URL's `record=`), or null: closed. */
+  recordId: number | null;
+  /** The record as the current page holds it, when it does. */
+  loaded: DatastoreRecord | undefined;
   /** The fields of the loaded row. */
   fields: DatastoreField[];
   /** Every field of the resource (from datastore_info), when known. */
@@ -31,18 +35,20 @@ export function RecordDetail({
   onClose: () => void;
 }) {
   const { session, ready } = useToken();
-  const id = record?._id;
-  const partial = Boolean(allFields && allFields.some((f) => record && !(f.id in record)));
+  const id = recordId;
+  // a shared link, or a page showing only some columns: read the whole record by `_id`
+  const partial = !loaded || Boolean(allFields && allFields.some((f) => !(f.id in loaded)));
   const full = useQuery({
     ...searchQuery(session, { resource_id: resourceId, filters: { _id: id as number }, limit: 1 }),
     placeholderData: undefined,
     enabled: ready && partial && typeof id === "number",
   });
-  const shownRecord = (partial && full.data?.records[0]) || record;
+  const shownRecord = (partial && full.data?.records[0]) || loaded || null;
   const shownFields = partial && full.data ? full.data.fields : allFields && !partial ? [{ id: "_id", type: "int" }, ...allFields] : fields;
+  const missing = partial && full.data && full.data.records.length === 0;
 
   return (
-    <Dialog side open={record !== null} onClose={onClose} title={typeof id === "number" ? `Record ${id}` : "Record"}>
+    <Dialog side open={id !== null} onClose={onClose} title={typeof id === "number" ? `Record ${id}` : "Record"}>
       {shownRecord && (
         <dl className="divide-y divide-zinc-200 dark:divide-zinc-800">
           {shownFields
@@ -62,7 +68,9 @@ export function RecordDetail({
             ))}
         </dl>
       )}
-      {partial && full.isLoading && <p className="mt-2 text-sm">Loading the other fields…</p>}
+      {partial && full.isLoading && <p className="mt-2 text-sm">{loaded ? "Loading the other fields…" : "Loading the record…"}</p>}
+      {missing && <p className="p-4 text-sm">There is no record {id} in this resource (it may have been deleted).</p>}
+      {full.error && <p className="p-4 text-sm">The record could not be read: {full.error.message}</p>}
     </Dialog>
   );
 }

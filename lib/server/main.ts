@@ -3,7 +3,9 @@
 // and the explorer on one port. `next start` serves the same routes through Next itself.
 //   PORT (3000); flags -p/--port, -H/--hostname (all interfaces), --dev.
 import fs from "node:fs";
+import type { IncomingMessage } from "node:http";
 import path from "node:path";
+import type { Duplex } from "node:stream";
 import { parseArgs } from "node:util";
 
 const { values } = parseArgs({
@@ -24,12 +26,14 @@ async function main(): Promise<void> {
   // The API: the App Router's route modules, the same ones `next start` serves.
   const routes = await (await import("./routes")).loadRoutes(path.join(root, "app"));
   let pages;
+  let upgrade: ((req: IncomingMessage, socket: Duplex, head: Buffer) => Promise<void>) | undefined;
   if (dev) {
     // Development: Next serves the pages itself, rebuilding them as the sources change.
     const { default: next } = await import("next");
     const app = next({ dev, dir: root, hostname, port });
     await app.prepare();
     pages = app.getRequestHandler() as never;
+    upgrade = app.getUpgradeHandler() as typeof upgrade;
   } else {
     if (!fs.existsSync(path.join(root, ".next", "server", "app", "index.html"))) {
       console.error("datastore: no build of the explorer in .next/; run `npm run build` (npm start does it for you).");
@@ -39,6 +43,8 @@ async function main(): Promise<void> {
     pages = (await import("./static-files")).staticFiles(root);
   }
   const server = createAppServer(routes, pages, dev);
+  // the dev server's hot reload talks over a WebSocket
+  if (upgrade) server.on("upgrade", upgrade);
   server.listen(port, hostname, () => {
     console.log(`Datastore Explorer ready on http://${hostname && hostname !== "0.0.0.0" ? hostname : "localhost"}:${port}`);
   });

@@ -1,7 +1,18 @@
 // URLSearchParams <-> ViewState, with the GET API's own parameter names. Parsing never throws:
 // anything it can't read falls back to the default, so any pasted or hand-edited URL opens.
 import { coerceFilters } from "./filters";
-import { DEFAULT_LIMIT, DEFAULT_VIEW, MAX_LIMIT, type ViewState } from "./types";
+import {
+  CHART_AGGS,
+  CHART_TYPES,
+  DEFAULT_LIMIT,
+  DEFAULT_VIEW,
+  MAX_LIMIT,
+  PERIODS,
+  TABS,
+  type ChartSettings,
+  type MapSettings,
+  type ViewState,
+} from "./types";
 
 function readInt(raw: string | null, min: number, max: number, fallback: number): number {
   if (raw === null || !/^\s*\d+\s*$/.test(raw)) return fallback;
@@ -27,6 +38,34 @@ function readFields(params: URLSearchParams): string[] | null {
   return list.length ? Array.from(new Set(list)) : null;
 }
 
+function readChoice<T extends string>(raw: string | null, choices: readonly T[], fallback: T): T {
+  return choices.includes(raw as T) ? (raw as T) : fallback;
+}
+
+function readRecord(raw: string | null): number | null {
+  const n = readInt(raw, 0, Number.MAX_SAFE_INTEGER, -1);
+  return n < 0 ? null : n;
+}
+
+function readName(raw: string | null): string | null {
+  return raw?.trim() || null;
+}
+
+function readChart(params: URLSearchParams): ChartSettings {
+  const d = DEFAULT_VIEW.chart;
+  return {
+    type: readChoice(params.get("chart"), CHART_TYPES, d.type),
+    x: readName(params.get("x")),
+    y: readName(params.get("y")),
+    agg: readChoice(params.get("agg"), CHART_AGGS, d.agg),
+    period: PERIODS.find((p) => p === params.get("period")) ?? null,
+  };
+}
+
+function readMap(params: URLSearchParams): MapSettings {
+  return { lat: readName(params.get("lat")), lon: readName(params.get("lon")) };
+}
+
 export function parseViewState(input: URLSearchParams | string): ViewState {
   const params = typeof input === "string" ? new URLSearchParams(input) : input;
   const resourceId = (params.get("resource_id") ?? params.get("id") ?? "").trim();
@@ -38,6 +77,10 @@ export function parseViewState(input: URLSearchParams | string): ViewState {
     offset: readInt(params.get("offset"), 0, Number.MAX_SAFE_INTEGER, 0),
     sort: (params.get("sort") ?? "").trim(),
     fields: readFields(params),
+    tab: readChoice(params.get("view"), TABS, DEFAULT_VIEW.tab),
+    record: readRecord(params.get("record")),
+    chart: readChart(params),
+    map: readMap(params),
   };
 }
 
@@ -59,6 +102,17 @@ export function serializeViewState(view: ViewState): URLSearchParams {
   if (view.fields && view.fields.length) appendFields(params, view.fields);
   if (view.limit !== DEFAULT_VIEW.limit) params.set("limit", String(view.limit));
   if (view.offset) params.set("offset", String(view.offset));
+  if (view.tab !== DEFAULT_VIEW.tab) params.set("view", view.tab);
+  // the chart's and the map's settings stay while another tab shows, so going back restores them
+  const c = view.chart;
+  if (c.type !== DEFAULT_VIEW.chart.type) params.set("chart", c.type);
+  if (c.x) params.set("x", c.x);
+  if (c.y) params.set("y", c.y);
+  if (c.agg !== DEFAULT_VIEW.chart.agg) params.set("agg", c.agg);
+  if (c.period) params.set("period", c.period);
+  if (view.map.lat) params.set("lat", view.map.lat);
+  if (view.map.lon) params.set("lon", view.map.lon);
+  if (view.record !== null) params.set("record", String(view.record));
   return params;
 }
 

@@ -28,6 +28,24 @@ export type Filters = { [key: string]: FieldFilter | Filters[] };
 
 export type SortClause = { field: string; desc: boolean };
 
+/** The explorer's views of one result, as tabs; `view=` in the URL. */
+export const TABS = ["table", "summary", "chart", "map"] as const;
+export type Tab = (typeof TABS)[number];
+
+export const CHART_TYPES = ["bar", "line", "scatter", "histogram"] as const;
+export type ChartType = (typeof CHART_TYPES)[number];
+export const CHART_AGGS = ["count", "sum", "avg"] as const;
+export type ChartAgg = (typeof CHART_AGGS)[number];
+export const PERIODS = ["day", "week", "month", "quarter", "year"] as const;
+export type Period = (typeof PERIODS)[number];
+
+/** The Chart tab's settings (`chart`, `x`, `y`, `agg`, `period` in the URL); null = not chosen,
+ *  the chart picks a sensible default for the resource. */
+export type ChartSettings = { type: ChartType; x: string | null; y: string | null; agg: ChartAgg; period: Period | null };
+
+/** The Map tab's coordinate fields (`lat`, `lon` in the URL); null = found by name. */
+export type MapSettings = { lat: string | null; lon: string | null };
+
 export type ViewState = {
   resource_id: string | null;
   /** What the user typed in the search box (the request turns it into a prefix query). */
@@ -39,6 +57,11 @@ export type ViewState = {
   sort: string;
   /** Columns to show, in order; null = all of them. */
   fields: string[] | null;
+  tab: Tab;
+  /** The `_id` of the record shown in the record view, if open. */
+  record: number | null;
+  chart: ChartSettings;
+  map: MapSettings;
 };
 
 export const DEFAULT_LIMIT = 100;
@@ -53,4 +76,8 @@ export const DEFAULT_VIEW: ViewState = {
   offset: 0,
   sort: "",
   fields: null,
+  tab: "table",
+  record: null,
+  chart: { type: "bar", x: null, y: null, agg: "count", period: null },
+  map: { lat: null, lon: null },
 };

@@ -1,7 +1,11 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import {
+  CHART_AGGS,
+  CHART_TYPES,
   DEFAULT_VIEW,
+  PERIODS,
+  TABS,
   chipsFromFilters,
   describeChip,
   dumpPath,
@@ -33,7 +37,21 @@ describe("parseViewState", () => {
       offset: 50,
       sort: "delay desc",
       fields: ["_id", "origin", "delay"],
+      tab: "table",
+      record: null,
+      chart: DEFAULT_VIEW.chart,
+      map: DEFAULT_VIEW.map,
     });
+  });
+
+  it("reads the tab, the record and the chart's and map's settings", () => {
+    const v = parseViewState("resource_id=f&view=chart&chart=line&x=date&y=delay&agg=avg&period=month&lat=la&lon=lo&record=42");
+    expect(v.tab).toBe("chart");
+    expect(v.record).toBe(42);
+    expect(v.chart).toEqual({ type: "line", x: "date", y: "delay", agg: "avg", period: "month" });
+    expect(v.map).toEqual({ lat: "la", lon: "lo" });
+    const bad = parseViewState("view=pie&chart=pie&agg=median&period=decade&record=-1&x=%20");
+    expect([bad.tab, bad.record, bad.chart, bad.map]).toEqual([DEFAULT_VIEW.tab, null, DEFAULT_VIEW.chart, DEFAULT_VIEW.map]);
   });
 
   it("degrades a bad URL to defaults instead of throwing", () => {
@@ -69,6 +87,7 @@ describe("serializeViewState", () => {
   });
 
   it("round-trips any view", () => {
+    const name = fc.string({ minLength: 1 }).filter((s) => s.trim() === s);
     const scalar = fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.constant(null));
     const view = fc.record({
       resource_id: fc.option(fc.string({ minLength: 1 }).filter((s) => s.trim() === s && s.length > 0), { nil: null }),
@@ -82,6 +101,16 @@ describe("serializeViewState", () => {
       offset: fc.nat(),
       sort: fc.constantFrom("", "delay desc", '"my field" desc, origin'),
       fields: fc.option(fc.uniqueArray(fc.string({ minLength: 1 }).filter((s) => s.trim() === s && s.length > 0 && !s.includes(",")), { minLength: 1 }), { nil: null }),
+      tab: fc.constantFrom(...TABS),
+      record: fc.option(fc.nat(), { nil: null }),
+      chart: fc.record({
+        type: fc.constantFrom(...CHART_TYPES),
+        x: fc.option(name, { nil: null }),
+        y: fc.option(name, { nil: null }),
+        agg: fc.constantFrom(...CHART_AGGS),
+        period: fc.option(fc.constantFrom(...PERIODS), { nil: null }),
+      }),
+      map: fc.record({ lat: fc.option(name, { nil: null }), lon: fc.option(name, { nil: null }) }),
     });
     fc.assert(
       fc.property(view, (v: ViewState) => {
@@ -147,6 +176,7 @@ describe("chips", () => {
 
 describe("requests", () => {
   const view: ViewState = {
+    ...DEFAULT_VIEW,
     resource_id: "flights-20k",
     q: "sea",
     filters: { origin: ["SEA", "PDX"] },
