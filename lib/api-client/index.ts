@@ -3,3 +3,5 @@ export * from "./types";
 export * from "./errors";
 export * from "./fetch";
 export * from "./queries";
+export * from "./summary";
+export * from "./aggregate";

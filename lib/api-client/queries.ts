@@ -22,7 +22,7 @@ export const queryKeys = {
   histogram: (s: Session, req: HistogramRequest) => [...queryKeys.all(s), "datastore_histogram", req] as const,
 };
 
-function noRetryOnClientErrors(failureCount: number, error: Error) {
+export function noRetryOnClientErrors(failureCount: number, error: Error) {
   if (error instanceof ApiError && error.kind !== "network" && error.kind !== "server") return false;
   return failureCount < 2;
 }
