@@ -25,6 +25,7 @@ import { startArgs } from "../lib/test/server";
 import { formatImportComparison, measureImportFloor, timedImport } from "./bench-import";
 import { benchLearned, printLearned } from "./bench-learned";
 import { formatMixedLoad, mixedLoad } from "./bench-mixed";
+import { benchViews, formatViews } from "./bench-views";
 
 const DIR = path.resolve("data/bench");
 const CSV = path.join(DIR, "flights-3m-airports.csv");
@@ -33,6 +34,8 @@ const META = path.join(DIR, "build.json");
 const RESULTS = path.join(DIR, "results.json");
 const DATA = path.resolve("node_modules/vega-datasets/data");
 const RESOURCE = "flights-3m";
+// The origin airport's coordinates close each row, for the Map tab's figures (bench-views.ts).
+const CSV_HEADER = "date,delay,distance,origin,origin_name,origin_city,destination,destination_name,destination_city,latitude,longitude";
 let PORT = Number(process.env.BENCH_PORT ?? 0);
 const TOKEN = "bench-admin-token";
 // Declared for the query mix. origin alone: within one value its rows are in _id order, so a
@@ -46,15 +49,15 @@ type Body = Record<string, unknown>;
 // ------------------------------------------------------------------------------ data set
 
 async function buildCsv(): Promise<void> {
-  const airports = new Map<string, { name: string; city: string }>();
+  const airports = new Map<string, { name: string; city: string; latitude: string; longitude: string }>();
   for (const a of parse(fs.readFileSync(path.join(DATA, "airports.csv"), "utf8"), { columns: true }) as Record<string, string>[]) {
-    airports.set(a.iata, { name: a.name, city: a.city });
+    airports.set(a.iata, { name: a.name, city: a.city, latitude: a.latitude, longitude: a.longitude });
   }
   const quote = (s: string) => (/[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
   const file = await asyncBufferFromFile(path.join(DATA, "flights-3m.parquet"));
   const meta = await parquetMetadataAsync(file);
   const out = fs.createWriteStream(`${CSV}.tmp`);
-  out.write("date,delay,distance,origin,origin_name,origin_city,destination,destination_name,destination_city\n");
+  out.write(`${CSV_HEADER}\n`);
   let start = 0;
   for (const group of meta.row_groups) {
     const end = start + Number(group.num_rows);
@@ -65,7 +68,7 @@ async function buildCsv(): Promise<void> {
       const o = airports.get(String(origin));
       const d = airports.get(String(destination));
       const iso = (date instanceof Date ? date : new Date(Number(date) / 1000)).toISOString().slice(0, 19);
-      chunk += `${iso},${delay},${distance},${origin},${quote(o?.name ?? "")},${quote(o?.city ?? "")},${destination},${quote(d?.name ?? "")},${quote(d?.city ?? "")}\n`;
+      chunk += `${iso},${delay},${distance},${origin},${quote(o?.name ?? "")},${quote(o?.city ?? "")},${destination},${quote(d?.name ?? "")},${quote(d?.city ?? "")},${o?.latitude ?? ""},${o?.longitude ?? ""}\n`;
     }
     if (!out.write(chunk)) await new Promise<void>((r) => out.once("drain", () => r()));
     start = end;
@@ -82,6 +85,16 @@ interface BuildMeta {
   indexSeconds: Record<string, number>;
   analyzeSeconds: number;
   dbBytes: number;
+}
+
+function firstLine(file: string): string {
+  const fd = fs.openSync(file, "r");
+  try {
+    const buf = Buffer.alloc(4096);
+    return buf.toString("utf8", 0, fs.readSync(fd, buf, 0, buf.length, 0)).split("\n")[0];
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 async function buildDb(): Promise<BuildMeta> {
@@ -465,20 +478,38 @@ async function explorerTimes(): Promise<{ firstRows: ReturnType<typeof stats>; s
   }
 }
 
+/** `npm run bench -- --views`: only the Summary, chart and map figures (bench-views.ts). */
+async function viewsOnly() {
+  if (!PORT) PORT = await freePort();
+  const server = startServer();
+  try {
+    await waitReady();
+    const views = await benchViews({ post, baseUrl: `http://127.0.0.1:${PORT}`, dbFile: DB, resourceId: RESOURCE });
+    for (const line of formatViews(views)) console.log(line);
+  } finally {
+    server.kill("SIGTERM");
+    agent.destroy();
+  }
+}
+
 async function main() {
   fs.mkdirSync(DIR, { recursive: true });
-  if (!fs.existsSync(CSV)) {
+  // a CSV (and so a database) from before the coordinates were added is built again
+  const current = fs.existsSync(CSV) && firstLine(CSV) === CSV_HEADER;
+  if (!current) {
     console.log("Building the joined CSV from flights-3m.parquet + airports.csv (once)…");
     await buildCsv();
   }
   let meta: BuildMeta;
-  if (fs.existsSync(META) && fs.existsSync(DB) && !process.argv.includes("--rebuild")) {
+  if (current && fs.existsSync(META) && fs.existsSync(DB) && !process.argv.includes("--rebuild")) {
     meta = JSON.parse(fs.readFileSync(META, "utf8"));
     console.log(`Using the cached database ${DB} (rebuild with: npm run bench -- --rebuild)`);
   } else {
     console.log("Importing 3M rows with the importer (once)…");
     meta = await buildDb();
   }
+
+  if (process.argv.includes("--views")) return viewsOnly();
 
   // Issue 13's import: `npm run import` with two indexes beside raw SQLite doing the same work
   // one step after another, into a scratch file, ours first (the floor holds every parsed row).
@@ -551,6 +582,7 @@ async function main() {
     const mixed = await mixedLoad({ post, resourceId: RESOURCE, seconds: 10, aloneSeconds: 5 });
 
     const explorer = await explorerTimes();
+    const views = await benchViews({ post, baseUrl: `http://127.0.0.1:${PORT}`, dbFile: DB, resourceId: RESOURCE });
 
     // The same mix through `next start` (Next's router in front of the same route handlers),
     // on its own port, with its memory sampled the same way.
@@ -598,6 +630,7 @@ async function main() {
       importWithIndexes: { ours: importOurs, floor: importFloor },
       serverMemoryMb: { maxRss: memory.maxRss, peak: rssMb(server.pid!).hwm },
       explorer,
+      views,
     };
     fs.writeFileSync(RESULTS, JSON.stringify(result, null, 2));
 
@@ -628,6 +661,7 @@ async function main() {
     if (explorer) {
       console.log(`explorer: first rows ${explorer.firstRows.median.toFixed(0)} ms after opening the view (median of ${explorer.firstRows.n}, p95 ${explorer.firstRows.p95.toFixed(0)}; a fresh browser profile each time); value suggestions ${explorer.suggestions.median.toFixed(0)} ms`);
     }
+    for (const line of formatViews(views)) console.log(line);
     console.log(formatImportComparison(importFloor, importOurs));
     console.log(`import: ${meta.importRowsPerSecond.toLocaleString("en-US")} rows/s (${meta.importSeconds.toFixed(1)} s incl. full-text index)`);
     console.log(`indexes: ${Object.entries(meta.indexSeconds).map(([k, v]) => `${k} ${v.toFixed(1)} s`).join(", ")}; ANALYZE ${meta.analyzeSeconds.toFixed(1)} s`);
