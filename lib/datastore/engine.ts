@@ -133,6 +133,69 @@ export interface HistogramOutput {
   partial: boolean; // true: counted from the first rows only (a bounded read, as value counts)
 }
 
+/** What a summary covers: field ids (the resource's own), values per top list, histogram bins. */
+export interface SummaryOptions {
+  fields: string[];
+  top: number;
+  bins: number;
+}
+
+/** One field of a summary. Numbers, dates and timestamps have min, max and bins; json and
+ *  arrays only empty and distinct; every other type its most common values (`top`). */
+export interface FieldSummary {
+  id: string;
+  type: TypeName;
+  empty: number; // rows where the value is NULL, "" (text) or [] (arrays), as filter x_empty
+  distinct: number;
+  distinctEstimated: boolean; // true: estimated from the rows read, at most the matching rows
+  top?: ValueCount[];
+  min?: number | string | null;
+  max?: number | string | null;
+  bins?: HistogramBin[];
+}
+
+export interface SummaryOutput {
+  total: number; // rows matching the search: counted, or estimated when `partial`
+  rows: number; // rows the figures were computed over (= total unless partial)
+  partial: boolean; // true: computed over a sample (spread through the table, or its first rows)
+  fields: FieldSummary[];
+}
+
+export type AggregatePeriod = "day" | "week" | "month" | "quarter" | "year";
+export type AggregateMetric = "count" | "sum" | "avg" | "min" | "max";
+
+/** One group_by field of an aggregate: by its value, by a period (dates and timestamps), or by
+ *  a bin (numbers); lib/datastore/aggregate-spec.ts decides which from the field's type. */
+export interface AggregateKey {
+  field: string; // a field id or "_id"
+  period?: AggregatePeriod;
+  bin?: number; // the bin's width: a value v falls in the bin from floor(v / bin) * bin
+}
+
+export interface AggregateSpec {
+  keys: AggregateKey[]; // one or two
+  metric: AggregateMetric;
+  field: string | null; // the numeric field the metric reads; null for count
+  limit: number; // groups answered; the rest are counted in `others`
+}
+
+/** A group: its key (one value per key, null for empty values), rows, the metric (null when no
+ *  row has a number; the count for count) and the smallest `_id`. */
+export interface AggregateGroup {
+  key: unknown[];
+  count: number;
+  value: number | null;
+  _id: number;
+}
+
+export interface AggregateOutput {
+  total: number; // rows matching the search: counted, or estimated when `partial`
+  rows: number; // rows the groups were computed over (= total unless partial)
+  partial: boolean; // true: computed over a sample (spread through the table, or its first rows)
+  groups: AggregateGroup[];
+  others: { groups: number; count: number }; // groups past `limit`, and their rows
+}
+
 export type WriteMethod = "insert" | "update" | "upsert";
 
 /**
@@ -269,6 +332,12 @@ export interface DatastoreEngine {
   /** The spread of a numeric, date or timestamp field under a search, in at most `bins` bins
    *  with round edges; bounded in cost as valueCounts is. */
   histogram(resource: Resource, field: string, query: SearchQuery, bins: number): Promise<HistogramOutput>;
+  /** Figures of every field in `options.fields` under a search (datastore_summary): exact within
+   *  a time budget, otherwise over a sample of the matching rows, `partial`. */
+  summary(resource: Resource, query: SearchQuery, options: SummaryOptions): Promise<SummaryOutput>;
+  /** Matching rows grouped by one or two fields, with a count and a metric per group
+   *  (datastore_aggregate): exact within a time budget, otherwise over a sample, `partial`. */
+  aggregate(resource: Resource, query: SearchQuery, spec: AggregateSpec): Promise<AggregateOutput>;
   /** Sizes on disk (datastore_info); may read every page of the resource, so not on a hot path. */
   stats(resource: Resource): Promise<ResourceStats>;
 

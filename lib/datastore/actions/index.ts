@@ -3,11 +3,13 @@
 import type { ActionContext } from "../context";
 import type { Params } from "../validate";
 import { apiTokenCreate, apiTokenList, apiTokenRevoke } from "./api-tokens";
+import { datastoreAggregate } from "./datastore-aggregate";
 import { datastoreCreate } from "./datastore-create";
 import { datastoreDelete, datastoreRecordsDelete } from "./datastore-delete";
 import { datastoreHistogram } from "./datastore-histogram";
 import { datastoreInfo } from "./datastore-info";
 import { datastoreSearch } from "./datastore-search";
+import { datastoreSummary } from "./datastore-summary";
 import { datastoreUpsert } from "./datastore-upsert";
 import { datastoreValueCounts } from "./datastore-value-counts";
 import { resourceSearch, resourceShow } from "./resources";
@@ -23,6 +25,8 @@ export const ACTIONS: Record<string, Action> = {
   datastore_info: { run: datastoreInfo, read: true },
   datastore_value_counts: { run: datastoreValueCounts, read: true },
   datastore_histogram: { run: datastoreHistogram, read: true },
+  datastore_aggregate: { run: datastoreAggregate, read: true },
+  datastore_summary: { run: datastoreSummary, read: true },
   resource_show: { run: resourceShow, read: true },
   resource_search: { run: resourceSearch, read: true },
   datastore_create: { run: datastoreCreate, read: false },

@@ -7,6 +7,8 @@ import Database from "better-sqlite3";
 import fs from "node:fs";
 import path from "node:path";
 import type {
+  AggregateOutput,
+  AggregateSpec,
   BulkLoad,
   DatastoreEngine,
   Field,
@@ -19,11 +21,14 @@ import type {
   SearchOutput,
   SearchQuery,
   StartupCheck,
+  SummaryOptions,
+  SummaryOutput,
   TokenStorage,
   ValueCountsOutput,
   WriteMethod,
 } from "../engine";
 import { config } from "../../config";
+import { aggregate } from "./aggregate";
 import { DatastoreError, DatastoreUnavailable } from "../errors";
 import { BulkLoader, bulkLoadHandle } from "./bulk-load";
 import * as catalog from "./catalog";
@@ -39,6 +44,7 @@ import * as schema from "./schema";
 import { inIdOrder } from "./read-plan";
 import { keysetChunks, search, searchChunks, searchStatements } from "./search";
 import { fieldStats, sizes } from "./statistics";
+import { summary } from "./summary";
 import { sqliteTokens } from "./tokens";
 import { valueCounts } from "./value-counts";
 import { deleteRows, writeRecords } from "./row-writer";
@@ -280,6 +286,14 @@ export class SqliteEngine implements DatastoreEngine {
     return this.observed(resource, query, false, () => this.histogramNow(resource, field, query, bins));
   }
 
+  summary(resource: Resource, query: SearchQuery, options: SummaryOptions): Promise<SummaryOutput> {
+    return this.observed(resource, query, false, () => this.summaryNow(resource, query, options));
+  }
+
+  aggregate(resource: Resource, query: SearchQuery, spec: AggregateSpec): Promise<AggregateOutput> {
+    return this.observed(resource, query, false, () => this.aggregateNow(resource, query, spec));
+  }
+
   /** Reads run on the pool's workers when there is one (outside a transaction), else here. */
   private async searchNow(resource: Resource, query: SearchQuery): Promise<SearchOutput> {
     if (this.pool && !this.tx) return (await this.pool.run({ op: "search", resourceId: resource.id, query }, this.client)) as SearchOutput;
@@ -298,6 +312,16 @@ export class SqliteEngine implements DatastoreEngine {
       return (await this.pool.run({ op: "histogram", resourceId: resource.id, query, field, bins }, this.client)) as HistogramOutput;
     }
     return this.reading(() => histogram(this.c, this.current(resource), field, query, bins));
+  }
+
+  private async summaryNow(resource: Resource, query: SearchQuery, options: SummaryOptions): Promise<SummaryOutput> {
+    if (this.pool && !this.tx) return (await this.pool.run({ op: "summary", resourceId: resource.id, query, options }, this.client)) as SummaryOutput;
+    return this.reading(() => summary(this.c, this.current(resource), query, options));
+  }
+
+  private async aggregateNow(resource: Resource, query: SearchQuery, spec: AggregateSpec): Promise<AggregateOutput> {
+    if (this.pool && !this.tx) return (await this.pool.run({ op: "aggregate", resourceId: resource.id, query, spec }, this.client)) as AggregateOutput;
+    return this.reading(() => aggregate(this.c, this.current(resource), query, spec));
   }
 
   /** On a read worker when there is a pool: sizes read every page of the resource. */

@@ -19,8 +19,10 @@ export type Cost = "cheap" | "expensive";
 /** What a read worker is asked to judge (read-pool.ts's tasks, without their ids). */
 export type CostedRead =
   | { op: "search"; query: SearchQuery }
+  | { op: "aggregate"; query: SearchQuery }
   | { op: "valueCounts"; query: SearchQuery; field: string }
   | { op: "histogram"; query: SearchQuery }
+  | { op: "summary"; query: SearchQuery }
   | { op: "stats" };
 
 /** A verdict, and the read's shape (its SQL) under which a slow run is remembered. */
@@ -112,9 +114,11 @@ export function judge(c: Conn, r: Internal, read: CostedRead): Verdict {
       if (wasSlow(c, shape)) return { cost: "expensive", shape };
       return { cost: searchCost(c, r, read.query, plan), shape };
     }
+    // An aggregate as value counts: a narrow index range is cheap to group; else a sample is read.
+    case "aggregate":
     case "valueCounts": {
       const plan = planSearch(c, r, { ...read.query, columns: [], sort: [], distinct: false, offset: 0 });
-      const shape = `${base}\0${read.field}\0${plan.where.sql()}`;
+      const shape = `${base}\0${"field" in read ? read.field : ""}\0${plan.where.sql()}`;
       if (wasSlow(c, shape)) return { cost: "expensive", shape };
       if (r.rowCount <= SMALL_TABLE_ROWS) return { cost: "cheap", shape };
       // Unnarrowed, a big table's counts read its first 100,000 rows (value-counts.ts).
@@ -124,6 +128,9 @@ export function judge(c: Conn, r: Internal, read: CostedRead): Verdict {
     }
     case "histogram":
       // Its min and max may walk a whole index, even under a narrow filter (150 ms measured).
+      return { cost: r.rowCount <= SMALL_TABLE_ROWS ? "cheap" : "expensive", shape: base };
+    case "summary":
+      // Reads every matching row within its budget, else a sample of thousands of rows.
       return { cost: r.rowCount <= SMALL_TABLE_ROWS ? "cheap" : "expensive", shape: base };
     case "stats":
       // Sizes read every page of the resource, unless this connection has them already.

@@ -7,15 +7,17 @@ import os from "node:os";
 import path from "node:path";
 import { SHARE_ENV, Worker } from "node:worker_threads";
 import { config } from "../../config";
-import type { SearchOutput, SearchQuery } from "../engine";
+import type { AggregateSpec, SearchOutput, SearchQuery, SummaryOptions } from "../engine";
 import { DatastoreError, type ErrorKind } from "../errors";
 import { keysetPages } from "./keyset";
 import { ReadScheduler, type Lane } from "./read-scheduler";
 
 export type NewReadTask = { resourceId: string } & (
   | { op: "search"; query: SearchQuery }
+  | { op: "aggregate"; query: SearchQuery; spec: AggregateSpec }
   | { op: "valueCounts"; query: SearchQuery; field: string; limit: number }
   | { op: "histogram"; query: SearchQuery; field: string; bins: number }
+  | { op: "summary"; query: SearchQuery; options: SummaryOptions }
   | { op: "stats" }
 );
 /** `judge`: the worker decides whether it is cheap enough to answer now (read-cost.ts). */

@@ -4,6 +4,7 @@
 // otherwise it goes back to the pool to wait in the expensive lane.
 import { parentPort, workerData } from "node:worker_threads";
 import { DatastoreError } from "../errors";
+import { aggregate } from "./aggregate";
 import { mustGet, type Internal } from "./catalog";
 import { openReader } from "./connection";
 import { toDatastoreError } from "./errors";
@@ -12,6 +13,7 @@ import { judge, observe, type Verdict } from "./read-cost";
 import type { ReadTask } from "./read-pool";
 import { search } from "./search";
 import { sizes } from "./statistics";
+import { summary } from "./summary";
 import { valueCounts } from "./value-counts";
 
 const c = openReader((workerData as { file: string }).file);
@@ -22,10 +24,14 @@ function execute(r: Internal, task: ReadTask): unknown {
   switch (task.op) {
     case "search":
       return search(c, r, task.query);
+    case "aggregate":
+      return aggregate(c, r, task.query, task.spec);
     case "valueCounts":
       return valueCounts(c, r, task.field, task.query, task.limit);
     case "histogram":
       return histogram(c, r, task.field, task.query, task.bins);
+    case "summary":
+      return summary(c, r, task.query, task.options);
     case "stats":
       return sizes(c, r);
   }

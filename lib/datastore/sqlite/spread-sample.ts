@@ -16,7 +16,9 @@ export interface SpreadSample {
 
 /** The picked rows' condition, or null when the table has no more than `n` rows (read them all). */
 export function spreadSample(c: Conn, r: Internal, n: number): SpreadSample | null {
-  const [lo, hi] = c.cache.get(`SELECT min(_id), max(_id) FROM ${q(r.table)}`, "raw").get() as [number | null, number | null];
+  // Two subqueries: SQLite reads min or max from the rowid's ends only when it is alone (together
+  // they scan the table: 110 ms on 3M rows).
+  const [lo, hi] = c.cache.get(`SELECT (SELECT min(_id) FROM ${q(r.table)}), (SELECT max(_id) FROM ${q(r.table)})`, "raw").get() as [number | null, number | null];
   if (lo === null || hi === null || hi - lo + 1 <= n) return null;
   const step = (hi - lo + 1) / n;
   const ids: number[] = [];

@@ -1,0 +1,401 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { AggregateGroup, AggregateKey, AggregateMetric, AggregatePeriod, AggregateSpec, DatastoreEngine, Field, Resource, SearchQuery } from "../engine";
+import { DatastoreError } from "../errors";
+import { parsePlain } from "../full-text";
+import { openEngine } from "../open";
+import { aggregate, BUDGET, type AggregateBudget } from "./aggregate";
+import { mustGet, type Internal } from "./catalog";
+import { openReader, type Conn } from "./connection";
+import { judge } from "./read-cost";
+import { toDatastoreError } from "./errors";
+import { spreadSample } from "./spread-sample";
+
+const tempFile = () => path.join(fs.mkdtempSync(path.join(os.tmpdir(), "aggregate-")), "a.db");
+const base: SearchQuery = { filters: [], fts: [], columns: ["_id"], sort: [], distinct: false, limit: 10, offset: 0, includeTotal: false };
+
+const FIELDS: Field[] = [
+  { id: "d", type: "date" },
+  { id: "ts", type: "timestamp" },
+  { id: "i", type: "int4" },
+  { id: "f", type: "float8" },
+  { id: "n", type: "numeric" },
+  { id: "name", type: "text" },
+  { id: "grp", type: "text" },
+  { id: "lat", type: "float8" },
+  { id: "lon", type: "float8" },
+  { id: "tags", type: "_int4" },
+  { id: "flag", type: "bool" },
+  { id: "word", type: "text" },
+];
+
+const ROWS = 80;
+const pad = (v: number, w = 2) => String(v).padStart(w, "0");
+const iso = (ms: number) => new Date(ms).toISOString().slice(0, 19);
+/** Values by row index k (the row's _id is k + 1), as search answers them. */
+const VALUES: Record<string, (k: number) => unknown> = {
+  d: (k) => (k % 5 === 0 ? null : iso(Date.UTC(2019, 10, 20) + k * 5 * 86_400_000).slice(0, 10)),
+  ts: (k) => (k % 7 === 3 ? null : iso(Date.UTC(2020, 10, 15, 13, 45, 10) + k * (4 * 86_400 + 3_607) * 1000)),
+  i: (k) => (k % 6 === 0 ? null : ((k * 7) % 23) - 11),
+  f: (k) => (k % 9 === 0 ? null : [0.3, 0.1, 0.7, -0.05, 0.2999, 1.25][k % 6] + (k % 3)),
+  n: (k) => (k * 37) % 101 / 4,
+  name: (k) => ["alpha", "beta", "", null, "beta", "gamma"][k % 6],
+  grp: (k) => (k % 4 === 0 ? "x" : "y"),
+  lat: (k) => (k % 10 === 9 ? null : [39.8, 40.2, 40.65, 41.05, 41.45][k % 5]),
+  lon: (k) => [-70.3, -70.9, -71.6][k % 3],
+  tags: (k) => (k % 3 === 0 ? [] : k % 3 === 1 ? null : [k % 2]),
+  flag: (k) => k % 2 === 0,
+  word: (k) => (k % 3 === 0 ? "apple" : "pear"),
+};
+VALUES._id = (k) => k + 1;
+const RECORDS = Array.from({ length: ROWS }, (_, k) => Object.fromEntries(FIELDS.map((f) => [f.id, VALUES[f.id](k)])));
+const ALL = Array.from({ length: ROWS }, (_, k) => k);
+
+// ------------------------------------------------------------------ the oracle, in plain JS
+
+/** A period's start, computed with Date rather than SQL. */
+function periodStart(value: string, period: AggregatePeriod): string {
+  const [y, m] = [Number(value.slice(0, 4)), Number(value.slice(5, 7))];
+  switch (period) {
+    case "day":
+      return value.slice(0, 10);
+    case "week": {
+      const t = new Date(`${value.slice(0, 10)}T00:00:00Z`);
+      return new Date(t.getTime() - ((t.getUTCDay() + 6) % 7) * 86_400_000).toISOString().slice(0, 10);
+    }
+    case "month":
+      return `${value.slice(0, 7)}-01`;
+    case "quarter":
+      return `${y}-${pad(Math.floor((m - 1) / 3) * 3 + 1)}-01`;
+    case "year":
+      return `${y}-01-01`;
+  }
+}
+
+function keyOf(key: AggregateKey, k: number): unknown {
+  const v = VALUES[key.field](k);
+  if (v === null || v === "" || (Array.isArray(v) && v.length === 0)) return null;
+  if (key.period) return periodStart(v as string, key.period) + (key.field === "ts" ? "T00:00:00" : "");
+  // Decimal arithmetic on scaled integers: 0.3 is in the bin from 0.3 when the width is 0.1.
+  if (key.bin !== undefined) return Number((Math.floor(Math.round((v as number) * 1e6) / Math.round(key.bin * 1e6)) * key.bin).toFixed(10));
+  return v;
+}
+
+/** Keys of one field ascending, null last: numbers and booleans by value, the rest by text. */
+function order(a: unknown, b: unknown): number {
+  if (a === b) return 0;
+  if (a === null) return 1;
+  if (b === null) return -1;
+  if (typeof a === "number" || typeof a === "boolean") return Number(a) - Number(b);
+  const [x, y] = [a, b].map((v) => (typeof v === "string" ? v : JSON.stringify(v)));
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/** Every group over rows `ks`, in the contract's order, all of them (no limit). */
+function expected(spec: Omit<AggregateSpec, "limit">, ks: number[] = ALL): AggregateGroup[] {
+  const groups = new Map<string, { key: unknown[]; ks: number[] }>();
+  for (const k of ks) {
+    const key = spec.keys.map((x) => keyOf(x, k));
+    const id = JSON.stringify(key);
+    if (!groups.has(id)) groups.set(id, { key, ks: [] });
+    groups.get(id)!.ks.push(k);
+  }
+  const out = [...groups.values()].map(({ key, ks: rows }) => {
+    const numbers = rows.map((k) => (spec.field ? VALUES[spec.field](k) : null)).filter((v): v is number => typeof v === "number");
+    const value = {
+      count: rows.length,
+      sum: numbers.length ? numbers.reduce((a, b) => a + b, 0) : null,
+      avg: numbers.length ? numbers.reduce((a, b) => a + b, 0) / numbers.length : null,
+      min: numbers.length ? Math.min(...numbers) : null,
+      max: numbers.length ? Math.max(...numbers) : null,
+    }[spec.metric];
+    return { key, count: rows.length, value, _id: Math.min(...rows) + 1 };
+  });
+  const byKey = (a: AggregateGroup, b: AggregateGroup) => a.key.map((v, i) => order(v, b.key[i])).find((d) => d !== 0) ?? 0;
+  const keyOrder = spec.keys.every((x) => x.period || x.bin);
+  return out.sort((a, b) => (keyOrder || a.value === b.value ? byKey(a, b) : a.value === null ? 1 : b.value === null ? -1 : b.value - a.value));
+}
+
+/** Sums and averages in another order differ in the last bits. */
+function expectGroups(actual: AggregateGroup[], wanted: AggregateGroup[]): void {
+  expect(actual.map((g) => ({ ...g, value: g.value === null ? null : Number(g.value.toPrecision(12)) }))).toEqual(
+    wanted.map((g) => ({ ...g, value: g.value === null ? null : Number(g.value.toPrecision(12)) })),
+  );
+}
+
+const spec = (keys: AggregateKey[], metric: AggregateMetric = "count", field: string | null = null, limit = 10_000): AggregateSpec => ({ keys, metric, field, limit });
+
+// ------------------------------------------------------------------------------ the engine
+
+describe.each([
+  { name: "in process", readWorkers: 0 },
+  { name: "on read workers", readWorkers: 2 },
+])("aggregate $name", ({ readWorkers }) => {
+  let engine: DatastoreEngine;
+  let r: Resource;
+  const run = (s: AggregateSpec, query: Partial<SearchQuery> = {}) => engine.aggregate(r, { ...base, ...query }, s);
+
+  beforeAll(async () => {
+    engine = await openEngine({ file: tempFile(), readWorkers });
+    await engine.createResource({ id: "a", name: "a", description: "", private: false }, FIELDS);
+    await engine.write("a", RECORDS, "insert");
+    r = (await engine.getResource("a"))!;
+  });
+  afterAll(async () => {
+    await engine.close();
+  });
+
+  it("counts per value, largest first, NULL and '' together as the null key, with the smallest _id", async () => {
+    const out = await run(spec([{ field: "name" }]));
+    expect(out).toEqual({
+      total: ROWS,
+      rows: ROWS,
+      partial: false,
+      groups: [
+        { key: [null], count: 26, value: 26, _id: 3 },
+        { key: ["beta"], count: 27, value: 27, _id: 2 },
+        { key: ["alpha"], count: 14, value: 14, _id: 1 },
+        { key: ["gamma"], count: 13, value: 13, _id: 6 },
+      ].sort((a, b) => b.count - a.count),
+      others: { groups: 0, count: 0 },
+    });
+    expectGroups(out.groups, expected(spec([{ field: "name" }])));
+  });
+
+  it.each(["count", "sum", "avg", "min", "max"] as AggregateMetric[])("computes %s per group, null where a group has no number", async (metric) => {
+    for (const field of ["i", "f", "n", "_id"]) {
+      const s = spec([{ field: "name" }], metric, metric === "count" ? null : field);
+      expectGroups((await run(s)).groups, expected(s));
+    }
+    if (metric !== "count") {
+      // alpha's rows (k % 6 === 0) have no i
+      const alpha = (await run(spec([{ field: "name" }], metric, "i"))).groups.find((g) => g.key[0] === "alpha");
+      expect(alpha).toEqual({ key: ["alpha"], count: 14, value: null, _id: 1 });
+    }
+  });
+
+  it.each(["day", "week", "month", "quarter", "year"] as AggregatePeriod[])("groups dates and timestamps by %s start, in time order", async (period) => {
+    for (const field of ["d", "ts"]) {
+      const s = spec([{ field, period }]);
+      const out = await run(s);
+      expect(out.partial).toBe(false);
+      expectGroups(out.groups, expected(s));
+      expect(out.groups.at(-1)!.key).toEqual([null]);
+      const shape = field === "d" ? /^\d{4}-\d{2}-01$|^\d{4}-\d{2}-\d{2}$/ : /^\d{4}-\d{2}-\d{2}T00:00:00$/;
+      for (const g of out.groups.slice(0, -1)) expect(g.key[0]).toMatch(shape);
+    }
+  });
+
+  it("starts weeks on Mondays", async () => {
+    const out = await run(spec([{ field: "ts", period: "week" }]));
+    for (const g of out.groups.slice(0, -1)) expect(new Date(`${(g.key[0] as string).slice(0, 10)}T00:00:00Z`).getUTCDay()).toBe(1);
+    expect(out.groups.length).toBeGreaterThan(40);
+  });
+
+  it("groups numbers by bin from its lower edge, exactly for decimal widths, in key order", async () => {
+    for (const [field, bin] of [["i", 5], ["i", 1], ["f", 0.1], ["f", 0.5], ["n", 2.5], ["_id", 10]] as const) {
+      const s = spec([{ field, bin }]);
+      expectGroups((await run(s)).groups, expected(s));
+    }
+    const tenths = await run(spec([{ field: "f", bin: 0.1 }]));
+    expect(tenths.groups.map((g) => g.key[0])).toContain(0.3);
+    expect(tenths.groups.map((g) => g.key[0])).toContain(-0.1); // -0.05
+    expect((await run(spec([{ field: "i", bin: 5 }]))).groups[0].key).toEqual([-15]); // -11 is in [-15, -10)
+  });
+
+  it("groups by two keys: a lat/lon grid, a period with a value", async () => {
+    for (const bin of [1, 0.5]) {
+      const grid = spec([
+        { field: "lat", bin },
+        { field: "lon", bin },
+      ]);
+      const out = await run(grid);
+      expectGroups(out.groups, expected(grid));
+      expect(out.groups.every((g) => g.key.length === 2)).toBe(true);
+    }
+    const mixed = spec([{ field: "d", period: "quarter" }, { field: "grp" }], "avg", "i");
+    expectGroups((await run(mixed)).groups, expected(mixed));
+    const arrays = spec([{ field: "tags" }, { field: "flag" }]);
+    expectGroups((await run(arrays)).groups, expected(arrays));
+  });
+
+  it("answers `limit` groups and counts the rest in `others`", async () => {
+    const all = expected(spec([{ field: "ts", period: "week" }]));
+    const out = await run(spec([{ field: "ts", period: "week" }], "count", null, 10));
+    expectGroups(out.groups, all.slice(0, 10));
+    expect(out.others).toEqual({ groups: all.length - 10, count: all.slice(10).reduce((n, g) => n + g.count, 0) });
+    expect(out.rows).toBe(ROWS);
+    const top = await run(spec([{ field: "name" }], "count", null, 1));
+    expect(top.groups).toEqual([{ key: ["beta"], count: 27, value: 27, _id: 2 }]);
+    expect(top.others).toEqual({ groups: 3, count: ROWS - 27 });
+  });
+
+  it("narrows to the search: filters and full text", async () => {
+    const s = spec([{ field: "d", period: "month" }], "sum", "n");
+    const xs = ALL.filter((k) => k % 4 === 0);
+    const byFilter = await run(s, { filters: [{ op: "eq", field: "grp", value: "x" }] });
+    expect(byFilter).toMatchObject({ total: xs.length, rows: xs.length, partial: false });
+    expectGroups(byFilter.groups, expected(s, xs));
+    const apples = ALL.filter((k) => k % 3 === 0);
+    const byWords = await run(s, { fts: [{ field: null, tree: parsePlain("apple"), rank: "rank" }] });
+    expectGroups(byWords.groups, expected(s, apples));
+    const both = await run(s, { filters: [{ op: "eq", field: "grp", value: "x" }], fts: [{ field: "word", tree: parsePlain("pear"), rank: "rank word" }] });
+    expectGroups(both.groups, expected(s, ALL.filter((k) => k % 4 === 0 && k % 3 !== 0)));
+  });
+
+  it("answers no groups when nothing matches", async () => {
+    expect(await run(spec([{ field: "name" }], "avg", "i"), { filters: [{ op: "eq", field: "grp", value: "nobody" }] })).toEqual({
+      total: 0,
+      rows: 0,
+      partial: false,
+      groups: [],
+      others: { groups: 0, count: 0 },
+    });
+  });
+
+  it("answers 409 for a field the resource does not have", async () => {
+    const e = await run(spec([{ field: "nope" }])).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(DatastoreError);
+    expect((e as DatastoreError).kind).toBe("validation");
+  });
+});
+
+// ---------------------------------------------------------------- bounded: samples, budgets
+
+describe("aggregate over a sample", () => {
+  let file: string;
+  let c: Conn;
+  let r: Internal;
+  /** No exact answer fits: every read goes to the sample. */
+  const never: AggregateBudget = { ...BUDGET, sortRows: 0, indexRows: 0, groups: 0 };
+  const bounded = (s: AggregateSpec, budget: Partial<AggregateBudget>, query: Partial<SearchQuery> = {}) => aggregate(c, r, { ...base, ...query }, s, { ...never, ...budget });
+  const sampled = (n: number) => new Set((JSON.parse(spreadSample(c, r, n)!.params[0] as string) as number[]).map((id) => id - 1));
+  const xIs = { filters: [{ op: "eq" as const, field: "grp", value: "x" }] };
+
+  beforeAll(async () => {
+    file = tempFile();
+    const engine = await openEngine({ file, readWorkers: 0 });
+    await engine.createResource({ id: "a", name: "a", description: "", private: false }, FIELDS);
+    await engine.write("a", RECORDS, "insert");
+    await engine.close();
+    c = openReader(file);
+    r = mustGet(c, "a");
+  });
+  afterAll(() => c.db.close());
+
+  it("counts the rows of a sample spread through the table, says partial, and the whole table's total", () => {
+    const s = spec([{ field: "d", period: "quarter" }]);
+    const picked = sampled(20);
+    const out = bounded(s, { sampleRows: 20 });
+    expect(out).toMatchObject({ partial: true, rows: 20, total: ROWS });
+    expectGroups(out.groups, expected(s, ALL.filter((k) => picked.has(k))));
+    // Spread: the sample reaches the last quarter, which the first 20 rows do not.
+    expect(out.groups.filter((g) => g.key[0] !== null).at(-1)!.key[0]).toBe(expected(s).filter((g) => g.key[0] !== null).at(-1)!.key[0]);
+  });
+
+  it("estimates a narrowed total from the sample", () => {
+    const s = spec([{ field: "name" }]);
+    const hits = ALL.filter((k) => k % 4 === 0 && sampled(30).has(k));
+    const out = bounded(s, { sampleRows: 30, fewRows: 1 }, xIs);
+    expect(out).toMatchObject({ partial: true, rows: hits.length, total: Math.round((hits.length * ROWS) / 30) });
+    expectGroups(out.groups, expected(s, hits));
+  });
+
+  it("reads the first rows instead when the sample holds few matching rows and they hold more", () => {
+    const s = spec([{ field: "name" }]);
+    const first = ALL.filter((k) => k % 4 === 0 && k < 50);
+    const out = bounded(s, { sampleRows: 30, fewRows: 100, firstRows: 50 }, xIs);
+    expect(out).toMatchObject({ partial: true, rows: first.length, total: Math.round((first.length * ROWS) / 50) });
+    expectGroups(out.groups, expected(s, first));
+    // The first 4 rows hold one match, fewer than the sample's: the sample stays.
+    expect(bounded(s, { sampleRows: 30, fewRows: 100, firstRows: 4 }, xIs).rows).toBe(ALL.filter((k) => k % 4 === 0 && sampled(30).has(k)).length);
+  });
+
+  it("is exact when the sample or the first rows would be the whole table", () => {
+    const s = spec([{ field: "ts", period: "month" }], "max", "f");
+    const xs = ALL.filter((k) => k % 4 === 0);
+    const whole = bounded(s, { sampleRows: ROWS });
+    expect(whole).toMatchObject({ partial: false, rows: ROWS, total: ROWS });
+    expectGroups(whole.groups, expected(s));
+    const first = bounded(s, { sampleRows: 20, fewRows: 100, firstRows: ROWS + 1 }, xIs);
+    expect(first).toMatchObject({ partial: false, rows: xs.length, total: xs.length });
+    expectGroups(first.groups, expected(s, xs));
+  });
+
+  it("is exact within the default budget on a small table", () => {
+    expect(aggregate(c, r, base, spec([{ field: "name" }]))).toMatchObject({ partial: false, rows: ROWS });
+  });
+});
+
+describe("aggregate on a big table", () => {
+  const BIG = 100_500;
+  let file: string;
+  let c: Conn;
+  let r: Internal;
+
+  beforeAll(async () => {
+    file = tempFile();
+    const engine = await openEngine({ file, readWorkers: 0 });
+    const fields: Field[] = [
+      { id: "g", type: "text" },
+      { id: "h", type: "text" },
+      { id: "v", type: "int4" },
+    ];
+    await engine.createResource({ id: "big", name: "big", description: "", private: false }, fields);
+    await engine.write("big", Array.from({ length: BIG }, (_, k) => ({ g: `g${k % 50}`, h: `g${k % 50}`, v: k })), "insert");
+    await engine.setIndexes("big", [["g"]]);
+    await engine.close();
+    c = openReader(file);
+    r = mustGet(c, "big");
+  }, 60_000);
+  afterAll(() => c.db.close());
+  afterEach(() => {
+    delete process.env.DATASTORE_QUERY_TIMEOUT_MS;
+  });
+
+  it("groups an indexed field in the index's order, exactly, where a sort would not fit", () => {
+    const noSort = { ...BUDGET, sortRows: 0 };
+    const byIndex = aggregate(c, r, base, spec([{ field: "g" }], "count", null, 3), noSort);
+    expect(byIndex).toMatchObject({ partial: false, rows: BIG, total: BIG, others: { groups: 47, count: BIG - 3 * 2010 } });
+    // Equal counts: by key, as text.
+    expect(byIndex.groups).toEqual([0, 1, 10].map((k) => ({ key: [`g${k}`], count: 2010, value: 2010, _id: k + 1 })));
+    expect(aggregate(c, r, base, spec([{ field: "h" }]), noSort).partial).toBe(true);
+  });
+
+  it("goes straight to the sample for a whole table too big to group in time", () => {
+    // The shortcut looks at the catalog's row count, so a pretended one shows it.
+    const out = aggregate(c, { ...r, rowCount: 3_000_000 }, base, spec([{ field: "v", bin: 10_000 }]));
+    expect(out).toMatchObject({ partial: true, rows: BUDGET.sampleRows, total: 3_000_000 });
+    expect(out.groups.map((g) => g.key[0])).toEqual([0, 10_000, 20_000, 30_000, 40_000, 50_000, 60_000, 70_000, 80_000, 90_000, 100_000]);
+    // Evenly spread: about as many sampled rows in each full bin.
+    for (const g of out.groups.slice(0, -1)) expect(Math.abs(g.count - 10_000 * (BUDGET.sampleRows / BIG))).toBeLessThanOrEqual(1);
+    // Narrowed, it tries the exact answer first.
+    expect(aggregate(c, { ...r, rowCount: 3_000_000 }, { ...base, filters: [{ op: "eq", field: "g", value: "g7" }] }, spec([{ field: "h" }]))).toMatchObject({
+      partial: false,
+      rows: 2010,
+      groups: [{ key: ["g7"], count: 2010, value: 2010, _id: 8 }],
+    });
+  });
+
+  it("is judged cheap on the read pool only when an index narrows it to few rows", () => {
+    expect(judge(c, r, { op: "aggregate", query: base }).cost).toBe("expensive");
+    expect(judge(c, r, { op: "aggregate", query: { ...base, filters: [{ op: "eq", field: "g", value: "g7" }] } }).cost).toBe("cheap");
+    expect(judge(c, r, { op: "aggregate", query: { ...base, filters: [{ op: "eq", field: "h", value: "g7" }] } }).cost).toBe("expensive");
+  });
+
+  it("answers 409 past the query timeout", () => {
+    process.env.DATASTORE_QUERY_TIMEOUT_MS = "1";
+    const e = (() => {
+      try {
+        aggregate(c, { ...r, rowCount: 3_000_000 }, base, spec([{ field: "h" }]));
+      } catch (x) {
+        return x;
+      }
+    })();
+    const mapped = toDatastoreError(e);
+    expect(mapped).toBeInstanceOf(DatastoreError);
+    expect((mapped as DatastoreError).details).toEqual({ query: [expect.stringMatching(/^Query took too long \(over 1 ms\)/)] });
+  });
+});
