@@ -20,8 +20,8 @@ interface Stats {
 
 export interface ViewsResult {
   summary: { http: Stats; floor: Stats; partial: boolean; rows: number };
-  monthlyLine: { http: Stats; floor: Stats; exactFloor: Stats; partial: boolean; groups: number };
-  mapGrid: { http: Stats; floor: Stats; partial: boolean; cells: number };
+  monthlyLine: { http: Stats; floor: Stats; exactFloor: Stats; partial: boolean; rows: number; groups: number };
+  mapGrid: { http: Stats; floor: Stats; partial: boolean; rows: number; cells: number };
   mapFirstPoints: Stats | null;
 }
 
@@ -61,20 +61,26 @@ async function timeHttp(post: Post, action: string, body: Body, repeats: number)
 class Floors {
   private db: Database.Database;
   private table: string;
-  private ids: string;
 
   private columns: Map<string, string>;
 
-  constructor(file: string, resourceId: string, sampleRows: number) {
+  private lo: number;
+  private hi: number;
+
+  constructor(file: string, resourceId: string) {
     this.db = new Database(file, { readonly: true, fileMustExist: true });
     const row = this.db.prepare("SELECT table_name, fields FROM datastore_resources WHERE id = ?").get(resourceId) as { table_name: string; fields: string } | undefined;
     if (!row) throw new Error(`no resource ${resourceId} in ${file}`);
     this.table = `"${row.table_name.replace(/"/g, '""')}"`;
     // each field lives in a column cN (the catalog's field list says which)
     this.columns = new Map((JSON.parse(row.fields) as { id: string; column: string }[]).map((f) => [f.id, `"${f.column}"`]));
-    const [lo, hi] = this.db.prepare(`SELECT min(_id), max(_id) FROM ${this.table}`).raw().get() as [number, number];
-    const step = (hi - lo + 1) / sampleRows;
-    this.ids = JSON.stringify(Array.from({ length: sampleRows }, (_, i) => lo + Math.floor(i * step)));
+    [this.lo, this.hi] = this.db.prepare(`SELECT min(_id), max(_id) FROM ${this.table}`).raw().get() as [number, number];
+  }
+
+  /** `n` ids spread through the table, as spread-sample.ts picks them (one per equal stretch). */
+  private ids(n: number): string {
+    const step = (this.hi - this.lo + 1) / n;
+    return JSON.stringify(Array.from({ length: n }, (_, i) => this.lo + Math.floor((i + 0.5) * step)));
   }
 
   column(field: string): string {
@@ -83,15 +89,18 @@ class Floors {
     return c;
   }
 
-  sampleRead(repeats: number): Stats {
+  sampleRead(n: number, repeats: number): Stats {
     const stmt = this.db.prepare(`SELECT * FROM ${this.table} AS t WHERE t._id IN (SELECT value FROM json_each(?))`).raw();
-    return time(() => stmt.all(this.ids), repeats);
+    const ids = this.ids(n);
+    return time(() => stmt.all(ids), repeats);
   }
 
-  sampleGroupBy(keySql: string, repeats: number, exact = false): Stats {
-    const where = exact ? "" : "WHERE t._id IN (SELECT value FROM json_each(?))";
+  /** The GROUP BY over a sample of `n` rows, or over every row (n = null). */
+  groupBy(keySql: string, n: number | null, repeats: number): Stats {
+    const where = n === null ? "" : "WHERE t._id IN (SELECT value FROM json_each(?))";
     const stmt = this.db.prepare(`SELECT ${keySql} AS k, count(*), min(_id) FROM ${this.table} AS t ${where} GROUP BY k`).raw();
-    return time(() => (exact ? stmt.all() : stmt.all(this.ids)), repeats);
+    const ids = n === null ? "" : this.ids(n);
+    return time(() => (n === null ? stmt.all() : stmt.all(ids)), repeats);
   }
 
   close() {
@@ -133,22 +142,26 @@ export async function benchViews(opts: { post: Post; baseUrl: string; dbFile: st
   const line = await timeHttp(post, "datastore_aggregate", { resource_id: resourceId, group_by: "date", period: "month" }, repeats);
   const grid = await timeHttp(post, "datastore_aggregate", { resource_id: resourceId, group_by: [...MAP_FIELDS], bin: 1, limit: 5000 }, repeats);
 
-  const floors = new Floors(opts.dbFile, resourceId, Number(summary.last.rows) || 10_000);
+  const floors = new Floors(opts.dbFile, resourceId);
+  // the floors read as many rows as the answers were computed over
+  const rowsOf = (r: Record<string, unknown>) => (r.partial ? Number(r.rows) : null);
   const date = floors.column("date");
   const [lat, lon] = MAP_FIELDS.map((f) => floors.column(f));
   const result: ViewsResult = {
-    summary: { http: summary.stats, floor: floors.sampleRead(repeats), partial: Boolean(summary.last.partial), rows: Number(summary.last.rows) },
+    summary: { http: summary.stats, floor: floors.sampleRead(rowsOf(summary.last) ?? 10_000, repeats), partial: Boolean(summary.last.partial), rows: Number(summary.last.rows) },
     monthlyLine: {
       http: line.stats,
-      floor: floors.sampleGroupBy(`substr(${date}, 1, 7)`, repeats),
-      exactFloor: floors.sampleGroupBy(`substr(${date}, 1, 7)`, 2, true),
+      floor: floors.groupBy(`substr(${date}, 1, 7)`, rowsOf(line.last), repeats),
+      exactFloor: floors.groupBy(`substr(${date}, 1, 7)`, null, 2),
       partial: Boolean(line.last.partial),
+      rows: Number(line.last.rows),
       groups: (line.last.groups as unknown[]).length,
     },
     mapGrid: {
       http: grid.stats,
-      floor: floors.sampleGroupBy(`floor(${lat}) || ',' || floor(${lon})`, repeats),
+      floor: floors.groupBy(`floor(${lat}) || ',' || floor(${lon})`, rowsOf(grid.last), repeats),
       partial: Boolean(grid.last.partial),
+      rows: Number(grid.last.rows),
       cells: (grid.last.groups as unknown[]).length,
     },
     mapFirstPoints: await mapFirstPoints(opts.baseUrl, resourceId),
@@ -159,19 +172,19 @@ export async function benchViews(opts: { post: Post; baseUrl: string; dbFile: st
 
 export function formatViews(v: ViewsResult): string[] {
   const ms = (s: Stats) => `median ${s.median.toFixed(1)} ms (p95 ${s.p95.toFixed(1)})`;
-  const sampled = (partial: boolean) => (partial ? "partial: a spread sample" : "exact");
+  const sampled = (partial: boolean, rows: number) => `${partial ? "partial: a spread sample" : "exact"} of ${rows.toLocaleString("en-US")} rows`;
   return [
     `\nviews over all rows (issue 14), ${v.summary.http.n} requests each, HTTP beside the floor (the same SQL in-process):`,
-    `  Summary:              ${ms(v.summary.http)}; floor ${ms(v.summary.floor)} (${sampled(v.summary.partial)} of ${v.summary.rows.toLocaleString("en-US")} rows)`,
-    `  monthly line chart:   ${ms(v.monthlyLine.http)}; floor ${ms(v.monthlyLine.floor)} (${sampled(v.monthlyLine.partial)}, ${v.monthlyLine.groups} months); exact GROUP BY over every row ${v.monthlyLine.exactFloor.median.toFixed(0)} ms`,
-    `  map grid (1° cells):  ${ms(v.mapGrid.http)}; floor ${ms(v.mapGrid.floor)} (${sampled(v.mapGrid.partial)}, ${v.mapGrid.cells} cells)`,
+    `  Summary:              ${ms(v.summary.http)}; floor ${ms(v.summary.floor)} (${sampled(v.summary.partial, v.summary.rows)})`,
+    `  monthly line chart:   ${ms(v.monthlyLine.http)}; floor ${ms(v.monthlyLine.floor)} (${sampled(v.monthlyLine.partial, v.monthlyLine.rows)}, ${v.monthlyLine.groups} months); exact GROUP BY over every row ${v.monthlyLine.exactFloor.median.toFixed(0)} ms`,
+    `  map grid (1° cells):  ${ms(v.mapGrid.http)}; floor ${ms(v.mapGrid.floor)} (${sampled(v.mapGrid.partial, v.mapGrid.rows)}, ${v.mapGrid.cells} cells)`,
     v.mapFirstPoints
       ? `  map, first points drawn in Chromium after opening the Map tab's URL: median ${v.mapFirstPoints.median.toFixed(0)} ms (p95 ${v.mapFirstPoints.p95.toFixed(0)}, ${v.mapFirstPoints.n} fresh profiles)`
       : "  map in Chromium: skipped (no browser)",
   ];
 }
 
-if (process.argv[1]?.endsWith("bench-views.ts")) {
+async function cli() {
   const { values } = parseArgs({ options: { url: { type: "string" }, db: { type: "string" }, resource: { type: "string" } } });
   if (!values.url) throw new Error("--url http://127.0.0.1:PORT is required");
   const base = values.url.replace(/\/$/, "");
@@ -183,4 +196,11 @@ if (process.argv[1]?.endsWith("bench-views.ts")) {
   };
   const result = await benchViews({ post, baseUrl: base, dbFile: values.db ?? "data/bench/bench.db", resourceId: values.resource ?? "flights-3m" });
   for (const line of formatViews(result)) console.log(line);
+}
+
+if (process.argv[1]?.endsWith("bench-views.ts")) {
+  cli().catch((e) => {
+    console.error(e);
+    process.exit(1);
+  });
 }

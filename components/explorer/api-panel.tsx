@@ -1,8 +1,8 @@
 "use client";
-// The same request for programs: a GET URL (absolute, opens in a browser), the POST body and a
-// curl command with a token placeholder.
+// The request behind the shown view, for programs: a GET URL (absolute, opens in a browser), the
+// POST body and a curl command with a token placeholder. Each tab says which call it shows.
 import { useState, useSyncExternalStore } from "react";
-import { searchCurl, searchGetUrl, searchPostBody, type SearchRequest } from "@/lib/view-state";
+import { actionCurl, actionGetUrl, actionPostBody, searchCall, type ActionCall, type SearchRequest } from "@/lib/view-state";
 import { Button } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
 
@@ -25,7 +25,16 @@ function Block({ title, text, copyLabel, mono = true }: { title: string; text: s
 
 const noSubscribe = () => () => {};
 
-export function ApiPanel({ request, isPrivate }: { request: SearchRequest; isPrivate: boolean }) {
+/** A call and what its response holds, ending the sentence "These requests return …". */
+export type ApiView = { call: ActionCall; returns: string };
+
+/** The Table tab's: the page of records it shows. */
+export function tableApi(request: SearchRequest): ApiView {
+  return { call: searchCall(request), returns: "the records shown above" };
+}
+
+export function ApiPanel({ api, isPrivate }: { api: ApiView; isPrivate: boolean }) {
+  const { call, returns } = api;
   const [open, setOpen] = useState(false);
   const origin = useSyncExternalStore(noSubscribe, () => window.location.origin, () => "");
   return (
@@ -43,12 +52,12 @@ export function ApiPanel({ request, isPrivate }: { request: SearchRequest; isPri
       </h2>
       <div id="api-body" hidden={!open} className="space-y-4 border-t p-3">
         <p className="text-sm text-zinc-700 dark:text-zinc-300">
-          This page uses the CKAN DataStore API. These requests return the records shown above.
+          This page uses the CKAN DataStore API. These requests return {returns}.
           {isPrivate && " This resource is private: send your token in the Authorization header."}
         </p>
-        <Block title="GET URL" text={searchGetUrl(origin, request)} copyLabel="Copy GET URL" />
-        <Block title="POST body (to /api/action/datastore_search)" text={searchPostBody(request)} copyLabel="Copy POST body" />
-        <Block title="curl" text={searchCurl(origin, request)} copyLabel="Copy curl command" />
+        <Block title="GET URL" text={actionGetUrl(origin, call)} copyLabel="Copy GET URL" />
+        <Block title={`POST body (to /api/action/${call.action})`} text={actionPostBody(call)} copyLabel="Copy POST body" />
+        <Block title="curl" text={actionCurl(origin, call)} copyLabel="Copy curl command" />
       </div>
     </section>
   );

@@ -15,7 +15,8 @@ import { toSearchRequest, updateView, viewForResource, withoutChip, type Tab, ty
 import { useToken } from "@/components/token/token-provider";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Tabs } from "@/components/ui/tabs";
-import { ApiPanel } from "./api-panel";
+import { ApiPanel, tableApi } from "./api-panel";
+import { useChartPlan } from "./chart/use-chart-plan";
 import { ChartView } from "./chart-view";
 import { ColumnChooser } from "./column-chooser";
 import { EmptyResult } from "./empty-result";
@@ -32,7 +33,7 @@ import { RecordDetail } from "./record-detail";
 import { RecordsTable } from "./records-table";
 import { ResourcePicker, useResources } from "./resource-picker";
 import { SearchBox } from "./search-box";
-import { SummaryView } from "./summary-view";
+import { SummaryView, summaryApi } from "./summary-view";
 import { TableSkeleton } from "./table-skeleton";
 import { useViewState } from "./use-view-state";
 import type { ViewProps } from "./view-props";
@@ -73,6 +74,8 @@ export function Explorer() {
   }, [title]);
 
   const tableFields = info.data?.fields;
+  // the API panel shows the request behind the tab on screen
+  const chartPlan = useChartPlan(view, tableFields, view.tab === "chart");
   const allFields = useMemo(() => (tableFields ? [ID_FIELD, ...tableFields] : []), [tableFields]);
   const data = search.data;
   const shownFields = useMemo(
@@ -218,7 +221,10 @@ export function Explorer() {
 
           <section aria-label="Export and API" className="space-y-3 border-t pt-4">
             <ExportButtons view={view} filename={title || "records"} />
-            <ApiPanel request={request} isPrivate={Boolean(resource?.private)} />
+            <ApiPanel
+              api={(view.tab === "chart" && chartPlan.api) || (view.tab === "summary" && summaryApi(view)) || tableApi(request)}
+              isPrivate={Boolean(resource?.private)}
+            />
           </section>
 
           <RecordDetail

@@ -1,5 +1,7 @@
 // ViewState -> the API calls that show it: the datastore_search body the explorer posts, and the
 // equivalent GET URL, curl command and dump URL shown to the user. Same parameters everywhere.
+// Any other action's call (a chart's aggregate) gets the same three forms from actionGetUrl,
+// actionPostBody and actionCurl.
 import { appendFields } from "./codec";
 import { toPrefixQuery } from "./search-text";
 import type { Filters, ViewState } from "./types";
@@ -68,7 +70,7 @@ export function searchGetUrl(origin: string, req: SearchRequest): string {
 }
 
 export function searchPostBody(req: SearchRequest): string {
-  return JSON.stringify(req, null, 2);
+  return actionPostBody(searchCall(req));
 }
 
 function shellQuote(s: string): string {
@@ -78,11 +80,47 @@ function shellQuote(s: string): string {
 const TOKEN_PLACEHOLDER = "YOUR-API-TOKEN";
 
 export function searchCurl(origin: string, req: SearchRequest): string {
+  return actionCurl(origin, searchCall(req));
+}
+
+/** One call of the action API as a view makes it: the action's name and its JSON body. */
+export type ActionCall = { action: string; body: object };
+
+export function searchCall(req: SearchRequest): ActionCall {
+  return { action: "datastore_search", body: req };
+}
+
+/**
+ * A body as GET parameters, in the body's key order: text as it is, numbers and booleans as
+ * text, a list of values as repeated keys (`fields` as the comma list search also takes), and
+ * objects (filters) as JSON. A null has no GET form and is left out.
+ */
+function callParams(body: object): URLSearchParams {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(body)) {
+    if (value === undefined || value === null) continue;
+    const scalars = Array.isArray(value) && value.every((v) => v !== null && typeof v !== "object");
+    if (key === "fields" && scalars) appendFields(params, value.map(String));
+    else if (scalars) for (const v of value) params.append(key, String(v));
+    else params.set(key, typeof value === "object" ? JSON.stringify(value) : String(value));
+  }
+  return params;
+}
+
+export function actionGetUrl(origin: string, call: ActionCall): string {
+  return `${origin}/api/action/${call.action}?${callParams(call.body).toString()}`;
+}
+
+export function actionPostBody(call: ActionCall): string {
+  return JSON.stringify(call.body, null, 2);
+}
+
+export function actionCurl(origin: string, call: ActionCall): string {
   return [
-    `curl -X POST ${shellQuote(`${origin}/api/action/datastore_search`)}`,
+    `curl -X POST ${shellQuote(`${origin}/api/action/${call.action}`)}`,
     `  -H 'Content-Type: application/json'`,
     `  -H 'Authorization: ${TOKEN_PLACEHOLDER}'`,
-    `  -d ${shellQuote(JSON.stringify(req))}`,
+    `  -d ${shellQuote(JSON.stringify(call.body))}`,
   ].join(" \\\n");
 }
 

@@ -1,0 +1,160 @@
+// A chart's result as words and numbers: its caption, the notes on what it leaves out (a
+// sample, values past the top ones), the numbers table and its CSV text. Pure, so the table,
+// the download and the tests read the same figures.
+import type { AggregateResult, DatastoreField, HistogramResult, SearchResult } from "@/lib/api-client";
+import type { Period } from "@/lib/view-state";
+import { formatCount, plural, totalText } from "../format";
+import { fieldLabel, type ResolvedChart } from "./chart-fields";
+
+/** A chart's result, tagged by the request that fetched it. */
+export type ChartData =
+  | { kind: "aggregate"; result: AggregateResult }
+  | { kind: "scatter"; result: SearchResult }
+  | { kind: "histogram"; result: HistogramResult };
+
+export type Cell = string | number | boolean | null;
+
+export type ChartNumbers = { columns: string[]; rows: Cell[][] };
+
+const PERIOD_NAMES: Record<Period, string> = { day: "Day", week: "Week", month: "Month", quarter: "Quarter", year: "Year" };
+
+/** A period's start ("2001-04-01") as its usual short name: 2001-04, 2001-Q2, 2001. */
+export function periodText(key: unknown, period: Period | null): string {
+  const s = String(key);
+  const m = /^(\d{4})-(\d{2})-\d{2}/.exec(s);
+  if (!m) return s;
+  if (period === "year") return m[1];
+  if (period === "quarter") return `${m[1]}-Q${Math.floor((Number(m[2]) - 1) / 3) + 1}`;
+  if (period === "month") return `${m[1]}-${m[2]}`;
+  return s.slice(0, 10);
+}
+
+/** The measure's column: "Rows", "Sum of Delay (min)", "Average Delay (min)". */
+export function measureLabel(chart: ResolvedChart, fields: DatastoreField[]): string {
+  const y = fieldLabel(fields, chart.y);
+  return chart.agg === "sum" ? `Sum of ${y}` : chart.agg === "avg" ? `Average ${y}` : "Rows";
+}
+
+function keyCell(value: unknown): Cell {
+  return value === null || value === undefined || value === "" ? null : (value as Cell);
+}
+
+export function chartNumbers(chart: ResolvedChart, data: ChartData, fields: DatastoreField[]): ChartNumbers {
+  const x = fieldLabel(fields, chart.x);
+  if (data.kind === "aggregate") {
+    const counted = chart.agg !== "count";
+    const line = chart.type === "line";
+    const groups = line ? data.result.groups.filter((g) => keyCell(g.key[0]) !== null) : data.result.groups;
+    return {
+      columns: [line && chart.period ? `${PERIOD_NAMES[chart.period]} of ${x}` : x, measureLabel(chart, fields), ...(counted ? ["Rows"] : [])],
+      rows: groups.map((g) => [
+        line ? periodText(g.key[0], chart.period) : keyCell(g.key[0]),
+        counted ? g.value : g.count,
+        ...(counted ? [g.count] : []),
+      ]),
+    };
+  }
+  if (data.kind === "scatter") {
+    const ids = chart.x === chart.y ? [chart.x!] : [chart.x!, chart.y!];
+    return {
+      columns: ["_id", ...ids.map((id) => fieldLabel(fields, id))],
+      rows: data.result.records.map((r) => [r._id as Cell, ...ids.map((id) => keyCell(r[id]))]),
+    };
+  }
+  return {
+    columns: [`${x} from`, `${x} to`, "Rows"],
+    rows: data.result.bins.map((b) => [b.from, b.to, b.count]),
+  };
+}
+
+function csvCell(value: Cell): string {
+  if (value === null) return "";
+  const s = String(value);
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+/** RFC 4180: a header line, then one line per row, each ended by CRLF. */
+export function toCsv(numbers: ChartNumbers): string {
+  return [numbers.columns, ...numbers.rows].map((row) => `${row.map(csvCell).join(",")}\r\n`).join("");
+}
+
+/** What the chart shows, in a few words: "rows per origin, count". */
+export function chartWhat(chart: ResolvedChart, fields: DatastoreField[]): string {
+  const x = fieldLabel(fields, chart.x);
+  const y = fieldLabel(fields, chart.y);
+  const agg = chart.agg === "avg" ? "average" : chart.agg;
+  const measured = chart.agg === "count" ? "rows" : y;
+  switch (chart.type) {
+    case "bar":
+      return `${measured} per ${x}, ${agg}`;
+    case "line":
+      return `${measured} per ${chart.period ?? "period"} of ${x}, ${agg}`;
+    case "scatter":
+      return `${y} against ${x}`;
+    case "histogram":
+      return `distribution of ${x}`;
+  }
+}
+
+/** How many rows the figures cover: "20,000 rows", "the first 2,000 of 19,987 matching rows". */
+function rowsText(data: ChartData): string {
+  switch (data.kind) {
+    case "aggregate":
+      return data.result.partial ? `a sample of ${plural(data.result.rows, "row")}` : plural(data.result.total, "row");
+    case "scatter": {
+      const shown = data.result.records.length;
+      const total = data.result.total ?? shown;
+      const estimated = Boolean(data.result.total_was_estimated);
+      if (shown >= total && !estimated) return plural(shown, "row");
+      return `the first ${formatCount(shown)} of ${totalText(total, estimated)} matching rows`;
+    }
+    case "histogram": {
+      const counted = data.result.bins.reduce((n, b) => n + b.count, 0);
+      return `${plural(counted, "row")} with a value`;
+    }
+  }
+}
+
+/** The figure's caption: "US flights: rows per origin, count, 20,000 rows". */
+export function chartCaption(title: string, chart: ResolvedChart, data: ChartData, fields: DatastoreField[]): string {
+  return `${title}: ${chartWhat(chart, fields)}, ${rowsText(data)}`;
+}
+
+/** What the chart leaves out or estimates, as sentences. `total` is the search's count, for a
+ *  histogram drawn from a sample (its result has none). */
+export function chartNotes(chart: ResolvedChart, data: ChartData, fields: DatastoreField[], total?: { n: number; estimated: boolean }): string[] {
+  const notes: string[] = [];
+  if (data.kind === "aggregate") {
+    const r = data.result;
+    if (r.partial) notes.push(`Counted in a sample of ${formatCount(r.rows)} of ${totalText(r.total, true)} rows.`);
+    if (chart.type === "bar" && r.others.groups > 0) {
+      const shown = r.groups.length;
+      notes.push(
+        `The top ${plural(shown, "value")} ${shown === 1 ? "is" : "are"} shown, and ${plural(r.others.groups, "more value", "more values")} (${plural(r.others.count, "row")}).`,
+      );
+    }
+    if (chart.type === "line") {
+      const empty = r.groups.filter((g) => keyCell(g.key[0]) === null).reduce((n, g) => n + g.count, 0);
+      if (empty > 0) notes.push(`${plural(empty, "row")} without ${fieldLabel(fields, chart.x)} ${empty === 1 ? "is" : "are"} left out.`);
+      if (r.others.groups > 0) notes.push(`The first ${plural(r.groups.length, chart.period ?? "period")} are shown, and ${formatCount(r.others.groups)} more.`);
+    }
+  } else if (data.kind === "histogram" && data.result.partial) {
+    const counted = data.result.bins.reduce((n, b) => n + b.count, 0);
+    notes.push(
+      total
+        ? `Counted in a sample of ${formatCount(counted)} of ${totalText(total.n, total.estimated)} rows.`
+        : `Counted in a sample of ${formatCount(counted)} rows.`,
+    );
+  }
+  return notes;
+}
+
+/** A file name from the resource's title and what the chart shows; no characters a file
+ *  system refuses. */
+export function chartFileName(title: string, chart: ResolvedChart, fields: DatastoreField[], ext: string): string {
+  const name = `${title || "chart"} - ${chartWhat(chart, fields)}`
+    .replace(/[\\/:*?"<>|\u0000-\u001f]+/g, "-")
+    .replace(/\s+/g, " ")
+    .trim();
+  return `${name.slice(0, 150)}.${ext}`;
+}
