@@ -307,12 +307,14 @@ describe("resource_id of the wrong type: one answer per kind, on every action", 
     ["datastore_info", "resource_id", {}],
     ["datastore_value_counts", "resource_id", { field: "a" }],
     ["datastore_histogram", "resource_id", { field: "a" }],
+    ["datastore_summary", "resource_id", { fields: ["a"] }],
+    ["datastore_aggregate", "resource_id", { group_by: "a" }],
     ["resource_show", "id", {}],
     ["datastore_upsert", "resource_id", { records: [] }],
     ["datastore_delete", "resource_id", { filters: {} }],
     ["datastore_records_delete", "resource_id", { filters: {} }],
   ];
-  const READS = ACTIONS.filter(([a]) => ["datastore_search", "datastore_info", "datastore_value_counts", "datastore_histogram", "resource_show"].includes(a));
+  const READS = ACTIONS.filter(([a]) => ["datastore_search", "datastore_info", "datastore_value_counts", "datastore_histogram", "datastore_summary", "datastore_aggregate", "resource_show"].includes(a));
   const KEYS = ["resource_id", "id"];
 
   const EMPTY: [string, unknown][] = [

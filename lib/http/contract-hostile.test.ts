@@ -100,6 +100,11 @@ const ACTIONS: Record<string, { base: () => Record<string, unknown>; params: str
   api_token_revoke: { base: () => ({}), params: ["jti", "id", "token"], token: ADMIN },
   datastore_value_counts: { base: () => ({ resource_id: R, field: "author" }), params: ["resource_id", "field", "limit", "q", "plain", "filters", "language"] },
   datastore_histogram: { base: () => ({ resource_id: R, field: "year" }), params: ["resource_id", "id", "field", "bins", "q", "plain", "filters", "language"] },
+  datastore_summary: { base: () => ({ resource_id: R, fields: ["author", "year"], top: 3, bins: 5 }), params: ["resource_id", "id", "fields", "top", "bins", "q", "plain", "filters", "language"] },
+  datastore_aggregate: {
+    base: () => ({ resource_id: R, group_by: ["updated", "year"], period: "month", bin: 10, metric: "avg", field: "rating", limit: 5 }),
+    params: ["resource_id", "id", "group_by", "period", "bin", "metric", "field", "limit", "q", "plain", "filters", "language"],
+  },
 };
 
 describe("wrong types for every parameter", () => {

@@ -1,6 +1,12 @@
 // datastore_summary (our extension, README "Extension actions"): the whole envelope through the
 // real handler, its parameters, and its errors in value counts' order (409, then 404, then 403).
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { mustGet } from "../datastore/sqlite/catalog";
+import type { Conn } from "../datastore/sqlite/connection";
+import { spreadSample } from "../datastore/sqlite/spread-sample";
+import { StatementCache } from "../datastore/sqlite/statement-cache";
+import { SUMMARY_LIMITS } from "../datastore/sqlite/summary";
+import { withRawDb } from "../datastore/sqlite/test-support";
 import { call, freshDb } from "../test/api";
 import { admin, createBooks, denied, fails, invalid, notFound, ok, token } from "../test/contract";
 
@@ -8,9 +14,10 @@ const ACTION = "datastore_summary";
 let R: string;
 let PRIVATE: string;
 let READ: string;
+let FILE: string;
 
 beforeAll(async () => {
-  freshDb();
+  FILE = freshDb();
   R = await createBooks({ aliases: "summary_books" });
   PRIVATE = await createBooks({}, true);
   READ = await token("read");
@@ -24,6 +31,13 @@ const spread = async (params: Record<string, unknown>) => {
   return { min: h.min, max: h.max, bins: h.bins };
 };
 const ones = (...values: unknown[]) => values.map((value) => ({ value, count: 1 }));
+/** The `_id`s the engine's spread sample of `n` rows picks in a resource. */
+function sampleIds(resourceId: string, n: number): number[] {
+  return withRawDb(FILE, (db) => {
+    const c: Conn = { db, cache: new StatementCache(db) };
+    return JSON.parse(spreadSample(c, mustGet(c, resourceId), n)!.params[0] as string) as number[];
+  });
+}
 
 describe("datastore_summary", () => {
   it("summarizes every field of a small table exactly", async () => {
@@ -101,10 +115,18 @@ describe("datastore_summary", () => {
       }),
     ).resource_id;
     const out = await summary({ resource_id: big });
-    expect(out).toMatchObject({ resource_id: big, total: rows, rows: 10_000, partial: true });
-    // spread through the table: from its first row to near its last
-    expect(out.fields[0]).toMatchObject({ id: "n", distinct: rows, distinct_estimated: true, min: 0, max: 59_994 });
-    expect(out.fields[1]).toMatchObject({ id: "w", distinct: 2, distinct_estimated: true, top: [{ value: "early", count: 5000 }, { value: "late", count: 5000 }] });
+    // the sample's picks (two fields: the full sample); row k has _id k + 1
+    const n = sampleIds(big, SUMMARY_LIMITS.sampleRows).map((id) => id - 1);
+    const stretch = rows / SUMMARY_LIMITS.sampleRows;
+    expect(out).toMatchObject({ resource_id: big, total: rows, rows: new Set(n).size, partial: true });
+    // spread through the table: from its first few rows to its last few
+    expect(n[0]).toBeLessThan(stretch);
+    expect(n.at(-1)).toBeGreaterThanOrEqual(rows - stretch);
+    expect(out.fields[0]).toMatchObject({ id: "n", distinct: rows, distinct_estimated: true, min: n[0], max: n.at(-1) });
+    const early = n.filter((k) => k < rows / 2).length;
+    const top = [{ value: "early", count: early }, { value: "late", count: n.length - early }].sort((a, b) => b.count - a.count);
+    expect(Math.min(early, n.length - early)).toBeGreaterThan(0);
+    expect(out.fields[1]).toMatchObject({ id: "w", distinct: 2, distinct_estimated: true, top });
     // narrowed to fewer rows than the budget: exact again
     expect(await summary({ resource_id: big, fields: ["w"], filters: { n: Array.from({ length: 300 }, (_, k) => k * 7) } })).toMatchObject({ total: 300, rows: 300, partial: false });
   });

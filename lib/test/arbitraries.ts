@@ -37,7 +37,17 @@ export const WIDE_FIELDS = 1000;
 /** Field ids of the world's public resource (lib/test/fuzz.ts creates it). */
 const PUBLIC_FIELDS = ["title", "author", "year", "rating", "in_stock", "updated", "tags", "meta", "note"];
 
-export const READ_ACTIONS = ["datastore_search", "datastore_info", "datastore_value_counts", "datastore_histogram", "resource_show", "resource_search", "api_token_list"];
+export const READ_ACTIONS = [
+  "datastore_search",
+  "datastore_info",
+  "datastore_value_counts",
+  "datastore_histogram",
+  "datastore_summary",
+  "datastore_aggregate",
+  "resource_show",
+  "resource_search",
+  "api_token_list",
+];
 export const WRITE_ACTIONS = ["datastore_create", "datastore_upsert", "datastore_delete", "datastore_records_delete", "api_token_create", "api_token_revoke"];
 export const ALL_ACTIONS = [...READ_ACTIONS, ...WRITE_ACTIONS];
 
@@ -47,6 +57,8 @@ const PARAMS: Record<string, string[]> = {
   datastore_info: ["resource_id", "id", "include_meta"],
   datastore_value_counts: ["resource_id", "field", "limit", "q", "plain", "filters", "language"],
   datastore_histogram: ["resource_id", "id", "field", "bins", "q", "plain", "filters", "language"],
+  datastore_summary: ["resource_id", "id", "fields", "top", "bins", "q", "plain", "filters", "language"],
+  datastore_aggregate: ["resource_id", "id", "group_by", "period", "bin", "metric", "field", "limit", "q", "plain", "filters", "language"],
   resource_show: ["id", "resource_id"],
   resource_search: ["query", "order_by", "offset", "limit"],
   api_token_list: ["user_id"],
@@ -246,6 +258,24 @@ const fieldDecl: fc.Arbitrary<unknown> = fc.oneof(
   hostileValue,
 );
 
+/** datastore_aggregate's keys that it can group by: one or two fields of the public or the wide
+ *  resource (a date by period, a number by bin), as a list or a comma string. */
+const validGroupBy: fc.Arbitrary<unknown> = fc.constantFrom("author", "year", "updated", "in_stock", "tags", ["updated", "year"], ["author", "rating"], "author,year", "f0", ["f0", "f1"]);
+
+const groupByValue: fc.Arbitrary<unknown> = fc.oneof(
+  { weight: 3, arbitrary: validGroupBy },
+  { weight: 2, arbitrary: fieldRef },
+  { weight: 1, arbitrary: fc.array(fieldRef, { maxLength: 3 }) },
+  { weight: 1, arbitrary: longList(smallFieldRef) },
+  { weight: 1, arbitrary: hostileValue },
+);
+
+/** Parameters an action cannot do without beyond the resource, filled in (when a case aims at a
+ *  real resource and did not draw them) so that most of its cases reach the engine. */
+const NEEDED: Record<string, [string, fc.Arbitrary<unknown>]> = {
+  datastore_aggregate: ["group_by", validGroupBy],
+};
+
 /** A value for one named parameter, tilted towards what that parameter expects. */
 function paramValue(key: string): fc.Arbitrary<unknown> {
   const specific: Record<string, fc.Arbitrary<unknown>> = {
@@ -265,6 +295,11 @@ function paramValue(key: string): fc.Arbitrary<unknown> {
     resource: fc.oneof(fc.record({ name: hostileValue, description: hostileValue, private: hostileValue }, { requiredKeys: [] }), hostileValue),
     limit: fc.oneof(hostileNumber, hostileValue),
     bins: fc.oneof(hostileNumber, hostileValue),
+    top: fc.oneof(fc.integer({ min: 0, max: 101 }), hostileNumber, hostileValue),
+    group_by: groupByValue,
+    period: fc.oneof(fc.constantFrom("day", "week", "month", "quarter", "year", "MONTH", "fortnight", ...PROTO_NAMES), hostileValue),
+    bin: fc.oneof(fc.constantFrom(1, 10, 0.5, 0.1, 1000, "10", "1e2"), hostileNumber, hostileValue),
+    metric: fc.oneof(fc.constantFrom("count", "sum", "avg", "min", "max", "median", "COUNT", ...PROTO_NAMES), hostileValue),
     offset: fc.oneof(hostileNumber, hostileValue),
     records_format: fc.oneof(fc.constantFrom("objects", "lists", "csv", "tsv", "xml", "OBJECTS", ...PROTO_NAMES), hostileValue),
     format: fc.oneof(fc.constantFrom("csv", "tsv", "json", "xml", "xlsx", "CSV", ...PROTO_NAMES), hostileValue),
@@ -286,13 +321,16 @@ function paramsFor(action: string): fc.Arbitrary<Record<string, unknown>> {
       fc.dictionary(fc.oneof(hostileString, fc.constantFrom(...PROTO_NAMES, "__extras", "_")), fc.oneof(hostileValue, fc.constant(["a", "b"])), { maxKeys: 2 }),
       fc.nat(3),
       fc.nat(9),
+      NEEDED[action]?.[1] ?? fc.constant(undefined),
     )
-    .map(([known, extra, extraOdds, targetOdds]) => {
+    .map(([known, extra, extraOdds, targetOdds, needed]) => {
       const withExtra = extraOdds === 0;
       const target = targetOdds < 6 ? MARKERS.public : targetOdds < 8 ? MARKERS.wide : undefined;
       const out: Record<string, unknown> = { ...known };
       // Most cases aim at a real resource, so they get past "Missing value" to the interesting checks.
       if (target && keys.includes("resource_id") && !("resource_id" in out) && !("id" in out)) out.resource_id = target;
+      const need = NEEDED[action]?.[0];
+      if (target && need && !(need in out)) out[need] = needed;
       if (withExtra) for (const [k, v] of Object.entries(extra)) Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
       return out;
     });

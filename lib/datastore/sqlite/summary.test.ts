@@ -8,9 +8,31 @@ import { parsePlain } from "../full-text";
 import { openEngine } from "../open";
 import { mustGet } from "./catalog";
 import { openReader, type Conn } from "./connection";
+import { spreadSample } from "./spread-sample";
 import { SUMMARY_LIMITS, summary, type SummaryLimits } from "./summary";
 
 const tempFile = () => path.join(fs.mkdtempSync(path.join(os.tmpdir(), "summary-")), "s.db");
+/** The `_id`s the spread sample of `n` rows picks in resource `id` of `file`. */
+function sampleIds(file: string, id: string, n: number): number[] {
+  const c = openReader(file);
+  try {
+    return JSON.parse(spreadSample(c, mustGet(c, id), n)!.params[0] as string) as number[];
+  } finally {
+    c.db.close();
+  }
+}
+/** How often each value occurs. */
+function countsOf<T>(values: T[]): Map<T, number> {
+  const out = new Map<T, number>();
+  for (const v of values) out.set(v, (out.get(v) ?? 0) + 1);
+  return out;
+}
+/** Value counts as a summary's top answers them: count descending, then value. */
+const topOf = (values: string[], k = 10) =>
+  [...countsOf(values)]
+    .sort(([a, m], [b, n]) => n - m || (a < b ? -1 : a > b ? 1 : 0))
+    .slice(0, k)
+    .map(([value, count]) => ({ value, count }));
 const base: SearchQuery = { filters: [], fts: [], columns: ["_id"], sort: [], distinct: false, limit: 10, offset: 0, includeTotal: false };
 
 const FIELDS: Field[] = [
@@ -149,10 +171,11 @@ describe.each([
 
 describe("summary of a big table on read workers", () => {
   const ROWS = 60_000;
+  let file: string;
   let engine: DatastoreEngine;
 
   beforeAll(async () => {
-    const file = tempFile();
+    file = tempFile();
     const writer = await openEngine({ file, readWorkers: 0 });
     await writer.createResource({ id: "w", name: "w", description: "", private: false }, [{ id: "n", type: "int4" }]);
     await writer.write("w", Array.from({ length: ROWS }, (_, k) => ({ n: k % 1000 })), "insert");
@@ -166,9 +189,15 @@ describe("summary of a big table on read workers", () => {
   it("samples past the row budget (a read judged expensive)", async () => {
     const r = (await engine.getResource("w"))!;
     const out = await engine.summary(r, base, { fields: ["n"], top: 10, bins: 10 });
-    expect(out).toMatchObject({ total: ROWS, rows: 10_000, partial: true });
-    // every sixth row: the even n (6k mod 1000), each 20 times; all seen, so none unseen
-    expect(out.fields[0]).toMatchObject({ distinct: 500, distinctEstimated: true, min: 0, max: 998 });
+    // row k (_id k + 1) holds n = k mod 1000
+    const ids = sampleIds(file, "w", SUMMARY_LIMITS.sampleRows);
+    const n = ids.map((id) => (id - 1) % 1000);
+    expect(out).toMatchObject({ total: ROWS, rows: new Set(ids).size, partial: true });
+    // one pick in every six rows, at random within them: each value seen several times, so
+    // none is thought unseen and the estimate is the values seen
+    const counts = countsOf(n);
+    expect(Math.min(...counts.values())).toBeGreaterThan(1);
+    expect(out.fields[0]).toMatchObject({ distinct: counts.size, distinctEstimated: true, min: Math.min(...n), max: Math.max(...n) });
   });
 });
 
@@ -181,6 +210,11 @@ describe("summary past its budgets", () => {
   const run = (query: Partial<SearchQuery> = {}, limits = SMALL, fields = ["n", "cat", "tag"]) =>
     summary(c, mustGet(c, "big"), { ...base, ...query }, { fields, top: 10, bins: 10 }, limits);
   const field = (out: SummaryOutput, id: string) => out.fields.find((f) => f.id === id)!;
+  // Each column's value by _id, as the rows below are made, and the sample's picks.
+  const cat = (id: number) => "abcd"[(id - 1) % 4];
+  const rare = (id: number) => (id - 1) % 60 === 5;
+  const kind = (id: number) => ((id - 1) % 3 ? "many" : "few");
+  let picks: number[];
 
   beforeAll(async () => {
     file = tempFile();
@@ -192,11 +226,12 @@ describe("summary past its budgets", () => {
       { id: "kind", type: "text" },
     ]);
     // n = _id; cat cycles a, b, c, d; tag "rare" on one row in 60 (in the first 1000 rows, 17 of
-    // them), at _ids the sample (every 10th from 1) never picks; kind is indexed.
+    // them); kind is indexed.
     const rows = Array.from({ length: BIG }, (_, k) => ({ n: k + 1, cat: "abcd"[k % 4], tag: k % 60 === 5 ? "rare" : null, kind: k % 3 ? "many" : "few" }));
     await engine.write("big", rows, "insert");
     await engine.setIndexes("big", [["kind"]]);
     c = openReader(file);
+    picks = sampleIds(file, "big", SMALL.sampleRows);
   });
   afterAll(async () => {
     c.db.close();
@@ -211,33 +246,50 @@ describe("summary past its budgets", () => {
 
   it("samples rows spread through the whole table beyond it, and says so", () => {
     const out = run();
-    expect(out).toMatchObject({ total: BIG, rows: 300, partial: true });
-    // evenly spaced: _id 1, 11, 21 … 2991, not the first 300 rows
-    expect(field(out, "n")).toMatchObject({ min: 1, max: 2991, distinct: BIG, distinctEstimated: true });
-    expect(field(out, "n").bins!.map((b) => b.count)).toEqual([50, 50, 50, 50, 50, 50]);
-    expect(field(out, "cat")).toMatchObject({ distinct: 2, distinctEstimated: true, top: [{ value: "a", count: 150 }, { value: "c", count: 150 }] });
-    expect(field(out, "tag")).toMatchObject({ empty: 300, distinct: 0, top: [] });
+    expect(new Set(picks).size).toBe(SMALL.sampleRows);
+    expect(out).toMatchObject({ total: BIG, rows: SMALL.sampleRows, partial: true });
+    // one pick in each stretch of ten rows, not the first 300 rows: from the first ten to the last ten
+    const [first, last] = [picks[0], picks.at(-1)!];
+    expect(first).toBeLessThanOrEqual(BIG / SMALL.sampleRows);
+    expect(last).toBeGreaterThan(BIG - BIG / SMALL.sampleRows);
+    // n is all different: every value seen once says a key, as many values as rows
+    expect(field(out, "n")).toMatchObject({ min: first, max: last, distinct: BIG, distinctEstimated: true });
+    const bins = field(out, "n").bins!.map((b) => ({ from: Number(b.from), to: Number(b.to), count: b.count }));
+    expect(bins[0].from).toBeLessThanOrEqual(first);
+    expect(bins.at(-1)!.to).toBeGreaterThanOrEqual(last);
+    expect(bins.map((b) => b.count)).toEqual(bins.map((b, i) => picks.filter((id) => id >= b.from && (id < b.to || i === bins.length - 1)).length));
+    const cats = picks.map(cat);
+    expect(field(out, "cat")).toMatchObject({ distinct: new Set(cats).size, distinctEstimated: true, top: topOf(cats) });
+    const rareHits = picks.filter(rare).length;
+    expect(field(out, "tag")).toMatchObject({ empty: SMALL.sampleRows - rareHits, top: rareHits ? [{ value: "rare", count: rareHits }] : [] });
   });
 
   it("counts the total through an index, and samples the rows past the row budget", () => {
     const out = run({ filters: [{ op: "eq", field: "kind", value: "many" }] });
     expect(out).toMatchObject({ total: 2000, partial: true });
-    expect(out.rows).toBe(200); // the sample's picks with kind "many"
+    expect(out.rows).toBe(picks.filter((id) => kind(id) === "many").length); // the sample's picks with kind "many"
   });
 
   it("estimates the total from the sample when no index counts it", () => {
     const out = run({ filters: [{ op: "in", field: "cat", values: ["a", "b", "c"] }] });
-    // the sample picks _id ≡ 1 (mod 10): cat a or c, all matching
-    expect(out).toMatchObject({ total: BIG, rows: 300, partial: true });
+    // the sample's matching picks, and their share of the sample scaled to the table
+    const hits = picks.filter((id) => cat(id) !== "d").length;
+    expect(hits).toBeGreaterThanOrEqual(SMALL.minMatches);
+    expect(out).toMatchObject({ total: Math.round((hits * BIG) / picks.length), rows: hits, partial: true });
   });
 
   it("reads the first matching rows when few sampled rows match", () => {
     const out = run({ filters: [{ op: "eq", field: "cat", value: "b" }] });
-    // no pick is a "b"; the first 1000 rows hold 250 of them, and the total is scaled from those
-    expect(out).toMatchObject({ rows: 250, total: 750, partial: true });
+    // fewer picks are a "b" than the first 1000 rows hold (250), which are summarized; the
+    // total is the sample's share scaled to the table (the first rows' when the sample has none)
+    const bHits = picks.filter((id) => cat(id) === "b").length;
+    expect(bHits).toBeLessThan(SMALL.minMatches);
+    expect(out).toMatchObject({ rows: 250, total: Math.round(bHits ? (bHits * BIG) / picks.length : (250 * BIG) / SMALL.firstRows), partial: true });
     expect(field(out, "cat").top).toEqual([{ value: "b", count: 250 }]);
     expect(field(out, "n")).toMatchObject({ min: 2, max: 998 });
-    // full text counts its 50 matches, too many for 10 exact rows; none is sampled
+    // full text counts its 50 matches, too many for 10 exact rows; the sample holds fewer of
+    // them than the first 1000 rows' 17
+    expect(picks.filter(rare).length).toBeLessThan(17);
     const searched = run({ fts: [{ field: "tag", tree: parsePlain("rare"), rank: "rank tag" }] }, { ...SMALL, exactRows: 10 });
     expect(searched).toMatchObject({ rows: 17, total: 50, partial: true });
     expect(field(searched, "tag").top).toEqual([{ value: "rare", count: 17 }]);
