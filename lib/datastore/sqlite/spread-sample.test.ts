@@ -78,9 +78,8 @@ describe("spreadSample", () => {
     }
   });
 
-  // Known bug in spread-sample.ts: when the stretch length is not whole, two neighbouring
-  // stretches can floor to the same _id, so the sample holds fewer rows than `picked` says
-  // (aggregate's estimates divide by `picked`). Turn this into `it` once it is fixed.
+  // Stretches of a fractional length must not floor to the same _id: the sample would hold
+  // fewer rows than `picked` says (aggregate's estimates divide by `picked`).
   it("never picks the same _id twice, whatever the stretch length", () => {
     for (const n of [N * 2 + 1, 1000, 3333]) {
       const got = ids(n);
