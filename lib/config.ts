@@ -9,6 +9,13 @@ function intEnv(name: string, fallback: number): number {
   return Number.isInteger(n) && n >= 0 ? n : fallback;
 }
 
+/** A tile URL template with {z}, {x} and {y}, over http(s); anything else is ignored. */
+function tileTemplate(raw: string | undefined): string | undefined {
+  const t = raw?.trim();
+  if (!t || !/^https?:\/\/[^/{}]+\//.test(t) || !["{z}", "{x}", "{y}"].every((p) => t.includes(p))) return undefined;
+  return t;
+}
+
 export const config = {
   get dbPath(): string {
     return path.resolve(/* turbopackIgnore: true */ process.cwd(), process.env.DATASTORE_DB || "data/datastore.db");
@@ -48,6 +55,15 @@ export const config = {
   get expensiveReads(): number | undefined {
     const raw = process.env.DATASTORE_EXPENSIVE_READS;
     return raw === undefined || raw === "" ? undefined : Math.max(1, intEnv("DATASTORE_EXPENSIVE_READS", 1));
+  },
+  /** Web map tiles for the explorer's Map tab (e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png);
+   *  unset: offline country and state outlines. The pages read it at run time (/api/explorer-config). */
+  get mapTiles(): string | undefined {
+    return tileTemplate(process.env.DATASTORE_MAP_TILES);
+  },
+  /** The credit the tile provider asks for, shown under the map. */
+  get mapAttribution(): string | undefined {
+    return process.env.DATASTORE_MAP_ATTRIBUTION?.trim() || undefined;
   },
   get maxBodyBytes(): number {
     return intEnv("DATASTORE_MAX_BODY_BYTES", 50 * 1024 * 1024);
