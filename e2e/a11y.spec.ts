@@ -1,18 +1,123 @@
 // Accessibility and layout: no serious or critical axe violations in the main states, in light
-// and dark mode, at desktop width and at 375px.
+// and dark mode, at desktop width and at 375px; none at all on each tab, the record view and
+// each step of the Add filter dialog.
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { expect, test } from "./helpers/test";
 import { dataRows, shot, waitForRows } from "./helpers/explorer";
 
-async function expectNoSeriousViolations(page: Page, state: string) {
+/** No axe violation in the page as it is now: of any impact (`every`), or serious and critical. */
+async function expectNoSeriousViolations(page: Page, state: string, { every = false } = {}) {
   const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
-  const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  const report = serious.map((v) => `${v.id} (${v.impact}): ${v.help}\n  ${v.nodes.map((n) => n.target.join(" ")).join("\n  ")}`);
+  const found = every ? results.violations : results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  const report = found.map((v) => `${v.id} (${v.impact}): ${v.help}\n  ${v.nodes.map((n) => n.target.join(" ")).join("\n  ")}`);
   expect(report, `axe violations in ${state}`).toEqual([]);
 }
 
+/** No axe violation at all, in both colour schemes of the page as it is now. */
+async function expectNoViolations(page: Page, state: string) {
+  for (const colorScheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme });
+    await expectNoSeriousViolations(page, `${state}, ${colorScheme}`, { every: true });
+  }
+  await page.emulateMedia({ colorScheme: "light" });
+}
+
 const FLIGHTS = '/?resource_id=flights-20k&filters={"origin":["SEA","PDX"]}&limit=25';
+
+/** Waits until nothing on the page is loading: no request in flight, nothing marked busy. */
+async function settle(page: Page) {
+  await page.waitForLoadState("networkidle");
+  await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
+  await expect(page.getByRole("status").filter({ hasText: /^(Loading|Drawing|Searching)/ })).toHaveCount(0);
+}
+
+// Every tab of the explorer on data that suits it, and the record view opened from a link.
+const VIEWS = [
+  { tab: "Table", url: "/?resource_id=penguins", state: "" },
+  { tab: "Summary", url: "/?resource_id=penguins&view=summary", state: "" },
+  { tab: "Chart", url: "/?resource_id=flights-20k&view=chart", state: "" },
+  { tab: "Chart", url: "/?resource_id=seattle-weather&view=chart&chart=line&x=date&y=temp_max&agg=avg&period=month", state: "line" },
+  { tab: "Chart", url: "/?resource_id=penguins&view=chart&chart=scatter&x=Beak%20Length%20(mm)&y=Body%20Mass%20(g)", state: "scatter" },
+  { tab: "Chart", url: "/?resource_id=flights-20k&view=chart&chart=histogram&x=delay", state: "histogram" },
+  { tab: "Map", url: "/?resource_id=airports&view=map", state: "" },
+  { tab: "Map", url: "/?resource_id=zipcodes&view=map", state: "many rows" },
+] as const;
+
+for (const { tab, url, state } of VIEWS) {
+  test(`axe: the ${tab} tab${state ? ` (${state})` : ""}`, async ({ page }) => {
+    await page.goto(url);
+    await expect(page.getByRole("tab", { name: tab, exact: true })).toHaveAttribute("aria-selected", "true");
+    await expect(page.getByRole("tabpanel", { name: tab })).toBeVisible();
+    await settle(page);
+    await expectNoViolations(page, `${tab} tab ${state}`);
+    await shot(page, `17-axe-${tab.toLowerCase()}${state ? `-${state.replace(/ /g, "-")}` : ""}`);
+  });
+}
+
+test("axe: the record view from a link", async ({ page }) => {
+  await page.goto("/?resource_id=penguins&record=5");
+  const record = page.getByRole("dialog", { name: "Record 5" });
+  await expect(record).toBeVisible();
+  await expect(record.getByText("Adelie")).toBeVisible();
+  await settle(page);
+  await expectNoViolations(page, "record view");
+});
+
+test("axe: the Add filter dialog at each step", async ({ page }) => {
+  test.slow();
+  await page.goto("/?resource_id=flights-20k");
+  await waitForRows(page);
+  const dialog = page.getByRole("dialog");
+
+  await page.getByRole("button", { name: "Add filter" }).click();
+  await expect(dialog.getByLabel("Field name")).toBeFocused();
+  await expectNoViolations(page, "field list");
+  await dialog.getByLabel("Field name").fill("de");
+  await expect(dialog.getByRole("button", { name: "delay", exact: true })).toBeVisible();
+  await expectNoSeriousViolations(page, "field list narrowed", { every: true });
+  await dialog.getByLabel("Field name").fill("zzz");
+  await expect(dialog.getByText("No field’s name contains “zzz”.")).toBeVisible();
+  await expectNoSeriousViolations(page, "field list, no match", { every: true });
+
+  // values ("is"), then each other condition of a number field
+  await dialog.getByLabel("Field name").fill("delay");
+  await dialog.getByLabel("Field name").press("Enter");
+  await expect(dialog.getByLabel("Value")).toBeFocused();
+  await expect(dialog.getByRole("checkbox").first()).toBeVisible();
+  await expectNoViolations(page, "values");
+  await dialog.getByLabel("Value").fill("late");
+  await dialog.getByLabel("Value").press("Enter");
+  await expect(dialog.getByRole("alert")).toBeVisible();
+  await expectNoSeriousViolations(page, "values, a value the field can't hold", { every: true });
+  await dialog.getByRole("radio", { name: "between", exact: true }).check();
+  await expect(dialog.getByRole("button", { name: /rows?$/ }).first()).toBeVisible();
+  await expectNoViolations(page, "range");
+  await dialog.getByLabel("From").fill("9");
+  await dialog.getByLabel("To").fill("1");
+  await dialog.getByRole("button", { name: "Apply filter" }).click();
+  await expect(dialog.getByRole("alert")).toContainText("From is after To");
+  await expectNoSeriousViolations(page, "range, From after To", { every: true });
+  await dialog.getByRole("radio", { name: "is empty", exact: true }).check();
+  await expectNoSeriousViolations(page, "is empty", { every: true });
+  await page.keyboard.press("Escape");
+  await expect(dialog).toBeHidden();
+
+  // editing a chip: a condition written by hand, and an OR group
+  await page.goto(`/?resource_id=flights-20k&filters=${encodeURIComponent('{"delay":{"gt":300}}')}`);
+  await waitForRows(page);
+  await page.getByRole("button", { name: 'delay: {"gt":300}', exact: true }).click();
+  await expect(dialog.getByText(/^Now:/)).toBeVisible();
+  await settle(page);
+  await expectNoSeriousViolations(page, "editing a hand-written condition", { every: true });
+  await page.keyboard.press("Escape");
+  const or = [{ origin: "SEA" }, { delay: { gte: 300 } }];
+  await page.goto(`/?resource_id=flights-20k&filters=${encodeURIComponent(JSON.stringify(or))}`);
+  await waitForRows(page);
+  await page.getByRole("button", { name: JSON.stringify({ $or: or }), exact: true }).click();
+  await expect(page.getByRole("dialog", { name: "Combined filter" })).toBeVisible();
+  await expectNoViolations(page, "combined filter");
+});
 
 for (const colorScheme of ["light", "dark"] as const) {
   test(`axe: main states in ${colorScheme} mode`, async ({ page }) => {

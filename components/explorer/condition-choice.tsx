@@ -22,6 +22,7 @@ export function ConditionChoice({
   type,
   conditions,
   value,
+  autoFocus = false,
   onChange,
 }: {
   field: string;
@@ -29,6 +30,8 @@ export function ConditionChoice({
   type: string;
   conditions: Condition[];
   value: Condition;
+  /** The chosen condition takes the focus (when the editor opens on a condition with no values). */
+  autoFocus?: boolean;
   onChange: (value: Condition) => void;
 }) {
   const name = useId();
@@ -43,7 +46,15 @@ export function ConditionChoice({
             key={c}
             className="inline-flex cursor-pointer items-center gap-1.5 rounded-full border px-3 py-1 text-sm has-[:checked]:border-blue-600 has-[:checked]:bg-blue-50 has-[:checked]:text-blue-950 has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-blue-600 dark:has-[:checked]:border-blue-400 dark:has-[:checked]:bg-blue-950 dark:has-[:checked]:text-blue-100"
           >
-            <input type="radio" name={name} value={c} checked={value === c} onChange={() => onChange(c)} className="accent-blue-700" />
+            <input
+              type="radio"
+              name={name}
+              value={c}
+              checked={value === c}
+              autoFocus={autoFocus && value === c}
+              onChange={() => onChange(c)}
+              className="accent-blue-700"
+            />
             {CONDITION_LABELS[c]}
           </label>
         ))}

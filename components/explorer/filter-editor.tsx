@@ -1,6 +1,7 @@
 "use client";
 // Add or edit one field's chip: pick a condition (is, is not, between, is empty, is not empty),
-// then its values or range. Nothing changes until "Apply filter" (draft, then apply).
+// then its values or range. Nothing changes until "Apply filter" (draft, then apply); Enter in
+// the value, From or To box applies too. It opens with the focus where one types next.
 import { useState } from "react";
 import type { DatastoreField } from "@/lib/api-client";
 import { chipValue, fieldKey, type Chip, type Scalar, type ViewState } from "@/lib/view-state";
@@ -82,11 +83,25 @@ export function FilterEditor({
   const values = useValueDraft(initialValues, field);
   const [range, setRange] = useState<RangeDraft>(() => initialRange(chip, kind));
   const [rangeError, setRangeError] = useState<string | null>(null);
+  // the first control takes the focus when the editor opens, not after a change of condition
+  const [conditionChanged, setConditionChanged] = useState(false);
+  const autoFocus = !conditionChanged;
   const key = fieldKey(field.id);
   // a condition this editor can't show (`gt`, a mixed list, a range on text)
   const foreign = chip && (chip.kind === "other" || (chip.kind === "range" && !kind)) ? chip : undefined;
 
+  const nothing =
+    condition === "is" || condition === "not"
+      ? values.selected.length === 0 && !values.typed.trim()
+      : condition === "between" && !range.from.trim() && !range.to.trim() && !range.fromBad && !range.toBad;
+
+  function applyValues(chosen: Scalar[]) {
+    // an empty choice removes the chip being edited; a new one needs a value
+    if (chosen.length > 0 || onRemove) onApply({ kind: condition === "not" ? "not" : "is", field: field.id, values: chosen });
+  }
+
   function apply() {
+    if (nothing && !onRemove) return;
     if (condition === "is" || condition === "not") {
       // a value typed but not yet added counts too
       const chosen = values.addTyped();
@@ -100,19 +115,25 @@ export function FilterEditor({
     }
   }
 
-  const nothing =
-    condition === "is" || condition === "not"
-      ? values.selected.length === 0 && !values.typed.trim()
-      : condition === "between" && !range.from.trim() && !range.to.trim() && !range.fromBad && !range.toBad;
-
   return (
-    <div className="space-y-4">
+    <form
+      className="space-y-4"
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        apply();
+      }}
+    >
       <ConditionChoice
         field={field.id}
         type={describeType(field.type)}
         conditions={conditionsFor(kind !== null)}
         value={condition}
-        onChange={setCondition}
+        autoFocus={autoFocus && (condition === "empty" || condition === "filled")}
+        onChange={(next) => {
+          setCondition(next);
+          setConditionChanged(true);
+        }}
       />
       <p className="text-sm text-zinc-700 dark:text-zinc-300">{HINTS[condition](field.id)}</p>
       {foreign && (
@@ -123,7 +144,7 @@ export function FilterEditor({
       )}
 
       {condition === "is" || condition === "not" ? (
-        <ValuePicker view={view} field={field} chipKey={key} draft={values} />
+        <ValuePicker view={view} field={field} chipKey={key} draft={values} autoFocus={autoFocus} onEnter={applyValues} />
       ) : condition === "between" && kind ? (
         <RangePicker
           view={view}
@@ -132,6 +153,7 @@ export function FilterEditor({
           kind={kind}
           draft={range}
           error={rangeError}
+          autoFocus={autoFocus}
           onChange={(next) => {
             setRange(next);
             setRangeError(null);
@@ -140,7 +162,7 @@ export function FilterEditor({
       ) : null}
 
       <div className="flex flex-wrap gap-2 border-t pt-3">
-        <Button variant="primary" onClick={apply} disabled={nothing && !onRemove}>
+        <Button variant="primary" type="submit" disabled={nothing && !onRemove}>
           Apply filter
         </Button>
         {onBack && <Button onClick={onBack}>Back to fields</Button>}
@@ -153,6 +175,6 @@ export function FilterEditor({
           Cancel
         </Button>
       </div>
-    </div>
+    </form>
   );
 }

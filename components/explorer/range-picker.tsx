@@ -23,6 +23,7 @@ function BoundInput({
   value,
   invalid,
   describedBy,
+  autoFocus = false,
   onChange,
 }: {
   label: string;
@@ -30,6 +31,7 @@ function BoundInput({
   value: string;
   invalid: boolean;
   describedBy?: string;
+  autoFocus?: boolean;
   onChange: (value: string, bad: boolean) => void;
 }) {
   const id = useId();
@@ -40,6 +42,7 @@ function BoundInput({
       </label>
       <input
         id={id}
+        autoFocus={autoFocus}
         type={inputType(kind)}
         step={kind === "integer" ? 1 : kind === "number" ? "any" : undefined}
         inputMode={kind === "integer" ? "numeric" : kind === "number" ? "decimal" : undefined}
@@ -111,6 +114,7 @@ export function RangePicker({
   kind,
   draft,
   error,
+  autoFocus = false,
   onChange,
 }: {
   view: ViewState;
@@ -119,6 +123,8 @@ export function RangePicker({
   kind: RangeKind;
   draft: RangeDraft;
   error: string | null;
+  /** From takes the focus (when the editor opens on a range). */
+  autoFocus?: boolean;
   onChange: (draft: RangeDraft) => void;
 }) {
   const errorId = useId();
@@ -129,6 +135,7 @@ export function RangePicker({
           <BoundInput
             label="From"
             kind={kind}
+            autoFocus={autoFocus}
             value={draft.from}
             invalid={Boolean(error)}
             describedBy={error ? errorId : undefined}

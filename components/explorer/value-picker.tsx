@@ -1,8 +1,10 @@
 "use client";
 // The values of an "is" or "is not" filter: the field's most common values with their counts
 // under the current search and the other chips (datastore_value_counts), plus typed values.
+// Enter in the Value box applies the filter with what is typed and ticked; "Add value" adds the
+// typed value to the list and hands the focus back to the box, for the next one.
 import { useQuery } from "@tanstack/react-query";
-import { useId, useMemo } from "react";
+import { useId, useMemo, useRef } from "react";
 import { explainError, valueCountsQuery, type DatastoreField } from "@/lib/api-client";
 import { formatScalar, sameValue, toMatchRequest, withoutChip, type Scalar, type ViewState } from "@/lib/view-state";
 import { useToken } from "@/components/token/token-provider";
@@ -25,15 +27,21 @@ export function ValuePicker({
   field,
   chipKey,
   draft,
+  autoFocus = false,
+  onEnter,
 }: {
   view: ViewState;
   field: DatastoreField;
   /** The key of the chip being edited: its own condition does not narrow the suggestions. */
   chipKey: string;
   draft: ValueDraft;
+  autoFocus?: boolean;
+  /** Enter in the Value box: the chosen values, the typed one included. */
+  onEnter: (values: Scalar[]) => void;
 }) {
   const { session, ready } = useToken();
   const inputId = useId();
+  const input = useRef<HTMLInputElement>(null);
   const request = useMemo(
     () => ({
       ...toMatchRequest({ ...view, filters: withoutChip(view.filters, chipKey) }),
@@ -49,6 +57,7 @@ export function ValuePicker({
   const visible = needle ? suggestions.filter((s) => formatScalar(s.value).toLowerCase().includes(needle)) : suggestions;
   const extra = draft.known.filter((v) => !suggestions.some((s) => sameValue(s.value, v)));
   const add = () => draft.addTyped(suggestions.map((s) => s.value));
+  const hintId = `${inputId}-hint`;
 
   const row = "flex items-center gap-2 rounded px-2 py-1.5 text-sm hover:bg-zinc-100 dark:hover:bg-zinc-800";
 
@@ -61,24 +70,37 @@ export function ValuePicker({
         <div className="flex gap-2">
           <input
             id={inputId}
+            ref={input}
+            autoFocus={autoFocus}
             value={draft.typed}
             autoComplete="off"
-            aria-describedby={draft.error ? `${inputId}-error` : undefined}
+            aria-describedby={draft.error ? `${inputId}-error ${hintId}` : hintId}
             aria-invalid={draft.error ? true : undefined}
             onChange={(e) => draft.setTyped(e.target.value)}
             onKeyDown={(e) => {
-              if (e.key === "Enter") {
+              if (e.key === "Enter" && !e.nativeEvent.isComposing) {
+                // the form's own submit would read the draft before the typed value joins it
                 e.preventDefault();
-                add();
+                const chosen = add();
+                if (chosen) onEnter(chosen);
               }
             }}
             placeholder="Type a value, or tick one below"
             className="min-w-0 flex-1 rounded-md border bg-white px-2 py-1.5 text-sm dark:bg-zinc-900"
           />
-          <Button onClick={add} disabled={!draft.typed.trim()}>
+          <Button
+            onClick={() => {
+              add();
+              input.current?.focus();
+            }}
+            disabled={!draft.typed.trim()}
+          >
             Add value
           </Button>
         </div>
+        <p id={hintId} className="mt-1 text-xs text-zinc-600 dark:text-zinc-400">
+          Enter applies the filter. To choose several values, tick them or use Add value.
+        </p>
         {draft.error && (
           <p id={`${inputId}-error`} role="alert" className="mt-1 text-sm text-red-700 dark:text-red-400">
             {draft.error}
@@ -113,7 +135,7 @@ export function ValuePicker({
           </p>
         ) : visible.length === 0 ? (
           <p className="text-sm text-zinc-600 dark:text-zinc-400">
-            {needle ? "No common value contains that text; press Enter to add it as typed." : "No values in the matching records."}
+            {needle ? "No common value contains that text; Enter applies it as typed." : "No values in the matching records."}
           </p>
         ) : (
           <div className="max-h-72 overflow-auto">

@@ -24,7 +24,8 @@ export function Tabs<T extends string>({
 
   const move = (e: KeyboardEvent) => {
     const to = { ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: tabs.length - 1 }[e.key];
-    if (to === undefined) return;
+    // Alt+Arrow is the browser's back and forward
+    if (to === undefined || e.altKey || e.ctrlKey || e.metaKey) return;
     e.preventDefault();
     const next = tabs[(to + tabs.length) % tabs.length];
     onSelect(next.id);
@@ -57,7 +58,9 @@ export function Tabs<T extends string>({
           );
         })}
       </div>
-      <div role="tabpanel" id={`${idPrefix}-panel`} aria-labelledby={`${idPrefix}-tab-${selected}`} className="pt-3">
+      {/* a Tab stop of its own, as APG advises, for a panel that starts with text (a caption, a
+          notice) or has no control at all: Tab from the tab reaches its content */}
+      <div role="tabpanel" id={`${idPrefix}-panel`} aria-labelledby={`${idPrefix}-tab-${selected}`} tabIndex={0} className="pt-3">
         {children}
       </div>
     </div>

@@ -46,8 +46,9 @@ export async function addFilter(page: Page, field: string, values: string[]) {
     if (await suggestion.count()) {
       await suggestion.check();
     } else {
+      // "Add value", not Enter: Enter applies the filter
       await dialog.getByLabel("Value").fill(v);
-      await dialog.getByLabel("Value").press("Enter");
+      await dialog.getByRole("button", { name: "Add value" }).click();
     }
   }
   await dialog.getByRole("button", { name: "Apply filter" }).click();
@@ -59,14 +60,14 @@ export function rangeStatus(page: Page): Locator {
   return page.getByRole("navigation", { name: "Pages" }).locator("p");
 }
 
-/** Text of one column, for the rows currently rendered. */
+/** Text of one column (named by its field id, or by the label its header shows), for the rows
+ *  currently rendered: values as shown, in the reader's locale. */
 export async function columnTexts(page: Page, column: string): Promise<string[]> {
-  // a header's name is its sort button's accessible name (the type beside it is aria-hidden)
   const headers = await recordsTable(page)
     .locator("thead th")
-    .evaluateAll((ths) => ths.map((th) => th.querySelector("button")?.childNodes[0]?.textContent ?? ""));
-  const index = headers.indexOf(column);
-  if (index < 0) throw new Error(`no column ${column} in ${headers.join(" | ")}`);
+    .evaluateAll((ths) => ths.map((th) => [th.getAttribute("data-field") ?? "", th.querySelector("button")?.childNodes[0]?.textContent ?? ""]));
+  const index = headers.findIndex((names) => names.includes(column));
+  if (index < 0) throw new Error(`no column ${column} in ${headers.map((names) => names.join(" / ")).join(" | ")}`);
   return dataRows(page).locator(`td:nth-child(${index + 1})`).allInnerTexts();
 }
 
