@@ -1,6 +1,8 @@
-// One value in the table: null marked, empty text left empty, long text and JSON cut short
-// (the row's detail panel has the full value).
-import { truncate, valueText } from "./format";
+// One value in the table: null marked, empty text left empty, numbers and dates in the reader's
+// locale (the stored value in the tooltip), long text and JSON cut short (the row's detail
+// panel has the full value).
+import type { DatastoreField } from "@/lib/api-client";
+import { formatFieldValue, truncate, valueText } from "./format";
 
 export function NullMark() {
   return (
@@ -10,10 +12,18 @@ export function NullMark() {
   );
 }
 
-export function CellValue({ value }: { value: unknown }) {
+export function CellValue({ value, field, locale }: { value: unknown; field: DatastoreField; locale: string }) {
   if (value === null || value === undefined) return <NullMark />;
   if (value === "") return <span className="sr-only">empty</span>;
   const full = valueText(value);
+  const formatted = formatFieldValue(value, field, locale);
+  if (formatted !== null && formatted !== full) {
+    return (
+      <span title={full} className="block max-w-[22rem] truncate">
+        {formatted}
+      </span>
+    );
+  }
   const { text, truncated } = truncate(full);
   const structured = typeof value === "object";
   return (

@@ -1,10 +1,13 @@
 "use client";
 // Show/hide columns: writes the view's `fields` (the API's own column selection). `_id` stays,
-// so a row can always be opened in full.
+// so a row can always be opened in full. Each column by its header (the data dictionary's
+// label), with its field id and type in words.
 import { useState } from "react";
 import type { DatastoreField } from "@/lib/api-client";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
+import { fieldLabel } from "./field-match";
+import { typeInWords } from "./format";
 
 export function ColumnChooser({
   allFields,
@@ -44,9 +47,11 @@ export function ColumnChooser({
                     disabled={f.id === "_id" || (shown.has(f.id) && shown.size === 1)}
                     onChange={(e) => toggle(f.id, e.target.checked)}
                   />
-                  <span className="font-medium">{f.id}</span>
-                  <span className="text-xs text-zinc-600 dark:text-zinc-400">{f.type}</span>
-                  {f.id === "_id" && <span className="text-xs text-zinc-600 dark:text-zinc-400">(record number, always shown)</span>}
+                  <span className="font-medium">{fieldLabel(f) ?? f.id}</span>
+                  <span className="text-xs text-zinc-600 dark:text-zinc-400">
+                    {fieldLabel(f) ? `${f.id} · ` : ""}
+                    {f.id === "_id" ? "record number, always shown" : typeInWords(f.type)}
+                  </span>
                 </label>
               </li>
             ))}

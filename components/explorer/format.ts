@@ -1,4 +1,5 @@
-// Display helpers for values and counts.
+// Display helpers for values, types and counts. Counts read the same on the server and in the
+// browser (en-US); values (numbers, dates) take the reader's locale, passed in by the caller.
 import type { DatastoreField, Resource } from "@/lib/api-client";
 
 const integer = new Intl.NumberFormat("en-US");
@@ -44,17 +45,140 @@ export function isIntegerType(type: string): boolean {
   return INTEGER.has(type);
 }
 
-/** Plain-words description of an API type, for tooltips and hints. */
-export function describeType(type: string): string {
+/** Plurals of the words below, for "list of …". */
+const PLURAL_WORDS: Record<string, string> = { text: "text", JSON: "JSON", "yes/no": "yes/no values", "date and time": "dates and times" };
+
+/**
+ * An API type in a few plain words, the one wording everywhere a type is shown: "number",
+ * "whole number", "date", "date and time", "time", "text", "yes/no", "JSON", "list of text".
+ */
+export function typeInWords(type: string): string {
+  if (type.startsWith("_")) {
+    const of = typeInWords(type.slice(1));
+    return `list of ${PLURAL_WORDS[of] ?? `${of}s`}`;
+  }
   if (INTEGER.has(type)) return "whole number";
   if (NUMERIC.has(type)) return "number";
-  if (type === "bool") return "true or false";
-  if (type === "date") return "date (YYYY-MM-DD)";
-  if (type === "time") return "time (HH:MM:SS)";
-  if (type.startsWith("timestamp")) return "date and time (YYYY-MM-DDTHH:MM:SS)";
+  if (type === "bool") return "yes/no";
+  if (type === "date") return "date";
+  if (type === "time") return "time";
+  if (type.startsWith("timestamp")) return "date and time";
   if (type === "json") return "JSON";
-  if (type.startsWith("_")) return "list";
   return "text";
+}
+
+const TYPED_AS: Record<string, string> = {
+  "yes/no": "true or false",
+  date: "YYYY-MM-DD",
+  time: "HH:MM:SS",
+  "date and time": "YYYY-MM-DDTHH:MM:SS",
+};
+
+/** The type in words, with how a value is typed where that is not obvious: for filter hints. */
+export function describeType(type: string): string {
+  const words = typeInWords(type);
+  return TYPED_AS[words] ? `${words} (${TYPED_AS[words]})` : words;
+}
+
+/** The field's data dictionary description (`info.notes`), if any. */
+export function fieldNotes(field: DatastoreField): string | null {
+  const notes = field.info?.notes;
+  return typeof notes === "string" && notes.trim() ? notes.trim() : null;
+}
+
+// Values in the reader's locale. The formatters are built once per locale and shape.
+const formatters = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>();
+
+function cached<T extends Intl.NumberFormat | Intl.DateTimeFormat>(key: string, make: () => T): T {
+  let f = formatters.get(key);
+  if (!f) formatters.set(key, (f = make()));
+  return f as T;
+}
+
+/**
+ * A number in the reader's locale, every stored digit kept; `grouping: false` for numbers that
+ * name rather than count (years, codes). Exponent forms stay as they are.
+ */
+export function formatNumber(value: number | string, locale: string | undefined, grouping = true): string {
+  const raw = String(value);
+  const n = Number(value);
+  if (!Number.isFinite(n) || /e/i.test(raw)) return raw;
+  const decimals = raw.includes(".") ? raw.length - raw.indexOf(".") - 1 : 0;
+  return cached(
+    `n|${locale}|${decimals}|${grouping}`,
+    () => new Intl.NumberFormat(locale, { useGrouping: grouping ? "auto" : false, minimumFractionDigits: decimals, maximumFractionDigits: decimals }),
+  ).format(n);
+}
+
+/** Words in a field's id or label that say its numbers name something (a year, a code), so
+ *  "2001" must not read "2,001". */
+const NAMING_WORDS = new Set(["year", "yr", "id", "code", "zip", "zipcode", "fips", "iata", "icao", "isbn"]);
+
+/** Whether the field's numbers are amounts, shown with the locale's digit grouping. */
+export function groupsDigits(field: DatastoreField): boolean {
+  const label = typeof field.info?.label === "string" ? field.info.label : "";
+  const words = `${field.id} ${label}`.toLowerCase().split(/[^a-z]+/);
+  return !words.some((w) => NAMING_WORDS.has(w));
+}
+
+const DATE = /^(-?\d{4,})-(\d{2})-(\d{2})$/;
+const TIMESTAMP = /^(-?\d{4,})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?$/;
+
+/** A stored date or timestamp (no time zone) as an instant read in UTC, so it shows as written. */
+function utc(parts: string[]): Date | null {
+  const [y, mo, d, h = "0", mi = "0", s = "0"] = parts;
+  const t = new Date(0);
+  // not Date.UTC, which reads years 0–99 as 1900–1999
+  t.setUTCFullYear(Number(y), Number(mo) - 1, Number(d));
+  t.setUTCHours(Number(h), Number(mi), Number(s), 0);
+  return Number.isNaN(t.getTime()) || t.getUTCMonth() !== Number(mo) - 1 || t.getUTCDate() !== Number(d) ? null : t;
+}
+
+/** "2012-01-31" → "Jan 31, 2012" (en-US); null when the text is not such a date. */
+export function formatDate(iso: string, locale: string | undefined): string | null {
+  const m = DATE.exec(iso);
+  const t = m && utc(m.slice(1));
+  if (!t) return null;
+  return cached(`d|${locale}`, () => new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeZone: "UTC" })).format(t);
+}
+
+/** "2001-01-13T14:56:00" → "Jan 13, 2001, 2:56 PM" (en-US), seconds shown when not zero; null
+ *  when the text is not such a timestamp. */
+export function formatTimestamp(iso: string, locale: string | undefined): string | null {
+  const m = TIMESTAMP.exec(iso);
+  const t = m && utc(m.slice(1).filter((p) => p !== undefined));
+  if (!t) return null;
+  const seconds = t.getUTCSeconds() !== 0;
+  return cached(
+    `t|${locale}|${seconds}`,
+    () => new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: seconds ? "medium" : "short", timeZone: "UTC" }),
+  ).format(t);
+}
+
+/** Numeric text that a double holds exactly (numeric fields may arrive as text). */
+const EXACT_NUMBER = /^-?\d{1,15}(\.\d+)?$/;
+
+/**
+ * A value as the reader's locale writes it: numbers, dates and timestamps. null: shown as
+ * stored (text, yes/no, JSON, lists, and anything that is not what its type says).
+ */
+export function formatValue(value: unknown, type: string, locale: string | undefined, grouping = true): string | null {
+  if (NUMERIC.has(type)) {
+    if (typeof value === "number") return formatNumber(value, locale, grouping);
+    if (typeof value === "string" && EXACT_NUMBER.test(value) && value.replace(/^-|\./g, "").length <= 15) {
+      return formatNumber(value, locale, grouping);
+    }
+    return null;
+  }
+  if (typeof value !== "string") return null;
+  if (type === "date") return formatDate(value, locale);
+  if (type.startsWith("timestamp")) return formatTimestamp(value, locale);
+  return null;
+}
+
+/** A field's value in the reader's locale (see formatValue); `_id`, a record number, as stored. */
+export function formatFieldValue(value: unknown, field: DatastoreField, locale: string | undefined): string | null {
+  return field.id === "_id" ? null : formatValue(value, field.type, locale, groupsDigits(field));
 }
 
 /** One-line text of a cell value; objects and arrays as compact JSON. */

@@ -1,18 +1,46 @@
 "use client";
-// Every field of one record, values in full (JSON pretty-printed). Loads the whole record by
-// `_id` when the table shows only some columns.
+// Every field of one record, values in full and as stored (JSON pretty-printed), each field
+// named by its data dictionary label with its id, type in words and notes. Loads the whole
+// record by `_id` when the table shows only some columns, or when a link opened it.
 import { useQuery } from "@tanstack/react-query";
 import { searchQuery, type DatastoreField, type DatastoreRecord } from "@/lib/api-client";
 import { useToken } from "@/components/token/token-provider";
 import { Dialog } from "@/components/ui/dialog";
 import { NullMark } from "./cell-value";
+import { fieldLabel } from "./field-match";
+import { fieldNotes, formatFieldValue, typeInWords } from "./format";
+import { useLocale } from "./use-locale";
 
-function FullValue({ value }: { value: unknown }) {
+function FullValue({ value, field, locale }: { value: unknown; field: DatastoreField; locale: string }) {
   if (value === null || value === undefined) return <NullMark />;
   if (value === "") return <span className="text-xs text-zinc-600 italic dark:text-zinc-400">(empty text)</span>;
   if (typeof value === "object")
     return <pre className="overflow-x-auto rounded bg-zinc-100 p-2 text-xs dark:bg-zinc-800">{JSON.stringify(value, null, 2)}</pre>;
-  return <span className="break-words whitespace-pre-wrap">{String(value)}</span>;
+  const raw = String(value);
+  const formatted = formatFieldValue(value, field, locale);
+  return (
+    <>
+      <span className="break-words whitespace-pre-wrap">{raw}</span>
+      {formatted !== null && formatted !== raw && (
+        <span className="ml-2 text-xs text-zinc-600 dark:text-zinc-400">({formatted})</span>
+      )}
+    </>
+  );
+}
+
+function FieldName({ field }: { field: DatastoreField }) {
+  const label = fieldLabel(field);
+  const notes = fieldNotes(field);
+  return (
+    <>
+      <span className="block">{label ?? field.id}</span>
+      <span className="block text-xs font-normal text-zinc-600 dark:text-zinc-400">
+        {label && <>{field.id} · </>}
+        {field.id === "_id" ? "record number" : typeInWords(field.type)}
+      </span>
+      {notes && <span className="mt-0.5 block text-xs font-normal text-zinc-700 dark:text-zinc-300">{notes}</span>}
+    </>
+  );
 }
 
 export function RecordDetail({
@@ -35,6 +63,7 @@ export function RecordDetail({
   onClose: () => void;
 }) {
   const { session, ready } = useToken();
+  const locale = useLocale();
   const id = recordId;
   // a shared link, or a page showing only some columns: read the whole record by `_id`
   const partial = !loaded || Boolean(allFields && allFields.some((f) => !(f.id in loaded)));
@@ -54,15 +83,12 @@ export function RecordDetail({
           {shownFields
             .filter((f) => f.id in shownRecord)
             .map((f) => (
-              <div key={f.id} className="grid gap-1 py-2 sm:grid-cols-[10rem_1fr] sm:gap-3">
+              <div key={f.id} className="grid gap-1 py-2 sm:grid-cols-[11rem_1fr] sm:gap-3">
                 <dt className="text-sm font-medium break-words">
-                  {f.id} <span className="text-xs font-normal text-zinc-600 dark:text-zinc-400">{f.type}</span>
-                  {typeof f.info?.label === "string" && f.info.label !== f.id && (
-                    <span className="block text-xs font-normal text-zinc-600 dark:text-zinc-400">{f.info.label}</span>
-                  )}
+                  <FieldName field={f} />
                 </dt>
                 <dd className="min-w-0 text-sm">
-                  <FullValue value={shownRecord[f.id]} />
+                  <FullValue value={shownRecord[f.id]} field={f} locale={locale} />
                 </dd>
               </div>
             ))}

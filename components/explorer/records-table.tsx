@@ -1,6 +1,8 @@
 "use client";
 // The records table: a real <table> built with TanStack Table (sorting state mirrors the view's
-// `sort`; the server sorts), rows virtualised so a 1000-row page stays smooth.
+// `sort`; the server sorts), rows virtualised so a 1000-row page stays smooth. Headers show the
+// data dictionary's label (the field id, type in words and notes in their description); cells
+// show numbers and dates in the reader's locale.
 import {
   createColumnHelper,
   metaHelper,
@@ -11,15 +13,17 @@ import {
   type Updater,
 } from "@tanstack/react-table";
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from "react";
+import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from "react";
 import type { DatastoreField, DatastoreRecord } from "@/lib/api-client";
 import { formatSort, parseSort } from "@/lib/view-state";
 import { CellValue } from "./cell-value";
-import { describeType, isNumericType } from "./format";
+import { fieldLabel } from "./field-match";
+import { fieldNotes, isNumericType, typeInWords } from "./format";
+import { useLocale } from "./use-locale";
 
 const features = tableFeatures({
   rowSortingFeature,
-  columnMeta: metaHelper<{ type: string; label?: string }>(),
+  columnMeta: metaHelper<{ type: string; label: string | null; notes: string | null }>(),
 });
 const helper = createColumnHelper<typeof features, DatastoreRecord>();
 
@@ -46,17 +50,19 @@ export function RecordsTable({
   /** Changes when a different page is shown (scrolls back to the top). */
   resetKey: string;
 }) {
+  const locale = useLocale();
+  const baseId = useId();
   const columns = useMemo(
     () =>
       fields.map((f) =>
         helper.accessor((row) => row[f.id], {
           id: f.id,
-          header: f.id,
-          meta: { type: f.type, label: typeof f.info?.label === "string" ? f.info.label : undefined },
-          cell: (info) => <CellValue value={info.getValue()} />,
+          header: fieldLabel(f) ?? f.id,
+          meta: { type: f.type, label: fieldLabel(f), notes: fieldNotes(f) },
+          cell: (info) => <CellValue value={info.getValue()} field={f} locale={locale} />,
         }),
       ),
-    [fields],
+    [fields, locale],
   );
   const sorting = useMemo<SortingState>(() => parseSort(sort).map((c) => ({ id: c.field, desc: c.desc })), [sort]);
 
@@ -147,29 +153,36 @@ export function RecordsTable({
         <thead className="sticky top-0 z-10 bg-zinc-100 dark:bg-zinc-800">
           {table.getHeaderGroups().map((group) => (
             <tr key={group.id} aria-rowindex={1}>
-              {group.headers.map((header) => {
-                const type = header.column.columnDef.meta?.type ?? "";
-                const label = header.column.columnDef.meta?.label;
+              {group.headers.map((header, index) => {
+                const meta = header.column.columnDef.meta;
+                const type = meta?.type ?? "";
+                const id = header.column.id;
                 const dir = header.column.getIsSorted();
                 const numeric = isNumericType(type);
-                const typeId = `type-${header.id}`;
+                // field ids may hold spaces: not usable in an id reference
+                const aboutId = `${baseId}-about-${index}`;
+                // the button's name is what it shows (the label); the rest is its description
+                const about = [`${meta?.label ? `${id}, ` : ""}${typeInWords(type)}.`, meta?.notes].filter(Boolean).join(" ");
                 return (
                   <th
                     key={header.id}
                     scope="col"
+                    data-field={id}
                     aria-sort={dir === "asc" ? "ascending" : dir === "desc" ? "descending" : undefined}
                     className="border-b p-0 text-left font-semibold whitespace-nowrap"
                   >
                     <button
                       type="button"
                       onClick={header.column.getToggleSortingHandler()}
-                      aria-describedby={typeId}
-                      title={`${label && label !== header.column.id ? `${label}. ` : ""}Sort by ${header.column.id} (${describeType(type)}). Shift-click adds a second sort.`}
+                      aria-describedby={aboutId}
+                      title={`${meta?.label ? `${meta.label} (${id})` : id}: ${typeInWords(type)}.${meta?.notes ? ` ${meta.notes}` : ""}\nClick to sort; Shift-click adds a second sort.`}
                       className={`flex w-full items-baseline gap-1.5 px-3 py-2 hover:bg-zinc-200 dark:hover:bg-zinc-700 ${numeric ? "justify-end text-right" : ""}`}
                     >
-                      <table.FlexRender header={header} />{" "}
-                      <span id={typeId} aria-hidden className="text-xs font-normal text-zinc-600 dark:text-zinc-400">
-                        {type}
+                      <span className={meta?.notes ? "underline decoration-zinc-500 decoration-dotted underline-offset-4" : undefined}>
+                        <table.FlexRender header={header} />
+                      </span>
+                      <span id={aboutId} hidden>
+                        {about}
                       </span>
                       <span aria-hidden className="w-3 text-xs">
                         {dir === "asc" ? "▲" : dir === "desc" ? "▼" : ""}

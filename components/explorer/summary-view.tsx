@@ -1,7 +1,100 @@
 "use client";
-// The Summary tab (placeholder until built).
+// The Summary tab: every field of the current result (search and filters), from one
+// datastore_summary call. A bar adds a chip, so the summary is also a way to filter.
+import { useQuery } from "@tanstack/react-query";
+import { useMemo, useState } from "react";
+import { summaryQuery, type SummaryRequest } from "@/lib/api-client";
+import { toMatchRequest, withChip, type Chip, type ViewState } from "@/lib/view-state";
+import { useToken } from "@/components/token/token-provider";
+import { Notice } from "@/components/ui/notice";
+import type { ApiView } from "./api-panel";
+import { ErrorState } from "./error-state";
+import { formatCount, plural, totalText } from "./format";
+import { FieldSummary } from "./summary/field-summary";
+import { SummarySkeleton } from "./summary/summary-skeleton";
+import { useLocale } from "./use-locale";
 import type { ViewProps } from "./view-props";
 
-export function SummaryView(props: ViewProps) {
-  return <p className="text-sm">Summary of {props.title}</p>;
+function summaryRequest(view: Pick<ViewState, "resource_id" | "q" | "filters">): SummaryRequest {
+  return toMatchRequest(view);
+}
+
+/** The Summary tab's call, for the API panel: the same request the tab sends. */
+export function summaryApi(view: ViewState): ApiView {
+  return { call: { action: "datastore_summary", body: summaryRequest(view) }, returns: "the summary shown above" };
+}
+
+export function SummaryView({ view, fields, onChange }: ViewProps) {
+  const { session, ready } = useToken();
+  const locale = useLocale();
+  const { resource_id, q, filters } = view;
+  const request = useMemo(() => summaryRequest({ resource_id, q, filters }), [resource_id, q, filters]);
+  const summary = useQuery({
+    ...summaryQuery(session, request),
+    enabled: ready && Boolean(resource_id),
+    // while the figures for a new chip load, keep showing these (never another resource's)
+    placeholderData: (previous, previousQuery) =>
+      (previousQuery?.queryKey[3] as SummaryRequest | undefined)?.resource_id === resource_id ? previous : undefined,
+  });
+  const [picked, setPicked] = useState<string | null>(null);
+  const dictionary = useMemo(() => new Map(fields.map((f) => [f.id, f])), [fields]);
+
+  const add = (field: string, chip: Chip) => {
+    setPicked(field);
+    onChange({ filters: withChip(filters, chip) });
+  };
+
+  if (summary.error) {
+    return (
+      <ErrorState
+        error={summary.error}
+        what="the summary"
+        onRetry={() => summary.refetch()}
+        onReset={() => onChange({ q: "", filters: {} })}
+      />
+    );
+  }
+  const data = summary.data;
+  if (!data) return <SummarySkeleton />;
+
+  const narrowed = Boolean(q.trim()) || Object.keys(filters).length > 0;
+  if (data.total === 0 || data.rows === 0) {
+    return (
+      <Notice title="Nothing to summarise" role="status">
+        {narrowed ? "No rows match the search and filters." : "This resource has no rows yet."}
+      </Notice>
+    );
+  }
+
+  return (
+    <section aria-label="Summary" aria-busy={summary.isPlaceholderData} className={`space-y-3 transition-opacity ${summary.isPlaceholderData ? "opacity-60" : ""}`}>
+      <p className="text-sm text-zinc-700 dark:text-zinc-300">
+        {data.partial ? (
+          <strong className="font-semibold">
+            Computed from a sample of {formatCount(data.rows)} of {totalText(data.total, true)} rows.
+          </strong>
+        ) : (
+          <>
+            {plural(data.total, "row")}
+            {narrowed ? " match the search and filters" : ""}, {plural(data.fields.length, "field")}.
+          </>
+        )}{" "}
+        Pick a bar to show only its rows.
+      </p>
+      <div className="grid gap-3 md:grid-cols-2 xl:grid-cols-3">
+        {data.fields.map((f) => (
+          <FieldSummary
+            key={f.id}
+            summary={f}
+            field={dictionary.get(f.id)}
+            rows={data.rows}
+            locale={locale}
+            refocus={picked === f.id}
+            onPickValue={(value) => add(f.id, { kind: "is", field: f.id, values: [value] })}
+            onPickRange={(from, to) => add(f.id, { kind: "range", field: f.id, from, to })}
+          />
+        ))}
+      </div>
+    </section>
+  );
 }

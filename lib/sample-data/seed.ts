@@ -17,7 +17,8 @@ interface Sample {
   name: string;
   description: string;
   private?: boolean;
-  fields: { id: string; type: string; label?: string }[];
+  /** `label` and `notes` are the data dictionary (CKAN's `info`): the explorer's column header and its description. */
+  fields: { id: string; type: string; label?: string; notes?: string }[];
   indexes: string[];
   /** Converts a parsed row to the declared fields (source spellings → ISO dates, etc.). */
   map?: (row: Row) => Row;
@@ -41,7 +42,7 @@ const SAMPLES: Sample[] = [
     name: "US airports",
     description: "Airports in the United States with their IATA code, city, state and coordinates (FAA).",
     fields: [
-      { id: "iata", type: "text", label: "IATA code" },
+      { id: "iata", type: "text", label: "IATA code", notes: "The airport's three-letter code from the International Air Transport Association." },
       { id: "name", type: "text", label: "Airport" },
       { id: "city", type: "text" },
       { id: "state", type: "text" },
@@ -154,8 +155,8 @@ const SAMPLES: Sample[] = [
     description: "20,000 US domestic flights in 2001: departure time, delay (minutes), distance (miles), origin and destination airports.",
     fields: [
       { id: "date", type: "timestamp", label: "Departure" },
-      { id: "delay", type: "int4", label: "Delay (min)" },
-      { id: "distance", type: "int4", label: "Distance (miles)" },
+      { id: "delay", type: "int4", label: "Delay (min)", notes: "Minutes between the scheduled and the actual departure; negative when the flight left early." },
+      { id: "distance", type: "int4", label: "Distance (miles)", notes: "Great-circle distance between the two airports, in statute miles." },
       { id: "origin", type: "text" },
       { id: "destination", type: "text" },
     ],
@@ -183,7 +184,7 @@ async function loadSampleData(engine: DatastoreEngine, tokens: TokenStore): Prom
       const records = readRows(s.file).map((r) => (s.map ? s.map(r) : r));
       await datastoreCreate(ctx, {
         resource: { name: s.name, description: s.description, private: s.private ?? false },
-        fields: s.fields.map((f) => ({ id: f.id, type: f.type, ...(f.label ? { info: { label: f.label } } : {}) })),
+        fields: s.fields.map(({ id, type, ...info }) => ({ id, type, ...(Object.keys(info).length ? { info } : {}) })),
         records,
         aliases: [s.alias],
         indexes: s.indexes,
