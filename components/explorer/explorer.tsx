@@ -26,7 +26,7 @@ import { FilterBar } from "./filter-bar";
 import { displayFields, matchStatus, plural, resourceLabel } from "./format";
 import { Landing } from "./landing";
 import { LimitSelect } from "./limit-select";
-import { MapView } from "./map-view";
+import { MapView, mapApi } from "./map-view";
 import { Pager } from "./pager";
 import { PrivateBadge } from "./private-badge";
 import { RecordDetail } from "./record-detail";
@@ -62,7 +62,11 @@ export function Explorer() {
   const rid = view.resource_id;
 
   const info = useQuery({ ...infoQuery(session, rid ?? ""), enabled: ready && Boolean(rid) });
-  const request = useMemo(() => toSearchRequest(view), [view]);
+  // other tabs read their own figures: the search then only counts, for the status line
+  const request = useMemo(() => {
+    const req = toSearchRequest(view);
+    return view.tab === "table" ? req : { ...req, limit: 0, offset: 0 };
+  }, [view]);
   const search = useQuery({ ...searchQuery(session, request), enabled: ready && Boolean(rid) });
   const resource = useResource(rid, info.data?.meta.id);
 
@@ -222,7 +226,12 @@ export function Explorer() {
           <section aria-label="Export and API" className="space-y-3 border-t pt-4">
             <ExportButtons view={view} filename={title || "records"} />
             <ApiPanel
-              api={(view.tab === "chart" && chartPlan.api) || (view.tab === "summary" && summaryApi(view)) || tableApi(request)}
+              api={
+                (view.tab === "chart" && chartPlan.api) ||
+                (view.tab === "summary" && summaryApi(view)) ||
+                (view.tab === "map" && mapApi(view, tableFields ?? [])) ||
+                tableApi(request)
+              }
               isPrivate={Boolean(resource?.private)}
             />
           </section>
@@ -233,7 +242,7 @@ export function Explorer() {
             loaded={data?.records.find((r) => r._id === view.record)}
             fields={shownFields}
             allFields={tableFields}
-            onClose={() => change({ record: null }, { replace: true })}
+            onClose={() => change({ record: null })}
           />
         </>
       )}

@@ -19,6 +19,8 @@ beforeAll(async () => {
   fs.mkdirSync(app, { recursive: true });
   fs.writeFileSync(path.join(app, "index.html"), `<html>${"home ".repeat(500)}</html>`);
   fs.writeFileSync(path.join(app, "index.rsc"), "0:rsc payload");
+  fs.mkdirSync(path.join(app, "index.segments"));
+  fs.writeFileSync(path.join(app, "index.segments/_tree.segment.rsc"), "0:tree payload");
   fs.writeFileSync(path.join(app, "_not-found.html"), "<html>not here</html>");
   fs.writeFileSync(path.join(app, "icon.svg.body"), "<svg/>");
   fs.writeFileSync(path.join(app, "icon.svg.meta"), JSON.stringify({ status: 200, headers: { "content-type": "image/svg+xml" } }));
@@ -83,6 +85,16 @@ describe("static files", () => {
     expect(rsc.headers.vary).toContain("rsc");
     const icon = await get("/icon.svg");
     expect([icon.status, icon.headers["content-type"], icon.body.toString()]).toEqual([200, "image/svg+xml", "<svg/>"]);
+  });
+
+  it("answers a segment prefetch with that segment's payload, and 404 for a segment it lacks", async () => {
+    const tree = await get("/?_rsc=1a2b", { rsc: "1", "next-router-prefetch": "1", "next-router-segment-prefetch": "/_tree" });
+    expect([tree.status, tree.body.toString()]).toEqual([200, "0:tree payload"]);
+    for (const segment of ["/__PAGE__", "/../index", "_tree"]) {
+      const other = await get("/?_rsc=1a2b", { rsc: "1", "next-router-segment-prefetch": segment });
+      expect(other.status, segment).toBe(404);
+      expect(other.body.toString()).not.toContain("rsc payload");
+    }
   });
 
   it("HEAD has no body; other methods are 405", async () => {

@@ -71,8 +71,16 @@ function buildFiles(root: string): Map<string, StaticFile> {
 export function staticFiles(root: string): (req: IncomingMessage, res: ServerResponse) => void {
   const files = buildFiles(root);
   const page = (pathname: string) => (pathname === "/" ? "/index" : pathname.replace(/\/$/, ""));
-  const find = (pathname: string, rsc: boolean): StaticFile | undefined =>
-    rsc ? files.get(`rsc:${page(pathname)}`) : (files.get(pathname) ?? files.get(`${page(pathname)}.html`));
+  // A prefetch of one segment (`Next-Router-Segment-Prefetch: /_tree`) gets that segment's
+  // payload, which the build writes beside the page's: the page's whole payload in its place is
+  // unreadable to the router, which then asks again without end.
+  const find = (pathname: string, rsc: boolean, segment: string | string[] | undefined): StaticFile | undefined => {
+    if (!rsc) return files.get(pathname) ?? files.get(`${page(pathname)}.html`);
+    if (segment === undefined) return files.get(`rsc:${page(pathname)}`);
+    return typeof segment === "string" && /^(\/[\w.$-]+)+$/.test(segment) && !segment.includes("..")
+      ? files.get(`rsc:${page(pathname)}.segments${segment}.segment`)
+      : undefined;
+  };
   return (req, res) => {
     if (req.method !== "GET" && req.method !== "HEAD") {
       res.writeHead(405, { allow: "GET, HEAD" }).end();
@@ -85,7 +93,7 @@ export function staticFiles(root: string): (req: IncomingMessage, res: ServerRes
       /* not valid percent-encoding: no such file */
     }
     const rsc = req.headers.rsc === "1";
-    const found = find(pathname, rsc);
+    const found = find(pathname, rsc, req.headers["next-router-segment-prefetch"]);
     if (rsc) res.setHeader("vary", "rsc, accept-encoding");
     const file = found ?? files.get("/404.html");
     if (!file) {

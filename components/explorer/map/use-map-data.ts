@@ -53,9 +53,13 @@ async function readPoints(s: Session, match: MatchRequest, coords: CoordinateFie
   return { kind: "points", points, missing, invalid, capped: result.records.length >= POINTS_BOUND };
 }
 
+/** The grid of `bin`-degree cells (the API panel shows the first one). */
+export function gridRequest(match: MatchRequest, coords: CoordinateFields, bin = FIRST_SIZE): AggregateRequest {
+  return { ...match, group_by: [coords.lat, coords.lon], bin, limit: CELLS_LIMIT };
+}
+
 function grid(s: Session, match: MatchRequest, coords: CoordinateFields, bin: number, signal: AbortSignal) {
-  const req: AggregateRequest = { ...match, group_by: [coords.lat, coords.lon], bin, limit: CELLS_LIMIT };
-  return callAction<AggregateResult>("datastore_aggregate", req, s, signal);
+  return callAction<AggregateResult>("datastore_aggregate", gridRequest(match, coords, bin), s, signal);
 }
 
 async function readCells(s: Session, match: MatchRequest, coords: CoordinateFields, size: number, signal: AbortSignal): Promise<CellsLayer> {
