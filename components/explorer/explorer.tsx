@@ -2,6 +2,7 @@
 // The explorer page: composes the controls around one view (held in the URL) and the queries
 // that show it. Every change goes through updateView so paging resets consistently.
 import { useQuery } from "@tanstack/react-query";
+import dynamic from "next/dynamic";
 import { useEffect, useMemo } from "react";
 import {
   ApiError,
@@ -17,7 +18,7 @@ import { CopyButton } from "@/components/ui/copy-button";
 import { Tabs } from "@/components/ui/tabs";
 import { ApiPanel, tableApi } from "./api-panel";
 import { useChartPlan } from "./chart/use-chart-plan";
-import { ChartView } from "./chart-view";
+
 import { ColumnChooser } from "./column-chooser";
 import { EmptyResult } from "./empty-result";
 import { ErrorState } from "./error-state";
@@ -26,7 +27,7 @@ import { FilterBar } from "./filter-bar";
 import { displayFields, matchStatus, plural, resourceLabel } from "./format";
 import { Landing } from "./landing";
 import { LimitSelect } from "./limit-select";
-import { MapView, mapApi } from "./map-view";
+import { mapApi } from "./map/map-api";
 import { Pager } from "./pager";
 import { PrivateBadge } from "./private-badge";
 import { RecordDetail } from "./record-detail";
@@ -37,6 +38,19 @@ import { SummaryView, summaryApi } from "./summary-view";
 import { TableSkeleton } from "./table-skeleton";
 import { useViewState } from "./use-view-state";
 import type { ViewProps } from "./view-props";
+
+// The Chart and Map tabs draw with Observable Plot and d3: loaded when one of them opens, so
+// the table does not wait for them.
+const ChartView = dynamic(() => import("./chart-view").then((m) => m.ChartView), { ssr: false, loading: () => <TabLoading what="chart" /> });
+const MapView = dynamic(() => import("./map-view").then((m) => m.MapView), { ssr: false, loading: () => <TabLoading what="map" /> });
+
+function TabLoading({ what }: { what: string }) {
+  return (
+    <p role="status" className="text-sm text-zinc-600 dark:text-zinc-400">
+      Loading the {what}…
+    </p>
+  );
+}
 
 const ID_FIELD: DatastoreField = { id: "_id", type: "int" };
 

@@ -4,8 +4,7 @@
 // many as a server-side grid; a click opens a row's record or zooms into a cell with two range
 // chips. A caption and a table say the same in words.
 import { useEffect, useMemo, useState } from "react";
-import type { DatastoreField } from "@/lib/api-client";
-import { chipForField, fieldKey, toMatchRequest, withoutChip, type ViewState } from "@/lib/view-state";
+import { chipForField, fieldKey, toMatchRequest, withoutChip } from "@/lib/view-state";
 import { useToken } from "@/components/token/token-provider";
 import { Button } from "@/components/ui/button";
 import { Notice } from "@/components/ui/notice";
@@ -20,8 +19,7 @@ import { MapTable } from "./map/map-table";
 import { frameExtent, frameHeight, type Frame } from "./map/mercator";
 import { useBasemap } from "./map/use-basemap";
 import { useExplorerConfig } from "./map/use-explorer-config";
-import { gridRequest, useMapData, type MapLayer } from "./map/use-map-data";
-import type { ApiView } from "./api-panel";
+import { useMapData, type MapLayer } from "./map/use-map-data";
 import type { ViewProps } from "./view-props";
 
 /** A callback ref and the width of the element it is given (0 until measured). */
@@ -58,13 +56,6 @@ function layerStatus(layer: MapLayer): string {
   const inCells = `in ${plural(layer.cells.length, "cell")} of ${formatSize(layer.size)}`;
   if (layer.partial) return `A sample of ${formatCount(layer.rows)} of ${totalText(layer.total, true)} rows, ${inCells}${without}`;
   return `${plural(layer.rows - unplaced, "row")} ${inCells}${without}`;
-}
-
-/** The Map tab's first request, for the API panel (null: no coordinates to map). */
-export function mapApi(view: ViewState, fields: DatastoreField[]): ApiView | null {
-  const { lat, lon } = resolveCoordinates(fields, view.map);
-  if (!lat || !lon || lat === lon) return null;
-  return { call: { action: "datastore_aggregate", body: gridRequest(toMatchRequest(view), { lat, lon }) }, returns: "the map's first grid: the matching rows in cells of 1°" };
 }
 
 export function MapView({ view, fields, title, onChange, onOpenRecord }: ViewProps) {

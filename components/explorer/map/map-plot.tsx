@@ -4,7 +4,7 @@
 // pointer. A click picks what the tip shows; Plot's own "sticky tip" on press is turned off, so
 // every click picks.
 import * as Plot from "@observablehq/plot";
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { Extent } from "./extent";
 import { formatSize } from "./grid";
 import { fitScale, tilesFor, type Frame } from "./mercator";
@@ -104,6 +104,18 @@ export function MapPlot({
     pick.current = onPick;
   }, [onPick]);
 
+  // The outlines take longer to draw than the points: they join the map a frame after the
+  // points have painted, so the points never wait for them.
+  const [drawnBase, setDrawnBase] = useState<Basemap | null>(null);
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const frameId = requestAnimationFrame(() => (timer = setTimeout(() => setDrawnBase(basemap), 0)));
+    return () => {
+      cancelAnimationFrame(frameId);
+      clearTimeout(timer);
+    };
+  }, [basemap]);
+
   useEffect(() => {
     const el = box.current;
     if (!el || frame.width <= 0) return;
@@ -118,7 +130,7 @@ export function MapPlot({
       // mark clips itself to the frame
       projection: { type: "mercator", domain, rotate: [-(fit.lonMin + fit.lonMax) / 2, 0], clip: false },
       r: { type: "identity" },
-      marks: [...baseMarks(fit, frame, basemap, tiles), Plot.frame({ ...HIDDEN, stroke: "currentColor", strokeOpacity: 0.2 }), ...marks],
+      marks: [...baseMarks(fit, frame, drawnBase, tiles), Plot.frame({ ...HIDDEN, stroke: "currentColor", strokeOpacity: 0.2 }), ...marks],
       ariaLabel: label,
       ariaDescription: description,
       style: "--plot-background: Canvas; font-size: 12px",
@@ -143,7 +155,7 @@ export function MapPlot({
       svg.removeEventListener("input", hover);
       svg.remove();
     };
-  }, [layer, fit, frame, basemap, tiles, label, description]);
+  }, [layer, fit, frame, drawnBase, tiles, label, description]);
 
   // data-map-points: the bench's "first points drawn" waits for a circle in here
   return (
