@@ -57,7 +57,12 @@ export async function downloadDump(path: string, filename: string, auth: Auth): 
     }
     throw errorFromBody(response.status, body);
   }
-  const url = URL.createObjectURL(await response.blob());
+  saveBlob(await response.blob(), filename);
+}
+
+/** Hands a blob to the browser as a download named `filename`. */
+export function saveBlob(blob: Blob, filename: string): void {
+  const url = URL.createObjectURL(blob);
   const a = document.createElement("a");
   a.href = url;
   a.download = filename;

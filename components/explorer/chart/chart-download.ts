@@ -45,15 +45,3 @@ export async function pngBlob(svg: SVGSVGElement, scale = 2): Promise<Blob> {
     URL.revokeObjectURL(url);
   }
 }
-
-/** Hands a blob to the browser as a download named `filename`. */
-export function saveBlob(blob: Blob, filename: string): void {
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement("a");
-  a.href = url;
-  a.download = filename;
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}

@@ -2,7 +2,8 @@
 // Download PNG, SVG and CSV (the numbers) of the chart on screen.
 import { useState, type RefObject } from "react";
 import { Button } from "@/components/ui/button";
-import { pngBlob, saveBlob, svgBlob } from "./chart-download";
+import { saveBlob } from "@/lib/api-client";
+import { pngBlob, svgBlob } from "./chart-download";
 
 type Format = "png" | "svg" | "csv";
 
