@@ -122,3 +122,10 @@ describe("date and timestamp axes", () => {
     expect(axisFor("date", "2020-05-05", "2020-05-05", 20).bins).toEqual([{ from: "2020-05-05", to: "2020-05-05" }]);
   });
 });
+
+describe("index on a decimal edge", () => {
+  it("puts 0.29 in the bin of width 0.01 starting at 0.29, as SQL's round(x, 6) does", () => {
+    expect(index({ unit: "number", offset: 0, mul: 100, div: 1 }, 0.29)).toBe(29);
+    expect(index({ unit: "number", offset: 0, mul: 100, div: 5 }, -163.8)).toBe(-3276);
+  });
+});

@@ -51,8 +51,20 @@ export function axisFor(scale: Scale, min: number | string, max: number | string
 }
 
 export function index(step: Step, position: number): number {
-  return Math.floor(((position - step.offset) * step.mul) / step.div);
+  return Math.floor(snap((position - step.offset) * step.mul) / step.div);
 }
+
+/**
+ * A product rounded to 6 decimals, as SQL's round(x, 6): 0.29 × 100 is 28.999999999999996 in
+ * binary and would floor into the bin below. Every engine snaps the same product the same way
+ * (SQL_SNAP), so their bins agree.
+ */
+export function snap(x: number): number {
+  return Math.round(x * 1e6) / 1e6;
+}
+
+/** SQL for snap(x), in SQLite and PostgreSQL alike. */
+export const SQL_SNAP = (x: string) => `round(${x}, 6)`;
 
 function single(unit: Axis["unit"], min: number | string, max: number | string): Axis {
   return { unit, offset: 0, mul: 1, div: 1, first: 0, bins: [{ from: min, to: max }] };

@@ -47,6 +47,20 @@ const group = (key: unknown[], count: number, _id: number, value: unknown = coun
 const keys = (out: { groups: { key: unknown[] }[] }) => out.groups.map((g) => g.key);
 
 describe("datastore_aggregate", () => {
+  it("puts a value on a decimal bin's edge in that bin, though binary floating point falls short of it", async () => {
+    // 0.29 × 100 is 28.999999999999996 and -163.8 × 100 is -16380.000000000002
+    const id = ok(
+      await admin("datastore_create", {
+        resource: { name: "edges" },
+        fields: [{ id: "x", type: "float8" }],
+        records: [0.29, -163.8, 0.3, 0.57].map((x) => ({ x })),
+      }),
+    ).resource_id;
+    const bins = async (bin: number) => keys(await aggregate({ resource_id: id, group_by: "x", bin })).map(([k]) => k);
+    expect(await bins(0.01)).toEqual([-163.8, 0.29, 0.3, 0.57]);
+    expect(await bins(0.05)).toEqual([-163.8, 0.25, 0.3, 0.55]);
+  });
+
   it("counts rows per value, largest first, then by key", async () => {
     expect(await aggregate({ resource_id: R, group_by: "author" })).toEqual({
       resource_id: R,

@@ -5,6 +5,7 @@
 import { config } from "../../config";
 import type { AggregateGroup, AggregateKey, AggregateOutput, AggregatePeriod, AggregateSpec, SearchQuery } from "../engine";
 import { binStep, rankGroups, requireKeys } from "../aggregate-spec";
+import { SQL_SNAP } from "../histogram-axis";
 import { fromStorage, isArrayType, type Stored } from "../types";
 import type { Internal } from "./catalog";
 import type { Conn } from "./connection";
@@ -70,7 +71,7 @@ function keyColumn(r: Internal, key: AggregateKey): KeyColumn {
   }
   if (key.bin !== undefined) {
     const { mul, div } = binStep(key.bin);
-    return { sql: `floor(${col} * ? / ?)`, params: [mul, div], decode: (v) => (v === null ? null : (Number(v) * div) / mul) };
+    return { sql: `floor(${SQL_SNAP(`${col} * ?`)} / ?)`, params: [mul, div], decode: (v) => (v === null ? null : (Number(v) * div) / mul) };
   }
   // The plain column, so an index of it can give the groups in order; "" and [] join NULL in
   // the null group afterwards (merge below).

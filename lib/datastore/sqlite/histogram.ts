@@ -5,7 +5,7 @@ import type Database from "better-sqlite3";
 import { config } from "../../config";
 import type { HistogramOutput, SearchQuery } from "../engine";
 import { DatastoreError } from "../errors";
-import { axisFor, scaleOf, type Axis } from "../histogram-axis";
+import { axisFor, scaleOf, SQL_SNAP, type Axis } from "../histogram-axis";
 import type { Internal } from "./catalog";
 import type { Conn } from "./connection";
 import { DeadlineExceeded, within } from "./deadline";
@@ -59,7 +59,7 @@ export function histogram(c: Conn, r: Internal, field: string, query: SearchQuer
     if (min === null || max === null) return { min: null, max: null, bins: [] };
     const axis = axisFor(scale, min, max, bins);
     const last = axis.bins.length - 1;
-    const bin = last === 0 ? "0" : `max(0, min(?, floor((${POSITION[axis.unit](col)} - ?) * ? / ?) - ?))`;
+    const bin = last === 0 ? "0" : `max(0, min(?, floor(${SQL_SNAP(`(${POSITION[axis.unit](col)} - ?) * ?`)} / ?) - ?))`;
     const binParams = last === 0 ? [] : [last, axis.offset, axis.mul, axis.div, axis.first];
     const counts = JSON.parse(c.cache.get(`SELECT ds_bin_counts(${bin}) ${from(extra, hint)}`, "pluck").get(...binParams, ...params) as string) as (number | null)[];
     return { min, max, bins: axis.bins.map((edges, i) => ({ ...edges, count: counts[i] ?? 0 })) };
