@@ -170,3 +170,13 @@ test("an error reads as the other tabs' errors do, with a way forward", async ({
   await expect(page.getByRole("alert")).toBeVisible();
   await expect(page.getByRole("alert").getByRole("button", { name: "Try again" })).toBeVisible();
 });
+
+test("a sample that found none of the matching rows does not say that no rows match", async ({ page }) => {
+  await page.route("**/api/action/datastore_summary", async (route) => {
+    const body = route.request().postDataJSON();
+    await route.fulfill({ json: { success: true, result: { resource_id: body.resource_id, total: 0, rows: 0, partial: true, fields: [] } } });
+  });
+  await page.goto('/?resource_id=penguins&view=summary&filters={"Island":"Dream"}');
+  await expect(page.getByRole("status").filter({ hasText: "Too few rows to summarise quickly" })).toBeVisible();
+  await expect(page.getByText("No rows match the search and filters.")).toHaveCount(0);
+});

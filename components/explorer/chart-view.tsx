@@ -58,6 +58,13 @@ export function ChartView({ view, fields, title, onChange, onOpenRecord }: ViewP
         <Skeleton className="h-80 w-full" />
       </div>
     );
+  } else if (data.kind === "aggregate" && data.result.partial && data.result.rows === 0) {
+    body = (
+      <Notice title="Too few rows to count quickly" role="status">
+        The matching rows are too rare for a quick sample of this table to find them. The Table tab lists them; narrowing the
+        search with an indexed field helps the chart too.
+      </Notice>
+    );
   } else if (isEmpty(data)) {
     body = (
       <Notice title="No rows to draw" role="status">

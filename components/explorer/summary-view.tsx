@@ -58,6 +58,15 @@ export function SummaryView({ view, fields, onChange }: ViewProps) {
   if (!data) return <SummarySkeleton />;
 
   const narrowed = Boolean(q.trim()) || Object.keys(filters).length > 0;
+  // a sample that found no match says nothing of the rest of the table
+  if (data.partial && data.rows === 0) {
+    return (
+      <Notice title="Too few rows to summarise quickly" role="status">
+        The matching rows are too rare for a quick sample of this table to find them. The Table tab lists them; narrowing the
+        search with an indexed field helps the summary too.
+      </Notice>
+    );
+  }
   if (data.total === 0 || data.rows === 0) {
     return (
       <Notice title="Nothing to summarise" role="status">
