@@ -33,6 +33,12 @@ export function tableApi(request: SearchRequest): ApiView {
   return { call: searchCall(request), returns: "the records shown above" };
 }
 
+/** A tab with no request of its own yet (a chart without its fields, a map without
+ *  coordinates): the count of matching rows it shows beside the search. */
+export function countApi(request: SearchRequest): ApiView {
+  return { call: searchCall(request), returns: "the number of rows that match (this tab has no request of its own yet)" };
+}
+
 export function ApiPanel({ api, isPrivate }: { api: ApiView; isPrivate: boolean }) {
   const { call, returns } = api;
   const [open, setOpen] = useState(false);

@@ -16,7 +16,7 @@ import { toSearchRequest, updateView, viewForResource, withoutChip, type Tab, ty
 import { useToken } from "@/components/token/token-provider";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Tabs } from "@/components/ui/tabs";
-import { ApiPanel, tableApi } from "./api-panel";
+import { ApiPanel, countApi, tableApi } from "./api-panel";
 import { useChartPlan } from "./chart/use-chart-plan";
 
 import { ColumnChooser } from "./column-chooser";
@@ -244,7 +244,7 @@ export function Explorer() {
                 (view.tab === "chart" && chartPlan.api) ||
                 (view.tab === "summary" && summaryApi(view)) ||
                 (view.tab === "map" && mapApi(view, tableFields ?? [])) ||
-                tableApi(request)
+                (view.tab === "table" ? tableApi(request) : countApi(request))
               }
               isPrivate={Boolean(resource?.private)}
             />

@@ -181,6 +181,10 @@ export function RecordsTable({
                       <span className={meta?.notes ? "underline decoration-zinc-500 decoration-dotted underline-offset-4" : undefined}>
                         <table.FlexRender header={header} />
                       </span>
+                      {/* the type in words, for the eye: the description below says it to screen readers */}
+                      <span aria-hidden className="text-xs font-normal text-zinc-600 dark:text-zinc-400">
+                        {typeInWords(type)}
+                      </span>
                       <span id={aboutId} hidden>
                         {about}
                       </span>
