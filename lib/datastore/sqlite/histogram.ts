@@ -1,6 +1,7 @@
 // The spread of one numeric, date or timestamp field under a search (datastore_histogram):
 // min and max, round bins between them (../histogram-axis.ts), and a count per bin. Bounded as
-// value counts are: exact when it fits a time budget; otherwise over the first rows and `partial`.
+// value counts are: exact when it fits a time budget; otherwise over 20,000 rows spread through
+// the table (or, when few of those match, the first rows) and `partial`.
 import type Database from "better-sqlite3";
 import { config } from "../../config";
 import type { HistogramOutput, SearchQuery } from "../engine";
@@ -10,11 +11,15 @@ import type { Internal } from "./catalog";
 import type { Conn } from "./connection";
 import { DeadlineExceeded, within } from "./deadline";
 import { column } from "./schema";
+import { spreadSample } from "./spread-sample";
 import { quoteIdent as q } from "./sql";
 import { Where } from "./where";
 
 const BUDGET_MS = 120;
 const ROW_BUDGET = 100_000;
+const SAMPLE_ROWS = 20_000;
+/** Fewer sampled matches than this: the first rows are read instead. */
+const MIN_MATCHES = 1_000;
 
 /** A value's position on the axis (histogram-axis.ts): dates and timestamps are ISO text. */
 const POSITION: Record<Axis["unit"], (col: string) => string> = {
@@ -74,6 +79,14 @@ export function histogram(c: Conn, r: Internal, field: string, query: SearchQuer
     } catch (e) {
       if (!(e instanceof DeadlineExceeded)) throw e;
     }
+  }
+  // Rows spread through the table first (a table loaded in date order shows all its dates);
+  // when a narrow search leaves too few of them, the first rows, as value counts read them.
+  const sample = spreadSample(c, r, SAMPLE_ROWS);
+  if (sample) {
+    const out = within(c.db, config.queryTimeoutMs, () => run(` AND ${sample.sql}`, sample.params, " NOT INDEXED"));
+    const narrowed = query.filters.length > 0 || query.fts.length > 0;
+    if (!narrowed || out.bins.reduce((n, b) => n + b.count, 0) >= MIN_MATCHES) return { ...out, partial: true };
   }
   const lastId = c.cache.get(`SELECT _id FROM ${q(r.table)} ORDER BY _id LIMIT 1 OFFSET ?`, "pluck").get(ROW_BUDGET - 1) as number | undefined;
   const out = within(c.db, config.queryTimeoutMs, () => (lastId === undefined ? run("", [], " NOT INDEXED") : run(" AND t._id <= ?", [lastId], " NOT INDEXED")));
