@@ -1,12 +1,45 @@
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 import path from "node:path";
+
+// Two projects; `vitest run --project sqlite` (or postgres) runs one.
+// - sqlite: every test, on SQLite, but those that need PostgreSQL.
+// - postgres: the suites that run on both engines (the API, security, fuzz (short) and fault
+//   tests, the engine contract) again, on one throwaway PostgreSQL cluster for the whole run
+//   (lib/test/pg-global-setup.ts), and the tests that need PostgreSQL: its engine's own, the
+//   cluster's. Tests that only mean something on SQLite skip themselves there (`isPostgres`,
+//   lib/test/api.ts). Without PostgreSQL's binaries the project says so and skips every test.
+const BOTH_ENGINES = ["lib/http/**/*.test.ts", "lib/test/faults.test.ts", "lib/test/server-http.test.ts", "lib/datastore/engine-contract.test.ts"];
+const POSTGRES_ONLY = ["lib/datastore/postgres/**/*.test.ts", "lib/test/pg-cluster.test.ts"];
 
 export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname), "server-only": path.resolve(import.meta.dirname, "lib/test/server-only-stub.ts") } },
   test: {
-    include: ["lib/**/*.test.ts", "app/**/*.test.ts", "components/**/*.test.ts", "scripts/**/*.test.ts"],
     environment: "node",
     pool: "forks",
     testTimeout: 30000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "sqlite",
+          include: ["lib/**/*.test.ts", "app/**/*.test.ts", "components/**/*.test.ts", "scripts/**/*.test.ts"],
+          exclude: [...configDefaults.exclude, ...POSTGRES_ONLY],
+          // SQLite even where the shell selects PostgreSQL.
+          env: { DATASTORE_DATABASE_URL: "", DATASTORE_READ_DATABASE_URL: "" },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "postgres",
+          include: [...BOTH_ENGINES, ...POSTGRES_ONLY],
+          globalSetup: ["lib/test/pg-global-setup.ts"],
+          setupFiles: ["lib/test/pg-setup.ts"],
+          env: { DATASTORE_READ_DATABASE_URL: "" },
+          // Without PostgreSQL's binaries every test here is reported skipped, and none runs.
+          runner: "lib/test/pg-runner.ts",
+        },
+      },
+    ],
   },
 });

@@ -20,6 +20,34 @@ export const config = {
   get dbPath(): string {
     return path.resolve(/* turbopackIgnore: true */ process.cwd(), process.env.DATASTORE_DB || "data/datastore.db");
   },
+  /** PostgreSQL (postgresql://…) selects the PostgreSQL engine; unset: SQLite at dbPath. */
+  get databaseUrl(): string | undefined {
+    return process.env.DATASTORE_DATABASE_URL?.trim() || undefined;
+  },
+  /** A streaming replica of databaseUrl that data reads go to (README "Deployment"). */
+  get readDatabaseUrl(): string | undefined {
+    return process.env.DATASTORE_READ_DATABASE_URL?.trim() || undefined;
+  },
+  /** The PostgreSQL schema holding the catalog, tokens and every resource's table. */
+  get pgSchema(): string {
+    return process.env.DATASTORE_PG_SCHEMA?.trim() || "datastore";
+  },
+  /** Connections per PostgreSQL pool (the primary's, and the replica's). */
+  get pgPoolSize(): number {
+    return Math.max(2, intEnv("DATASTORE_PG_POOL", 8));
+  },
+  /** Where the data lives, for messages: the SQLite file, or PostgreSQL's host, database and
+   *  schema (never the password). */
+  get storeName(): string {
+    const url = this.databaseUrl;
+    if (!url) return this.dbPath;
+    try {
+      const u = new URL(url);
+      return `PostgreSQL ${u.hostname}:${u.port || 5432}${u.pathname}, schema ${this.pgSchema}`;
+    } catch {
+      return `PostgreSQL (DATASTORE_DATABASE_URL), schema ${this.pgSchema}`;
+    }
+  },
   /** The public base URL (CKAN's ckan.site_url) for absolute links; unset: each request's origin. */
   get siteUrl(): string | undefined {
     return process.env.DATASTORE_SITE_URL?.replace(/\/+$/, "") || undefined;

@@ -15,9 +15,9 @@ export async function startDatastore(): Promise<void> {
     await ensureSampleData(engine, tokens);
   } catch (e) {
     const detail = e instanceof DatastoreError ? Object.values(e.details).flat().join("; ") : ((e as Error)?.message ?? String(e));
-    const why = e instanceof DatastoreUnavailable ? e.message : `cannot use the database at ${config.dbPath}: ${detail}`;
+    const why = e instanceof DatastoreUnavailable ? e.message : `cannot use the database at ${config.storeName}: ${detail}`;
     console.error(`datastore: ${why}`);
-    console.error("datastore: not starting; fix the database (or DATASTORE_DB) and start again.");
+    console.error("datastore: not starting; fix the database (or DATASTORE_DB / DATASTORE_DATABASE_URL) and start again.");
     process.exit(1);
   }
 }

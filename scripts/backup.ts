@@ -1,5 +1,6 @@
-// `npm run backup -- FILE`: a consistent online copy of DATASTORE_DB while the server serves.
-// The engine copies one snapshot and checks the copy; this script only refuses to overwrite.
+// `npm run backup -- FILE`: a consistent online copy of the datastore while the server serves.
+// SQLite: the engine copies one snapshot of DATASTORE_DB and checks the copy. PostgreSQL: the
+// engine runs pg_dump of its schema (the database's own tool), or says how to.
 import fs from "node:fs";
 import path from "node:path";
 import { config } from "../lib/config";
@@ -11,7 +12,7 @@ async function main() {
     console.error("usage: npm run backup -- FILE");
     process.exit(2);
   }
-  if (!fs.existsSync(config.dbPath)) {
+  if (!config.databaseUrl && !fs.existsSync(config.dbPath)) {
     console.error(`no database at ${config.dbPath}`);
     process.exit(1);
   }

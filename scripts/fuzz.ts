@@ -1,9 +1,11 @@
-// `npm run fuzz -- [--seconds N | --runs N] [--seed N] [--server | --url URL --db FILE --admin TOKEN]`:
+// `npm run fuzz -- [--seconds N | --runs N] [--seed N] [--server | --url URL (--db FILE | --schema S) --admin TOKEN]`:
 // the long fuzz run. Generates malformed and hostile requests (lib/test/arbitraries.ts) and
 // judges every answer (lib/test/fuzz.ts): no 5xx, the contract's envelope, a rejected write
 // leaves the database checksum unchanged, no private data or secret leaks. In-process by
 // default; --server starts the built server on a temporary database and fuzzes it over HTTP;
-// --url fuzzes a server you started (its DATASTORE_DB file is read for the checksum).
+// --url fuzzes a server you started (its DATASTORE_DB file is read for the checksum; on
+// PostgreSQL, with DATASTORE_DATABASE_URL set here too, its DATASTORE_PG_SCHEMA is: --schema).
+// With DATASTORE_DATABASE_URL set, the in-process and --server runs use a new schema there.
 // Prints the figures and every failing request; exits 1 on any failure.
 import fc from "fast-check";
 import path from "node:path";
@@ -20,6 +22,7 @@ const { values } = parseArgs({
     server: { type: "boolean" },
     url: { type: "string" },
     db: { type: "string" },
+    schema: { type: "string" },
     admin: { type: "string" },
   },
 });
@@ -31,6 +34,11 @@ const ADMIN = values.admin ?? process.env.DATASTORE_ADMIN_TOKEN ?? "fuzz-admin-t
 
 async function target(): Promise<{ t: Target; server?: RunningServer; where: string }> {
   if (values.url) {
+    const databaseUrl = process.env.DATASTORE_DATABASE_URL?.trim();
+    if (databaseUrl) {
+      if (!values.schema) throw new Error("--url with DATASTORE_DATABASE_URL needs --schema (the server's DATASTORE_PG_SCHEMA, read for the checksum)");
+      return { t: httpTarget(values.url, { databaseUrl, schema: values.schema }), where: values.url };
+    }
     if (!values.db) throw new Error("--url needs --db (the server's DATASTORE_DB file, read for the checksum)");
     return { t: httpTarget(values.url, path.resolve(values.db)), where: values.url };
   }
@@ -38,13 +46,13 @@ async function target(): Promise<{ t: Target; server?: RunningServer; where: str
     await ensureBuilt();
     const dbFile = path.join(tempDir("datastore-fuzz-"), "fuzz.db");
     const server = await startServer({ dbFile, adminToken: ADMIN });
-    return { t: httpTarget(server.url, dbFile), server, where: `${server.url} (built server, ${dbFile})` };
+    return { t: httpTarget(server.url, server.store), server, where: `${server.url} (built server, ${JSON.stringify(server.store)})` };
   }
-  const { freshDb } = await import("../lib/test/api");
+  const { currentStore, freshDb } = await import("../lib/test/api");
   const { inProcessTarget } = await import("../lib/test/fuzz");
-  const file = freshDb();
+  const store = freshDb();
   process.env.DATASTORE_ADMIN_TOKEN = ADMIN;
-  return { t: await inProcessTarget(file), where: `in-process (${file})` };
+  return { t: await inProcessTarget(currentStore()), where: `in-process (${store})` };
 }
 
 async function main() {

@@ -1,6 +1,8 @@
 // The engine contract: one suite, run against every engine in ENGINES through the factory. A
-// new engine (PostgreSQL) is tested by adding a line there. Everything here goes through the
-// DatastoreEngine interface only.
+// new engine is tested by adding a line there. Everything here goes through the DatastoreEngine
+// interface only. The SQLite lines run in vitest's sqlite project; the PostgreSQL lines in its
+// postgres project, where DATASTORE_DATABASE_URL names the run's throwaway cluster.
+import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -10,10 +12,20 @@ import { DatastoreError } from "./errors";
 import { parsePlain } from "./full-text";
 import { openEngine } from "./open";
 
-const ENGINES: { name: string; open: () => Promise<DatastoreEngine> }[] = [
-  { name: "SQLite", open: () => openEngine({ file: tempFile(), readWorkers: 0 }) },
-  { name: "SQLite with read workers", open: () => openEngine({ file: tempFile(), readWorkers: 2 }) },
-];
+const databaseUrl = process.env.DATASTORE_DATABASE_URL?.trim();
+/** A new schema for each engine opened: every test starts from an empty store. */
+const schema = () => `c_${randomBytes(8).toString("hex")}`;
+
+const ENGINES: { name: string; open: () => Promise<DatastoreEngine> }[] = databaseUrl
+  ? [
+      { name: "PostgreSQL", open: () => openEngine({ databaseUrl, schema: schema() }) },
+      // Data reads through the read pool, as with a replica (here the primary itself, never behind).
+      { name: "PostgreSQL with a read URL", open: () => openEngine({ databaseUrl, readDatabaseUrl: databaseUrl, schema: schema() }) },
+    ]
+  : [
+      { name: "SQLite", open: () => openEngine({ file: tempFile(), readWorkers: 0 }) },
+      { name: "SQLite with read workers", open: () => openEngine({ file: tempFile(), readWorkers: 2 }) },
+    ];
 
 function tempFile(): string {
   return path.join(fs.mkdtempSync(path.join(os.tmpdir(), "engine-")), "e.db");

@@ -3,29 +3,37 @@
 import { TokenStore } from "../auth/tokens";
 import { config } from "../config";
 import type { DatastoreEngine } from "./engine";
-import { openEngine } from "./open";
+import { openEngine, type EngineOptions } from "./open";
 
 export interface Datastore {
   engine: DatastoreEngine;
   tokens: TokenStore;
 }
 
-// On globalThis so Next's dev reloads do not open a second engine over the same file.
-const globalForEngine = globalThis as unknown as { __datastore?: { file: string; opened: Promise<Datastore> } };
+// On globalThis so Next's dev reloads do not open a second engine over the same store.
+const globalForEngine = globalThis as unknown as { __datastore?: { key: string; opened: Promise<Datastore> } };
+
+/** Which store the configuration names: PostgreSQL's URLs and schema, else the SQLite file. A
+ *  change (tests switch stores between suites) opens another engine. */
+function storeOptions(): EngineOptions {
+  const databaseUrl = config.databaseUrl;
+  return databaseUrl ? { databaseUrl, readDatabaseUrl: config.readDatabaseUrl, schema: config.pgSchema } : { file: config.dbPath };
+}
 
 export function getDatastore(): Promise<Datastore> {
-  const file = config.dbPath;
+  const options = storeOptions();
+  const key = JSON.stringify(options);
   const cached = globalForEngine.__datastore;
-  if (cached && cached.file === file) return cached.opened;
-  const opened = openEngine({ file }).then((engine) => ({ engine, tokens: new TokenStore(engine.tokens) }));
-  globalForEngine.__datastore = { file, opened };
+  if (cached && cached.key === key) return cached.opened;
+  const opened = openEngine(options).then((engine) => ({ engine, tokens: new TokenStore(engine.tokens) }));
+  globalForEngine.__datastore = { key, opened };
   opened.catch(() => {
     if (globalForEngine.__datastore?.opened === opened) globalForEngine.__datastore = undefined;
   });
   return opened;
 }
 
-/** Closes the process-wide engine (tests switch files between suites). */
+/** Closes the process-wide engine (tests switch stores between suites). */
 export async function closeDatastore(): Promise<void> {
   const cached = globalForEngine.__datastore;
   globalForEngine.__datastore = undefined;

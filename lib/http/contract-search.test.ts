@@ -1,7 +1,7 @@
 // Contract §6: datastore_search through the real handler — parameters, filters, q, sort,
 // fields, distinct, paging, result echo, records formats and _links.
 import { beforeAll, describe, expect, it } from "vitest";
-import { call, freshDb } from "../test/api";
+import { call, freshDb, isPostgres } from "../test/api";
 import {
   BOOK_ROWS,
   BOOK_SEARCH_FIELDS,
@@ -280,8 +280,14 @@ describe("full-text q (§6.3)", () => {
     expect(await found("year")).toEqual([3]);
   });
 
-  it("folds case and accents", async () => {
+  it("folds case", async () => {
     expect(await found("Márquez")).toEqual([3]);
+    expect(await found("tolstoy")).toEqual(await found("TolStoy"));
+  });
+
+  // SQLite only: FTS5 folds accents; PostgreSQL's english configuration keeps them, as CKAN's
+  // does (README: where the engines differ).
+  it.skipIf(isPostgres)("folds accents", async () => {
     expect(await found("marquez")).toEqual([3]);
     expect(await found("GARCIA")).toEqual([3]);
   });

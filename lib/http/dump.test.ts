@@ -1,7 +1,7 @@
 // Contract §9: /datastore/dump/{id} through the route's handler with real Requests.
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { noReaderHoldsOldSnapshot } from "../datastore/sqlite/test-support";
-import { ADMIN, call, freshDb } from "../test/api";
+import { ADMIN, call, freshDb, isPostgres } from "../test/api";
 import { BOOK_ROWS, admin, createBooks, ok, token } from "../test/contract";
 import { dispatch } from "../test/routes";
 
@@ -162,7 +162,9 @@ describe("streaming", () => {
     expect(text.split("\n")[20_000]).toBe("20000,19999,row number 19999 with some text to make it longer");
   });
 
-  it("stops reading when the client goes away", async () => {
+  // SQLite only: the open read is seen as a snapshot that holds back SQLite's write-ahead log;
+  // the next test checks the same on any engine by what the client can still do.
+  it.skipIf(isPostgres)("stops reading when the client goes away", async () => {
     const id = ok(await admin("datastore_create", { resource: { name: "cancel" }, fields: [{ id: "n", type: "int" }], records: Array.from({ length: 30_000 }, (_, i) => ({ n: i })) })).resource_id;
     // In an order other than _id the download reads one snapshot…
     const res = await dispatch(new Request(`http://localhost/datastore/dump/${id}?sort=n%20desc`));
@@ -181,6 +183,22 @@ describe("streaming", () => {
     ok(await admin("datastore_upsert", { resource_id: id, method: "insert", records: [{ n: -2 }] }));
     expect(noReaderHoldsOldSnapshot(dbFile)).toBe(true);
     await byId.cancel();
+    ok(await admin("datastore_delete", { resource_id: id }));
+  });
+
+  it("holds nothing once clients go away: after dozens of dropped downloads, reads and writes go on", async () => {
+    const id = ok(await admin("datastore_create", { resource: { name: "dropped" }, fields: [{ id: "n", type: "int" }], records: Array.from({ length: 20_000 }, (_, i) => ({ n: i })) })).resource_id;
+    const within = <T>(p: Promise<T>, what: string) =>
+      Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what}: no answer in 10 s (a dropped download still holds a connection?)`)), 10_000))]);
+    // More than a connection pool holds (PostgreSQL: DATASTORE_PG_POOL, 8), in both read paths.
+    for (let i = 0; i < 24; i++) {
+      const res = await within(dispatch(new Request(`http://localhost/datastore/dump/${id}${i % 2 ? "?sort=n%20desc" : ""}`)), `download ${i}`);
+      const reader = res.body!.getReader();
+      expect((await within(reader.read(), `download ${i}'s first chunk`)).done).toBe(false);
+      await reader.cancel();
+    }
+    ok(await within(admin("datastore_upsert", { resource_id: id, method: "insert", records: [{ n: -1 }] }), "a write"));
+    expect(ok(await within(call("datastore_search", { resource_id: id, limit: 0 }), "a search")).total).toBe(20_001);
     ok(await admin("datastore_delete", { resource_id: id }));
   });
 });

@@ -3,8 +3,8 @@
 // promise judged in lib/test/fuzz.ts: no 5xx, the contract's envelope, nothing written by a
 // rejected write (checksum of every table), no private data or token secret where it may not be.
 import fc from "fast-check";
-import { beforeAll, describe, expect, it } from "vitest";
-import { ADMIN, freshDb } from "../test/api";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ADMIN, currentStore, freshDb } from "../test/api";
 import { dumpCase, fuzzCase, paramCase, transportCase, type FuzzCase } from "../test/arbitraries";
 import { CANARY, createWorld, judge, materialize, newStats, runCase, type Target, type World } from "../test/fuzz";
 
@@ -14,10 +14,14 @@ const stats = newStats();
 const seed = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined;
 
 beforeAll(async () => {
-  const file = freshDb();
+  freshDb();
   const { inProcessTarget } = await import("../test/fuzz");
-  target = await inProcessTarget(file);
+  target = await inProcessTarget(currentStore());
   world = await createWorld(target, ADMIN);
+});
+
+afterAll(async () => {
+  await target?.close?.();
 });
 
 async function property(arb: fc.Arbitrary<FuzzCase>, numRuns: number) {

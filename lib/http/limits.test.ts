@@ -1,16 +1,14 @@
 // The size limits of lib/config.ts, each set low through its environment variable: every one
 // answers a clear error (413 for the body, 400 for nesting, 409 for the rest) and writes nothing.
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { checksumFile } from "../datastore/sqlite/test-support";
-import { ADMIN, call, freshDb } from "../test/api";
+import { ADMIN, call, freshDb, storeChecksum } from "../test/api";
 import { admin, badRequest, createBooks, invalid, ok, search } from "../test/contract";
 
 let R: string;
-let file: string;
 const saved = { ...process.env };
 
 beforeAll(async () => {
-  file = freshDb();
+  freshDb();
   R = await createBooks({ primary_key: "title" });
 });
 
@@ -39,7 +37,7 @@ describe("configurable limits", () => {
 
   it("records per request: 409 records on create and upsert, before authorization", async () => {
     process.env.DATASTORE_MAX_RECORDS = "3";
-    const before = checksumFile(file);
+    const before = await storeChecksum();
     const four = [1, 2, 3, 4].map((n) => ({ title: `t${n}` }));
     const up = await admin("datastore_upsert", { resource_id: R, method: "insert", records: four });
     invalid(up, "records");
@@ -47,7 +45,7 @@ describe("configurable limits", () => {
     invalid(await admin("datastore_create", { resource_id: R, records: four }), "records");
     invalid(await admin("datastore_create", { resource: { name: "n" }, records: four }), "records");
     invalid(await call("datastore_upsert", { resource_id: R, records: four }), "records"); // anonymous: still 409
-    expect(checksumFile(file)).toBe(before);
+    expect(await storeChecksum()).toBe(before);
     ok(await admin("datastore_upsert", { resource_id: R, method: "insert", records: four.slice(1) }));
   });
 

@@ -11,8 +11,9 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { getDatastore } from "../datastore";
 import { limitPages } from "../datastore/sqlite/test-support";
-import { ADMIN, call, freshDb, type CallOptions, type CallResult } from "../test/api";
+import { ADMIN, call, currentStore, freshDb, isPostgres, type CallOptions, type CallResult } from "../test/api";
 import { admin, createBooks, ok, token } from "../test/contract";
+import { schemaText, simulateDiskFull } from "../test/pg-support";
 import { dispatch } from "../test/routes";
 
 const CANARY = "zqxcanaryqxz";
@@ -219,13 +220,21 @@ describe("tokens", () => {
     expect(new Set(secrets.join("").slice(0, 40 * 47).replace(/dsx_/g, "")).size).toBeGreaterThan(60);
   });
 
-  it("are stored only as a SHA-256 hash: the secret is nowhere in the database files", async () => {
+  it("are stored only as a SHA-256 hash: the secret is nowhere in the database", async () => {
     const t = ok(await admin("api_token_create", { name: "stored", scope: "write" }));
     const { engine } = await getDatastore();
     const stored = (await engine.tokens.list()).find((x) => x.id === t.id)!;
     expect(stored.hash).toBe(createHash("sha256").update(t.token).digest("hex"));
     expect(Object.values(stored)).not.toContain(t.token);
     ok(await call("datastore_search", { resource_id: PUBLIC }, { token: t.token })); // use it once
+    if (isPostgres) {
+      // Every row of every table of the store.
+      const { databaseUrl, schema } = currentStore() as { databaseUrl: string; schema: string };
+      const text = await schemaText(databaseUrl, schema);
+      expect(text).toContain(stored.hash);
+      expect(text).not.toContain(t.token.slice(4));
+      return;
+    }
     // Every file beside the database too (a write-ahead log, a journal).
     const files = fs.readdirSync(path.dirname(dbFile)).map((f) => path.join(path.dirname(dbFile), f));
     for (const file of files) {
@@ -258,13 +267,17 @@ describe("tokens", () => {
 
   it("are never logged, even when a request fails inside", async () => {
     const t = ok(await admin("api_token_create", { name: "logs", scope: "admin" }));
+    // The next write fails: a full disk (SQLite's page cap; PostgreSQL's disk_full, simulated).
     const { engine } = await getDatastore();
-    limitPages(engine, 0); // the next write fails: a full disk
+    const store = currentStore();
+    const pgFull = typeof store === "string" ? undefined : await simulateDiskFull(store.databaseUrl, store.schema);
+    if (!pgFull) limitPages(engine, 0);
     let full: CallResult;
     try {
       full = await call("datastore_create", { resource: { name: t.token }, records: [{ a: t.token }] }, { token: t.token });
     } finally {
-      limitPages(engine, null);
+      if (pgFull) await pgFull.lift();
+      else limitPages(engine, null);
     }
     // The write got as far as the database, and failed there.
     expect(full.status).toBe(409);

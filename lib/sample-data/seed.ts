@@ -8,6 +8,7 @@ import { TokenStore } from "../auth/tokens";
 import { config } from "../config";
 import { datastoreCreate } from "../datastore/actions/datastore-create";
 import type { DatastoreEngine } from "../datastore/engine";
+import { DatastoreError } from "../datastore/errors";
 
 type Row = Record<string, unknown>;
 
@@ -207,12 +208,27 @@ export async function ensureSampleData(engine: DatastoreEngine, tokens: TokenSto
     return;
   }
   const started = Date.now();
-  const { token, resources, rows } = await loadSampleData(engine, tokens);
+  let loaded;
+  for (let attempt = 1; !loaded; attempt++) {
+    try {
+      loaded = await loadSampleData(engine, tokens);
+    } catch (e) {
+      // App servers starting together on one empty PostgreSQL database all try to load the
+      // samples: one commits, the others fail on its aliases (the store is no longer empty:
+      // done), or give up waiting for them while it still loads (busy: try again).
+      if ((await engine.listResources()).length > 0) {
+        console.log("datastore: another server loaded the sample data meanwhile");
+        return;
+      }
+      if (!(e instanceof DatastoreError && e.retryAfter !== undefined) || attempt >= 30) throw e;
+    }
+  }
+  const { token, resources, rows } = loaded;
   const url = `http://localhost:${process.env.PORT || 3000}`;
   console.log(
     [
       "",
-      `Datastore Explorer: loaded ${resources} sample resources (${rows.toLocaleString("en-US")} rows) into ${config.dbPath} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+      `Datastore Explorer: loaded ${resources} sample resources (${rows.toLocaleString("en-US")} rows) into ${config.storeName} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
       `  Open ${url}`,
       `  Admin token (shown once, keep it): ${token}`,
       `  Try: curl "${url}/api/action/datastore_search?resource_id=airports&q=portland&limit=5"`,

@@ -1,17 +1,19 @@
 // `npm start` (and `npm run dev`, which adds --dev): open and check the database, load the sample data
 // into an empty one, then serve the API (the App Router's route modules, without Next's router)
 // and the explorer on one port. `next start` serves the same routes through Next itself.
-//   PORT (3000); flags -p/--port, -H/--hostname (all interfaces), --dev.
+//   PORT (3000); flags -p/--port, -H/--hostname (all interfaces), --dev, --api (the API only:
+//   no explorer pages, so no `next build` is needed; for app servers behind a load balancer).
 import fs from "node:fs";
-import type { IncomingMessage } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
 import type { Duplex } from "node:stream";
 import { parseArgs } from "node:util";
 
 const { values } = parseArgs({
-  options: { port: { type: "string", short: "p" }, hostname: { type: "string", short: "H" }, dev: { type: "boolean" } },
+  options: { port: { type: "string", short: "p" }, hostname: { type: "string", short: "H" }, dev: { type: "boolean" }, api: { type: "boolean" } },
 });
-const dev = values.dev ?? false;
+const apiOnly = values.api ?? false;
+const dev = !apiOnly && (values.dev ?? false);
 // Next reads NODE_ENV when it loads; set it before anything imports Next.
 (process.env as Record<string, string>).NODE_ENV = dev ? "development" : "production";
 
@@ -27,7 +29,14 @@ async function main(): Promise<void> {
   const routes = await (await import("./routes")).loadRoutes(path.join(root, "app"));
   let pages;
   let upgrade: ((req: IncomingMessage, socket: Duplex, head: Buffer) => Promise<void>) | undefined;
-  if (dev) {
+  if (apiOnly) {
+    // Every path that is not an API route is a plain 404.
+    pages = (_req: IncomingMessage, res: ServerResponse) => {
+      res.statusCode = 404;
+      res.setHeader("content-type", "text/plain;charset=utf-8");
+      res.end("Not found: this server serves the API only (--api)");
+    };
+  } else if (dev) {
     // Development: Next serves the pages itself, rebuilding them as the sources change.
     const { default: next } = await import("next");
     const app = next({ dev, dir: root, hostname, port });

@@ -3,12 +3,19 @@
 // exactly as before or after the write; start-up with a database it cannot use (one clear
 // message, exit 1, no crash loop); `npm run backup` while writes go on. The full disk is
 // simulated in-process (lib/http/disk-full.test.ts).
+// Those are SQLite's faults (its file, its locks). On PostgreSQL (vitest's postgres project) the
+// faults of a database server run instead, in-process on a database of their own: the server
+// drops the app's connections, idle or in the middle of a request or a write; a statement
+// outlives statement_timeout; and a server that cannot reach its database does not start.
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { closeDatastore } from "../datastore";
 import { openEngine } from "../datastore/open";
 import { integrityCheck, orphanTables, resourceRows } from "../datastore/sqlite/test-support";
+import { ADMIN as API_ADMIN, call, createResource, currentStore, freshDb, isPostgres, storeChecksum } from "./api";
+import { appConnectionsWaiting, createDatabase, lockResourceTables, terminateAppConnections, withDatabase } from "./pg-support";
 import { ROOT, ensureBuilt, startServer, tempDir, type RunningServer } from "./server";
 
 const ADMIN = "fault-admin-token";
@@ -71,7 +78,21 @@ function same(a: State, b: State): boolean {
   return true;
 }
 
-describe("SIGKILL in the middle of a write, then a restart", () => {
+/** Starts the server expecting it to refuse: exit 1 within 30 s, two lines (why, and "not
+ *  starting"), no stack trace. */
+async function startFails(dbFile: string, message: RegExp, opts: { uid?: number; gid?: number; env?: Record<string, string> } = {}) {
+  const s = await startServer({ dbFile, adminToken: ADMIN, waitReady: false, ...opts });
+  running.push(s);
+  const code = await Promise.race([s.exited, new Promise((r) => setTimeout(() => r("still running after 30 s"), 30_000))]);
+  if (code === "still running after 30 s") await s.kill();
+  expect(code, s.output()).toBe(1);
+  const said = s.output().split("\n").filter((l) => l.startsWith("datastore:"));
+  expect(said, s.output()).toEqual([expect.stringMatching(message), expect.stringMatching(/not starting/)]);
+  expect(s.output()).not.toMatch(/^\s+at /m); // a sentence, not a stack trace
+}
+
+// SQLite only (to the end of the `npm run backup` block): these faults read and damage the file.
+describe.skipIf(isPostgres)("SIGKILL in the middle of a write, then a restart", () => {
   it("a large upsert is all there or not at all", async () => {
     const dbFile = path.join(dir, "upsert.db");
     let server = await serve(dbFile);
@@ -181,7 +202,7 @@ describe("SIGKILL in the middle of a write, then a restart", () => {
   }, 180_000);
 });
 
-describe("start-up with a database it cannot use: one clear message, exit 1", () => {
+describe.skipIf(isPostgres)("start-up with a database it cannot use: one clear message, exit 1", () => {
   /** Root may write anywhere: run as nobody to meet permissions (where we are root). */
   const asRoot = process.getuid?.() === 0;
   const unprivileged = asRoot ? { uid: 65534, gid: 65534 } : {};
@@ -191,17 +212,6 @@ describe("start-up with a database it cannot use: one clear message, exit 1", ()
     spawnSync(process.execPath, ["-e", `require(${JSON.stringify(path.join(ROOT, "node_modules", "next", "package.json"))})`], { ...unprivileged, cwd: ROOT }).status === 0;
   const permissionTest = nobodyCanServe ? it : it.skip;
   if (!nobodyCanServe) console.warn("faults: skipping the permission tests: user nobody cannot read this checkout");
-
-  async function startFails(dbFile: string, message: RegExp, opts: { uid?: number; gid?: number } = {}) {
-    const s = await startServer({ dbFile, adminToken: ADMIN, waitReady: false, ...opts });
-    running.push(s);
-    const code = await Promise.race([s.exited, new Promise((r) => setTimeout(() => r("still running after 30 s"), 30_000))]);
-    if (code === "still running after 30 s") await s.kill();
-    expect(code, s.output()).toBe(1);
-    const said = s.output().split("\n").filter((l) => l.startsWith("datastore:"));
-    expect(said, s.output()).toEqual([expect.stringMatching(message), expect.stringMatching(/not starting/)]);
-    expect(s.output()).not.toMatch(/^\s+at /m); // a sentence, not a stack trace
-  }
 
   it("a file that is not SQLite", async () => {
     const file = path.join(dir, "garbage.db");
@@ -252,7 +262,7 @@ describe("start-up with a database it cannot use: one clear message, exit 1", ()
   });
 });
 
-describe("npm run backup while the server takes writes", () => {
+describe.skipIf(isPostgres)("npm run backup while the server takes writes", () => {
   it("makes a consistent copy holding every write acknowledged before it began", async () => {
     const dbFile = path.join(dir, "backup-source.db");
     const server = await serve(dbFile);
@@ -299,4 +309,187 @@ describe("npm run backup while the server takes writes", () => {
     await restored.stop();
     await server.stop();
   }, 120_000);
+});
+
+// ------------------------------------------------------------------------------- PostgreSQL
+
+describe.runIf(isPostgres)("PostgreSQL: the database server fails under the app", () => {
+  // A database of these tests' own: cutting its connections touches no other suite's.
+  const sharedUrl = process.env.DATASTORE_DATABASE_URL!;
+  let db: string;
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  const records = (from: number, n: number, tag: string) => Array.from({ length: n }, (_, i) => ({ k: from + i, v: tag, n: from + i }));
+  const fields = [
+    { id: "k", type: "int" },
+    { id: "v", type: "text" },
+    { id: "n", type: "int" },
+  ];
+  const write = (resource_id: string, recs: Record<string, unknown>[], method = "upsert") => call("datastore_upsert", { resource_id, method, records: recs }, { token: API_ADMIN });
+  const count = async (id: string) => (await call("datastore_search", { resource_id: id, limit: 0 })).body.result.total as number;
+  const schema = () => (currentStore() as { schema: string }).schema;
+
+  /** Waits until a request of the app's waits for the lock `lockResourceTables` holds. */
+  async function waitingForLock(): Promise<void> {
+    for (let i = 0; i < 200; i++) {
+      if ((await appConnectionsWaiting(db)) > 0) return;
+      await sleep(25);
+    }
+    throw new Error("no request of the app's came to wait for the locked table within 5 s");
+  }
+
+  /** A failed answer in CKAN's envelope: a 409 (nothing done, say why) or a 5xx, never a hang. */
+  function failedCleanly(res: Awaited<ReturnType<typeof call>>): void {
+    expect([409, 500, 503], JSON.stringify(res.body)).toContain(res.status);
+    expect(res.body.success).toBe(false);
+    expect(typeof res.body.error.__type).toBe("string");
+  }
+
+  beforeAll(async () => {
+    db = await createDatabase("faults");
+    process.env.DATASTORE_DATABASE_URL = withDatabase(sharedUrl, db);
+  });
+
+  afterAll(async () => {
+    await closeDatastore();
+    process.env.DATASTORE_DATABASE_URL = sharedUrl;
+  });
+
+  it("idle connections cut by the server: the next request is served", async () => {
+    freshDb();
+    const id = await createResource({ fields, primary_key: "k", records: records(0, 100, "base") });
+    expect(await count(id)).toBe(100);
+    expect(await terminateAppConnections(db)).toBeGreaterThan(0);
+    await sleep(200); // the pool hears of it
+    expect(await count(id)).toBe(100);
+    expect((await write(id, records(100, 10, "after"))).status).toBe(200);
+    expect(await count(id)).toBe(110);
+  });
+
+  it("a search whose connection is cut mid-request answers a clear error, and the next one is served", async () => {
+    freshDb();
+    const id = await createResource({ fields, primary_key: "k", records: records(0, 100, "base") });
+    const lock = await lockResourceTables(db, schema());
+    let res: Awaited<ReturnType<typeof call>>;
+    try {
+      const pending = call("datastore_search", { resource_id: id, q: "base", limit: 5 });
+      await waitingForLock();
+      expect(await terminateAppConnections(db)).toBeGreaterThan(0);
+      res = await pending;
+    } finally {
+      await lock.release();
+    }
+    failedCleanly(res);
+    expect(await count(id)).toBe(100);
+  });
+
+  it("a write whose connection is cut mid-request writes nothing, and the next write succeeds", async () => {
+    freshDb();
+    const id = await createResource({ fields, primary_key: "k", records: records(0, 1000, "base") });
+    const before = await storeChecksum();
+    const lock = await lockResourceTables(db, schema());
+    let res: Awaited<ReturnType<typeof call>>;
+    try {
+      const pending = write(id, records(500, 1000, "cut")); // updates 500 rows, inserts 500
+      await waitingForLock();
+      expect(await terminateAppConnections(db)).toBeGreaterThan(0);
+      res = await pending;
+    } finally {
+      await lock.release();
+    }
+    failedCleanly(res);
+    expect(await storeChecksum()).toBe(before);
+    expect((await write(id, records(500, 1000, "again"))).status).toBe(200);
+    expect(await count(id)).toBe(1500);
+    const info = await call("datastore_info", { id });
+    expect(info.body.result.meta.count).toBe(1500);
+  });
+
+  it("a large upsert cut at any moment is all there or not at all", async () => {
+    freshDb();
+    const BASE = 8_000;
+    const TOTAL = 24_000;
+    const id = await createResource({ fields, primary_key: "k", records: records(0, BASE, "base") });
+    const calibration = await createResource({ fields, primary_key: "k", records: records(0, BASE, "base") });
+    let took = 0;
+    for (const tag of ["warm-up", "timed"]) {
+      const t0 = Date.now();
+      expect((await write(calibration, records(0, TOTAL, tag))).status).toBe(200);
+      took = Date.now() - t0;
+    }
+    /** The rows as key → "v|n", and the count the catalog claims. */
+    const snapshot = async () => {
+      const r = (await call("datastore_search", { resource_id: id, limit: 32_000, sort: "k", fields: ["k", "v", "n"] })).body.result;
+      return { rows: new Map<number, string>(r.records.map((x: { k: number; v: string; n: number }) => [x.k, `${x.v}|${x.n}`])), total: r.total as number };
+    };
+    const outcomes: string[] = [];
+    for (const [i, fraction] of [0.2, 0.5, 0.8].entries()) {
+      const before = await snapshot();
+      const tag = `attempt ${i}`;
+      const pending = write(id, records(0, TOTAL, tag));
+      await sleep(took * fraction);
+      await terminateAppConnections(db);
+      const res = await pending;
+      await sleep(100);
+      const now = await snapshot();
+      expect(now.total).toBe(now.rows.size);
+      const after: State = new Map(records(0, TOTAL, tag).map((r) => [r.k, `${r.v}|${r.n}`]));
+      const outcome = same(now.rows, before.rows) ? "before" : same(now.rows, after) ? "after" : "neither";
+      outcomes.push(`${Math.round(took * fraction)} ms: ${res.status} ${outcome}`);
+      expect(outcome, `cut ${Math.round(took * fraction)} ms into a ${took} ms upsert`).not.toBe("neither");
+      // An acknowledged write is all there (a failed answer may come after the commit, though).
+      if (res.status === 200) expect(outcome).toBe("after");
+    }
+    console.log(`upsert of ${TOTAL} rows takes ${took} ms; connections cut at ${outcomes.join(", ")}`);
+  }, 120_000);
+
+  it("a statement past statement_timeout answers 409 query took too long, and the next one is served", async () => {
+    process.env.DATASTORE_QUERY_TIMEOUT_MS = "500";
+    try {
+      freshDb(); // a new engine, whose connections take the timeout
+      const id = await createResource({ fields, records: records(0, 100, "base") });
+      const lock = await lockResourceTables(db, schema());
+      const t0 = Date.now();
+      let res: Awaited<ReturnType<typeof call>> | "no answer";
+      try {
+        res = await Promise.race([call("datastore_search", { resource_id: id, filters: { v: "base" }, limit: 5 }), sleep(8_000).then(() => "no answer" as const)]);
+      } finally {
+        await lock.release();
+      }
+      expect(res, "the search waited on the locked table past 8 s").not.toBe("no answer");
+      if (res === "no answer") return;
+      expect(res.status, JSON.stringify(res.body)).toBe(409);
+      expect(res.body.error).toEqual({ __type: "Validation Error", query: [expect.stringMatching(/^Query took too long/)] });
+      expect(Date.now() - t0).toBeLessThan(5_000);
+      expect(await count(id)).toBe(100);
+    } finally {
+      delete process.env.DATASTORE_QUERY_TIMEOUT_MS;
+    }
+  });
+
+  it("a write that fails midway in the database writes nothing", async () => {
+    freshDb();
+    const id = await createResource({ fields, primary_key: "k", records: records(0, 1000, "base") });
+    const before = await storeChecksum();
+    // 5,000 new rows, the last repeating the first's key: PostgreSQL finds it at the end.
+    const batch = [...records(1000, 5000, "new"), { k: 1000, v: "again", n: 0 }];
+    const res = await write(id, batch, "insert");
+    expect(res.status).toBe(409);
+    expect(res.body.error.records_row ?? res.body.error.constraints).toBeDefined();
+    expect(await storeChecksum()).toBe(before);
+    expect(await count(id)).toBe(1000);
+  });
+});
+
+describe.runIf(isPostgres)("PostgreSQL: start-up with a database it cannot use: one clear message, exit 1", () => {
+  const url = () => process.env.DATASTORE_DATABASE_URL!;
+
+  it("a server that does not answer", async () => {
+    const closed = new URL(url());
+    closed.port = "1"; // nothing listens there
+    await startFails(path.join(dir, "unused.db"), /PostgreSQL|127\.0\.0\.1/, { env: { DATASTORE_DATABASE_URL: closed.toString() } });
+  });
+
+  it("a database that does not exist", async () => {
+    await startFails(path.join(dir, "unused.db"), /no_such_database/, { env: { DATASTORE_DATABASE_URL: withDatabase(url(), "no_such_database") } });
+  });
 });

@@ -9,6 +9,7 @@ import http from "node:http";
 import { checksumFile } from "../datastore/sqlite/test-support";
 import { asBool } from "../datastore/validate";
 import { ALL_ACTIONS, MARKERS, READ_ACTIONS, WIDE_FIELDS, WRITE_ACTIONS, type FuzzCase, type TokenRef } from "./arbitraries";
+import { schemaChecksummer } from "./pg-support";
 
 /** A word that appears only in the private resource (names, a field id, values). */
 export const CANARY = "zqxcanaryqxz";
@@ -28,8 +29,17 @@ export interface Answer {
 
 export interface Target {
   send(req: Sent): Promise<Answer>;
-  checksum(): string;
+  checksum(): string | Promise<string>;
   close?(): void | Promise<void>;
+}
+
+/** Where a target's data lives, read for the checksum: a SQLite file, or a PostgreSQL schema. */
+export type StoreRef = string | { databaseUrl: string; schema: string };
+
+/** The checksum of everything `store` holds (lib/datastore/sqlite/test-support.ts, lib/test/pg-support.ts). */
+function checksummer(store: StoreRef): Pick<Target, "checksum" | "close"> {
+  if (typeof store === "string") return { checksum: () => checksumFile(store) };
+  return schemaChecksummer(store.databaseUrl, store.schema);
 }
 
 export interface World {
@@ -40,17 +50,18 @@ export interface World {
 
 // ------------------------------------------------------------------------------- targets
 
-/** Sends through the app's route handlers in this process, on its DATASTORE_DB (`dbFile`). */
-export async function inProcessTarget(dbFile: string): Promise<Target> {
+/** Sends through the app's route handlers in this process, on its store (DATASTORE_DB's file, or
+ *  DATASTORE_DATABASE_URL's schema). */
+export async function inProcessTarget(store: StoreRef): Promise<Target> {
   const { dispatch } = await import("./routes");
   return {
+    ...checksummer(store),
     async send(req) {
       const url = new URL(req.path, "http://localhost");
       const request = new Request(url, { method: req.method, headers: req.headers, body: req.body ? Buffer.from(req.body) : undefined });
       const res = await dispatch(request);
       return { status: res.status, contentType: res.headers.get("content-type") ?? "", text: await res.text() };
     },
-    checksum: () => checksumFile(dbFile),
   };
 }
 
@@ -83,11 +94,11 @@ export function httpSend(base: string, req: Sent, timeoutMs = 60_000): Promise<A
   });
 }
 
-/** A running server at `base` whose database file is `dbFile` (read here for the checksum). */
-export function httpTarget(base: string, dbFile: string): Target {
+/** A running server at `base` whose store (read here for the checksum) is `store`. */
+export function httpTarget(base: string, store: StoreRef): Target {
   return {
     send: (req) => httpSend(base, req),
-    checksum: () => checksumFile(dbFile),
+    ...checksummer(store),
   };
 }
 
@@ -460,9 +471,9 @@ export function newStats(): RunStats {
 /** Sends one case and judges it; returns the problems (also recorded in stats). */
 export async function runCase(t: Target, world: World, c: FuzzCase, stats: RunStats): Promise<string[]> {
   const sent = materialize(c, world);
-  const before = t.checksum();
+  const before = await t.checksum();
   const answer = await t.send(sent);
-  const after = t.checksum();
+  const after = await t.checksum();
   const problems = judge(c, sent, answer, world, before, after);
   stats.cases++;
   stats.byStatus[answer.status] = (stats.byStatus[answer.status] ?? 0) + 1;

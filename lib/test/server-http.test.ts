@@ -96,7 +96,7 @@ describe("hostile transport against the real server", () => {
   });
 
   it("a short fuzz run over the wire", async () => {
-    const target = httpTarget(server.url, server.dbFile);
+    const target = httpTarget(server.url, server.store);
     const world = await createWorld(target, ADMIN);
     const stats = newStats();
     for (const c of fc.sample(fuzzCase, { numRuns: 150, seed: 42 })) {

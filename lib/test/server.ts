@@ -1,13 +1,15 @@
 // The built server as a child process, for fault tests, the fuzzer's --server mode and the
 // load test: build when the sources changed (once, under a lock, since several suites may
 // ask at the same time), pick a free port, start the server (lib/server/main.ts, or `next
-// start`) on a given database file, wait until it answers, and stop or kill it by its own pid.
+// start`) on a given database file (or, when DATASTORE_DATABASE_URL is set, a new PostgreSQL
+// schema), wait until it answers, and stop or kill it by its own pid.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import type { StoreRef } from "./fuzz";
 
 export const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -16,7 +18,10 @@ export interface RunningServer {
   port: number;
   pid: number;
   proc: ChildProcess;
+  /** The SQLite file it was given (unused under PostgreSQL). */
   dbFile: string;
+  /** Where its data lives: `dbFile`, or under PostgreSQL the URL and the schema it was given. */
+  store: StoreRef;
   /** Everything the server wrote to stdout and stderr so far. */
   output(): string;
   /** Resolves with the exit code (or signal) when the process has exited. */
@@ -71,6 +76,8 @@ export function startArgs(): string[] {
 
 export interface StartOptions {
   dbFile: string;
+  /** Added to the server's environment. Where DATASTORE_DATABASE_URL is set (here or in ours),
+   *  the server runs on PostgreSQL, in DATASTORE_PG_SCHEMA if given here, else a new schema. */
   env?: Record<string, string>;
   /** Wait until the API answers (default); false returns at once (for start-up failures). */
   waitReady?: boolean;
@@ -84,6 +91,8 @@ export interface StartOptions {
 export async function startServer(opts: StartOptions): Promise<RunningServer> {
   const port = await freePort();
   const command = opts.via === "next start" ? [path.join(ROOT, "node_modules/next/dist/bin/next"), "start"] : startArgs();
+  const databaseUrl = (opts.env?.DATASTORE_DATABASE_URL ?? process.env.DATASTORE_DATABASE_URL)?.trim();
+  const schema = databaseUrl ? (opts.env?.DATASTORE_PG_SCHEMA ?? `s_${randomBytes(6).toString("hex")}`) : undefined;
   const proc = spawn(process.execPath, [...command, "-H", "127.0.0.1", "-p", String(port)], {
     cwd: ROOT,
     env: {
@@ -94,6 +103,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
       DATASTORE_ADMIN_TOKEN: opts.adminToken ?? "test-admin-token",
       DATASTORE_READ_WORKERS: "",
       PORT: String(port),
+      ...(schema ? { DATASTORE_PG_SCHEMA: schema } : {}),
       ...opts.env,
     },
     stdio: ["ignore", "pipe", "pipe"],
@@ -112,6 +122,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
     pid: proc.pid!,
     proc,
     dbFile: opts.dbFile,
+    store: databaseUrl && schema ? { databaseUrl, schema } : opts.dbFile,
     output: () => out,
     exited,
     async stop() {

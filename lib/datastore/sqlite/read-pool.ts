@@ -1,6 +1,6 @@
 // A pool of read workers (worker_threads), each with its own SQLite connection. A read goes
 // first to a free worker, which answers it if its plan says it is cheap (read-cost.ts), else
-// hands it back to wait its client's turn in the expensive lane (read-scheduler.ts). A task past
+// hands it back to wait its client's turn in the expensive lane (../read-scheduler.ts). A task past
 // the query timeout (plus a grace period for work SQLite does between deadline checks, like a
 // big sort) has its worker terminated and replaced, and answers 409 "query took too long".
 import os from "node:os";
@@ -10,7 +10,7 @@ import { config } from "../../config";
 import type { AggregateSpec, SearchOutput, SearchQuery, SummaryOptions } from "../engine";
 import { DatastoreError, type ErrorKind } from "../errors";
 import { keysetPages } from "./keyset";
-import { ReadScheduler, type Lane } from "./read-scheduler";
+import { ReadScheduler, type Lane } from "../read-scheduler";
 
 export type NewReadTask = { resourceId: string } & (
   | { op: "search"; query: SearchQuery }

@@ -1,7 +1,8 @@
-// Which read a free worker takes next. Two lanes: cheap reads in arrival order, and expensive
-// reads, at most `expensiveLimit` running at once and taken in turn per client (round robin),
-// so workers beyond that limit are always there for cheap reads and one client's slow queries
-// never hold up another's. While fewer than the limit run, a waiting expensive read goes first:
+// Which read a free reader (a SQLite worker, a PostgreSQL connection) takes next, for both
+// engines. Two lanes: cheap reads in arrival order, and expensive reads, at most
+// `expensiveLimit` running at once and taken in turn per client (round robin), so readers
+// beyond that limit are always there for cheap reads and one client's slow queries never hold
+// up another's. While fewer than the limit run, a waiting expensive read goes first:
 // a steady stream of cheap reads cannot starve it.
 
 export type Lane = "cheap" | "expensive";

@@ -2,10 +2,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DatastoreEngine, SearchQuery } from "../engine";
-import { DatastoreError } from "../errors";
-import { openEngine } from "../open";
-import { ReadPool } from "./read-pool";
+import type { DatastoreEngine, SearchQuery } from "./engine";
+import { DatastoreError } from "./errors";
+import { openEngine } from "./open";
+import { ReadPool } from "./sqlite/read-pool";
 import { ReadScheduler } from "./read-scheduler";
 
 describe("read scheduler", () => {

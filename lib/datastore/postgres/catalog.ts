@@ -1,0 +1,131 @@
+// The catalog: one row per resource in `datastore_resources` (its table's generated name, its
+// fields with the column `cN` each one lives in, keys, indexes, row count, a write version)
+// and its aliases in `datastore_aliases`. Lists and fields are read as text and parsed here,
+// so the catalog does not depend on the type parsers set for data columns.
+import { DatastoreError } from "../errors";
+import type { PgResource, Queryable, StoredField } from "./resource";
+
+interface Row {
+  id: string;
+  table_name: string;
+  name: string;
+  description: string;
+  private: number;
+  url_type: string;
+  fields: string;
+  primary_key: string;
+  indexes: string;
+  import_indexes: string;
+  learned_indexes: string;
+  next_column: number;
+  row_count: string | number;
+  created: string;
+  modified: string;
+  active: number;
+  version: string | number;
+  aliases: string;
+}
+
+/** The columns of a catalog row over alias `r`, everything as text or int (see top). */
+const COLUMNS = `r.id, r.table_name, r.name, r.description, r.private::int AS private, r.url_type,
+  r.fields::text AS fields, r.primary_key::text AS primary_key, r.indexes::text AS indexes,
+  r.import_indexes::text AS import_indexes, r.learned_indexes::text AS learned_indexes, r.next_column,
+  r.row_count::text AS row_count, r.created, r.modified, r.active::int AS active, r.version::text AS version,
+  (SELECT coalesce(json_agg(a.alias ORDER BY a.alias COLLATE "C"), '[]')::text FROM datastore_aliases AS a WHERE a.resource_id = r.id) AS aliases`;
+
+export function now(): string {
+  return new Date().toISOString().replace(/\.\d+Z$/, "");
+}
+
+function load(row: Row | undefined): PgResource | undefined {
+  if (!row) return undefined;
+  const stored = JSON.parse(row.fields) as StoredField[];
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    private: Number(row.private) === 1,
+    urlType: row.url_type,
+    active: Number(row.active) === 1,
+    fields: stored.map(({ id, type, info }) => (info ? { id, type, info } : { id, type })),
+    primaryKey: JSON.parse(row.primary_key),
+    indexes: JSON.parse(row.indexes),
+    importIndexes: JSON.parse(row.import_indexes),
+    learnedIndexes: JSON.parse(row.learned_indexes),
+    aliases: JSON.parse(row.aliases),
+    rowCount: Number(row.row_count),
+    created: row.created,
+    modified: row.modified,
+    table: row.table_name,
+    columns: new Map(stored.map((f) => [f.id, f])),
+    nextColumn: Number(row.next_column),
+    version: Number(row.version),
+  };
+}
+
+/** The resource with this id, else the one this alias names. */
+export async function findResource(db: Queryable, idOrAlias: string): Promise<PgResource | undefined> {
+  // Two keyed lookups: the id first, as an id always wins over an alias.
+  const { rows } = await db.query<Row>(
+    `SELECT ${COLUMNS} FROM datastore_resources AS r WHERE r.id = $1
+     UNION ALL SELECT ${COLUMNS} FROM datastore_aliases AS x JOIN datastore_resources AS r ON r.id = x.resource_id WHERE x.alias = $1
+     LIMIT 1`,
+    [idOrAlias],
+  );
+  return load(rows[0]);
+}
+
+/** As findResource, and locks the catalog row until the transaction ends, so writers to one
+ *  resource (on any app server) take turns; the row read is the latest committed. */
+export async function lockResource(db: Queryable, idOrAlias: string): Promise<PgResource | undefined> {
+  const { rows } = await db.query<Row>(
+    `SELECT ${COLUMNS} FROM datastore_resources AS r
+     WHERE r.id = $1 OR r.id = (SELECT resource_id FROM datastore_aliases WHERE alias = $1)
+     ORDER BY r.id = $1 DESC LIMIT 1 FOR UPDATE OF r`,
+    [idOrAlias],
+  );
+  return load(rows[0]);
+}
+
+function mustBeActive(r: PgResource | undefined, id: string): PgResource {
+  if (!r || !r.active) throw DatastoreError.notFound(`Resource "${id}" was not found.`);
+  return r;
+}
+
+/** The resource with this id and a table, else 404. */
+export async function mustGet(db: Queryable, id: string): Promise<PgResource> {
+  return mustBeActive(await findResource(db, id), id);
+}
+
+/** As mustGet, locked for a write (lockResource). */
+export async function mustLock(db: Queryable, id: string): Promise<PgResource> {
+  return mustBeActive(await lockResource(db, id), id);
+}
+
+export async function listResources(db: Queryable): Promise<PgResource[]> {
+  const { rows } = await db.query<Row>(`SELECT ${COLUMNS} FROM datastore_resources AS r ORDER BY r.name COLLATE "C", r.id COLLATE "C"`);
+  return rows.map((r) => load(r)!);
+}
+
+export async function nameOwner(db: Queryable, name: string): Promise<string | undefined> {
+  const { rows } = await db.query<{ id: string }>(
+    `SELECT id FROM datastore_resources WHERE id = $1
+     UNION ALL SELECT resource_id FROM datastore_aliases WHERE alias = $1 LIMIT 1`,
+    [name],
+  );
+  return rows[0]?.id;
+}
+
+export async function saveFields(db: Queryable, id: string, fields: StoredField[], nextColumn: number): Promise<void> {
+  await db.query("UPDATE datastore_resources SET fields = $1, next_column = $2, modified = $3, version = version + 1 WHERE id = $4", [
+    JSON.stringify(fields),
+    nextColumn,
+    now(),
+    id,
+  ]);
+}
+
+/** Records a write: the row count moves by `rowDelta`, the version goes up. */
+export async function touch(db: Queryable, id: string, rowDelta: number): Promise<void> {
+  await db.query("UPDATE datastore_resources SET row_count = row_count + $1, modified = $2, version = version + 1 WHERE id = $3", [rowDelta, now(), id]);
+}

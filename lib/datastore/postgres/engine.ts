@@ -1,0 +1,476 @@
+// The PostgreSQL engine: DatastoreEngine over a pool on the primary (catalog, tokens, writes)
+// and the read scheduler (read-pool.ts) for data reads, on a streaming replica when there is
+// one. Each part of the work lives in its own file (catalog, schema, row-writer, tokens,
+// health, backup; the reads' files); this file sequences them: transactions and savepoints,
+// the per-resource lock, and PostgreSQL's failures mapped to the datastore's errors (errors.ts).
+import type pg from "pg";
+import { config } from "../../config";
+import type {
+  AggregateOutput,
+  AggregateSpec,
+  BulkLoad,
+  DatastoreEngine,
+  Field,
+  FieldStats,
+  Filter,
+  HistogramOutput,
+  NewResource,
+  Resource,
+  ResourceStats,
+  SearchOutput,
+  SearchQuery,
+  StartupCheck,
+  SummaryOptions,
+  SummaryOutput,
+  TokenStorage,
+  ValueCountsOutput,
+  WriteMethod,
+} from "../engine";
+import { DatastoreError, DatastoreUnavailable } from "../errors";
+import { aggregate } from "./aggregate";
+import { pgDump } from "./backup";
+import { openBulkLoad } from "./bulk-load";
+import * as catalog from "./catalog";
+import { createPool } from "./connection";
+import { isConnectionError, isRetryable, toDatastoreError } from "./errors";
+import { checkStore, explainConnectError } from "./health";
+import { histogram } from "./histogram";
+import { migrate } from "./migrations";
+import { PgReads } from "./read-pool";
+import { quoteIdent as q, type PgResource, type Queryable } from "./resource";
+import { deleteRows, writeRecords } from "./row-writer";
+import * as schema from "./schema";
+import { search } from "./search";
+import { fieldStats, sizes } from "./statistics";
+import { summary } from "./summary";
+import { pgTokens } from "./tokens";
+import { valueCounts } from "./value-counts";
+
+export interface PostgresOptions {
+  url: string;
+  /** A streaming replica of `url` for data reads. */
+  readUrl?: string;
+  schema: string;
+  poolSize: number;
+}
+
+/** How long a write waits for another writer's lock on the same resource (SQLite's busy wait). */
+const LOCK_TIMEOUT_MS = 10_000;
+
+export async function openPostgresEngine(options: PostgresOptions): Promise<PostgresEngine> {
+  const primary = createPool({ url: options.url, schema: options.schema, size: options.poolSize, role: "primary" });
+  try {
+    await migrate(primary, options.schema);
+  } catch (e) {
+    await primary.end().catch(() => undefined);
+    throw new DatastoreUnavailable(explainConnectError(e, options.url, options.schema));
+  }
+  const replica = options.readUrl ? createPool({ url: options.readUrl, schema: options.schema, size: options.poolSize, role: "replica" }) : undefined;
+  const expensiveLimit = config.expensiveReads ?? Math.max(1, options.poolSize - 2);
+  const reads = new PgReads({ primary, replica, schema: options.schema, expensiveLimit });
+  return new PostgresEngine({ primary, replica, reads, options, closed: false }, null);
+}
+
+/** What every handle of one engine shares (the engine, its transactions, its forClient views). */
+interface Shared {
+  primary: pg.Pool;
+  replica?: pg.Pool;
+  reads: PgReads;
+  options: PostgresOptions;
+  closed: boolean;
+}
+
+/** A transaction in progress: its connection, and what may be done with it. */
+interface Tx {
+  client: pg.PoolClient;
+  /** Savepoint names, unique within the transaction. */
+  savepoints: number;
+  /** Nested transactions take turns (as SQLite's do). */
+  nested: Promise<unknown>;
+  /** A bulk load read its rows from a stream: the transaction cannot be run again. */
+  bulk: boolean;
+}
+
+function mapped(e: unknown): unknown {
+  return toDatastoreError(e);
+}
+
+/** Inside a transaction, a retryable failure reaches transaction() as it is, to be retried there. */
+function mappedInTx(e: unknown): unknown {
+  return isRetryable(e) ? e : toDatastoreError(e);
+}
+
+/** Starts a write transaction: no read time budget, a bounded wait for other writers' locks. */
+async function begin(client: pg.PoolClient): Promise<void> {
+  await client.query(`BEGIN; SET LOCAL statement_timeout = 0; SET LOCAL lock_timeout = ${LOCK_TIMEOUT_MS}`);
+}
+
+/** A pooled connection the server had already closed (a restart, a failover, an idle timeout):
+ *  it failed before the transaction began, so nothing was done and another may be taken. */
+function staleConnection(e: unknown, begun: boolean): boolean {
+  return !begun && isConnectionError(e);
+}
+
+/** Ends a failed transaction and gives its connection back; a broken connection is discarded. */
+async function abandon(client: pg.PoolClient, cause: unknown): Promise<void> {
+  let broken = isConnectionError(cause);
+  if (!broken) {
+    try {
+      await client.query("ROLLBACK");
+    } catch (e) {
+      console.error("datastore: rollback failed", e);
+      broken = true;
+    }
+  }
+  client.release(broken ? (cause instanceof Error ? cause : true) : undefined);
+}
+
+export class PostgresEngine implements DatastoreEngine {
+  readonly tokens: TokenStorage;
+
+  constructor(
+    private readonly shared: Shared,
+    /** The transaction this handle belongs to, or null. */
+    private readonly tx: Tx | null,
+    /** Whose reads these are (a token id or an address): expensive ones take turns per client. */
+    private readonly client = "",
+  ) {
+    const tokens = pgTokens(tx?.client ?? shared.primary, shared.primary);
+    this.tokens = {
+      // Writes are not run again: the first may have committed before its answer was lost.
+      insert: (t) => this.guard(() => tokens.insert(t), false),
+      list: () => this.guard(() => tokens.list()),
+      findByHash: (h) => this.guard(() => tokens.findByHash(h)),
+      remove: (x) => this.guard(() => tokens.remove(x), false),
+      touch: (id, at) => tokens.touch(id, at),
+    };
+  }
+
+  /** Where catalog reads go: the transaction's connection, else the primary. */
+  private get db(): Queryable {
+    return this.tx?.client ?? this.shared.primary;
+  }
+
+  /** Runs a read, with errors in the datastore's words. Outside a transaction, a read that met
+   *  a connection the server had closed runs once more, on another. */
+  private async guard<T>(fn: () => Promise<T>, retry = true): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await fn();
+      } catch (e) {
+        if (retry && !this.tx && attempt === 0 && isConnectionError(e)) continue;
+        throw this.tx ? mappedInTx(e) : mapped(e);
+      }
+    }
+  }
+
+  /** A connection of the primary for a transaction. Every connection busy for the whole wait
+   *  is a busy store (try again shortly), not an unreachable one. */
+  private async connect(): Promise<pg.PoolClient> {
+    const pool = this.shared.primary;
+    try {
+      return await pool.connect();
+    } catch (e) {
+      if (/timeout exceeded when trying to connect/.test((e as Error)?.message ?? "") && pool.totalCount >= this.shared.options.poolSize) throw DatastoreError.busy();
+      throw mapped(e);
+    }
+  }
+
+  /** Runs a write atomically: under a savepoint inside a transaction, else in a transaction
+   *  of its own, run once more after a deadlock or serialization failure. */
+  private async writing<T>(fn: (db: pg.PoolClient) => Promise<T>): Promise<T> {
+    if (this.tx) return this.inSavepoint(this.tx, () => fn(this.tx!.client));
+    for (let attempt = 0; ; attempt++) {
+      const client = await this.connect();
+      let begun = false;
+      try {
+        await begin(client);
+        begun = true;
+        const result = await fn(client);
+        await client.query("COMMIT");
+        client.release();
+        return result;
+      } catch (e) {
+        await abandon(client, e);
+        if (attempt === 0 && (isRetryable(e) || staleConnection(e, begun))) continue;
+        throw mapped(e);
+      }
+    }
+  }
+
+  /** fn under a savepoint of the transaction: a failure undoes fn's work only, and the
+   *  transaction stays usable (PostgreSQL aborts a whole transaction on an error otherwise). */
+  private async inSavepoint<T>(tx: Tx, fn: () => Promise<T>): Promise<T> {
+    const name = `ds_sp${++tx.savepoints}`;
+    try {
+      await tx.client.query(`SAVEPOINT ${name}`);
+    } catch (e) {
+      throw mappedInTx(e);
+    }
+    try {
+      const result = await fn();
+      await tx.client.query(`RELEASE SAVEPOINT ${name}`);
+      return result;
+    } catch (e) {
+      if (!isConnectionError(e)) {
+        try {
+          await tx.client.query(`ROLLBACK TO SAVEPOINT ${name}; RELEASE SAVEPOINT ${name}`);
+        } catch (undo) {
+          console.error("datastore: rollback to savepoint failed", undo);
+        }
+      }
+      throw mappedInTx(e);
+    }
+  }
+
+  async transaction<T>(fn: (tx: DatastoreEngine) => Promise<T>): Promise<T> {
+    const outer = this.tx;
+    if (outer) {
+      const run = outer.nested.then(() => this.inSavepoint(outer, () => fn(this)));
+      outer.nested = run.catch(() => undefined);
+      return run;
+    }
+    for (let attempt = 0; ; attempt++) {
+      const client = await this.connect();
+      const tx: Tx = { client, savepoints: 0, nested: Promise.resolve(), bulk: false };
+      let begun = false;
+      try {
+        await begin(client);
+        begun = true;
+        const result = await fn(new PostgresEngine(this.shared, tx, this.client));
+        await client.query("COMMIT");
+        client.release();
+        return result;
+      } catch (e) {
+        await abandon(client, e);
+        // Run again once after a deadlock, unless a bulk load consumed its input.
+        if (attempt === 0 && ((isRetryable(e) && !tx.bulk) || staleConnection(e, begun))) continue;
+        throw mapped(e);
+      }
+    }
+  }
+
+  forClient(client: string): DatastoreEngine {
+    return new PostgresEngine(this.shared, this.tx, client);
+  }
+
+  // ----------------------------------------------------------------------------- catalog
+
+  getResource(idOrAlias: string): Promise<Resource | undefined> {
+    return this.guard(() => catalog.findResource(this.db, idOrAlias));
+  }
+
+  listResources(): Promise<Resource[]> {
+    return this.guard(() => catalog.listResources(this.db));
+  }
+
+  nameOwner(name: string): Promise<string | undefined> {
+    return this.guard(() => catalog.nameOwner(this.db, name));
+  }
+
+  // ------------------------------------------------------------------------------ schema
+
+  createResource(meta: NewResource, fields: Field[]): Promise<Resource> {
+    return this.writing((db) => schema.createResource(db, meta, fields));
+  }
+
+  updateResourceMeta(id: string, meta: Partial<Omit<NewResource, "id">>): Promise<void> {
+    return this.writing((db) => schema.updateResourceMeta(db, id, meta));
+  }
+
+  alterFields(id: string, add: Field[], infoUpdates: Field[], drop: string[]): Promise<void> {
+    return this.writing(async (db) => schema.alterFields(db, await catalog.mustLock(db, id), add, infoUpdates, drop));
+  }
+
+  setPrimaryKey(id: string, fields: string[]): Promise<void> {
+    return this.writing(async (db) => schema.setPrimaryKey(db, await catalog.mustLock(db, id), fields));
+  }
+
+  /** No learned indexes here: PostgreSQL's planner has the declared ones (README). */
+  setIndexes(id: string, indexes: string[][], atImport: string[][] = []): Promise<void> {
+    return this.writing(async (db) => {
+      const r = await catalog.mustLock(db, id);
+      await schema.setIndexes(db, r, indexes);
+      await schema.recordImportPicks(db, r, atImport);
+    });
+  }
+
+  setAliases(id: string, aliases: string[]): Promise<void> {
+    return this.writing(async (db) => {
+      await catalog.lockResource(db, id);
+      await schema.setAliases(db, id, aliases);
+    });
+  }
+
+  dropTable(id: string): Promise<void> {
+    return this.writing(async (db) => schema.dropTable(db, await catalog.mustLock(db, id)));
+  }
+
+  // ------------------------------------------------------------------------------- writes
+
+  async write(id: string, records: Record<string, unknown>[], method: WriteMethod): Promise<void> {
+    if (records.length === 0) return;
+    await this.writing(async (db) => writeRecords(db, await catalog.mustLock(db, id), records, method));
+  }
+
+  deleteRows(id: string, filters: Filter[]): Promise<number> {
+    return this.writing(async (db) => deleteRows(db, await catalog.mustLock(db, id), filters));
+  }
+
+  /** COPY on the transaction's connection (bulk-load.ts): only inside transaction(). */
+  async bulkLoad(id: string, fields: string[]): Promise<BulkLoad> {
+    const tx = this.tx;
+    if (!tx) throw new Error("bulkLoad runs inside a transaction: call it on the tx of engine.transaction()");
+    const load = await this.guard(async () => {
+      const r = await catalog.mustLock(tx.client, id);
+      for (const f of fields) {
+        if (f === "_id") throw DatastoreError.field("fields", `field "_id" cannot be loaded`);
+        schema.column(r, f);
+      }
+      tx.bulk = true;
+      return openBulkLoad(tx.client, r, fields, (added: number) => catalog.touch(tx.client, id, added));
+    });
+    return {
+      ...load,
+      append: (rows) => this.guard(() => load.append(rows)),
+      index: (max) => this.guard(() => load.index(max)),
+      finish: () => this.guard(() => load.finish()),
+    };
+  }
+
+  fieldStats(id: string, sampleRows: number): Promise<FieldStats[]> {
+    return this.guard(async () => fieldStats(this.db, await catalog.mustGet(this.db, id), sampleRows));
+  }
+
+  // -------------------------------------------------------------------------------- reads
+
+  /** The resource as the primary (or this transaction) sees it now: callers may hold an older
+   *  copy, and the read scheduler compares its version with the replica's. */
+  private current(resource: Resource): Promise<PgResource> {
+    return catalog.mustGet(this.db, resource.id);
+  }
+
+  /** A data read: on this transaction's connection inside one, else through the scheduler. */
+  private read<T>(resource: Resource, inTx: (db: Queryable, r: PgResource) => Promise<T>, scheduled: (r: PgResource) => Promise<T>): Promise<T> {
+    return this.guard(async () => {
+      const r = await this.current(resource);
+      return this.tx ? inTx(this.tx.client, r) : scheduled(r);
+    });
+  }
+
+  search(resource: Resource, query: SearchQuery): Promise<SearchOutput> {
+    return this.read(
+      resource,
+      (db, r) => search(db, r, query),
+      (r) => this.shared.reads.search(r, query, this.client),
+    );
+  }
+
+  valueCounts(resource: Resource, field: string, query: SearchQuery, limit: number): Promise<ValueCountsOutput> {
+    return this.read(
+      resource,
+      (db, r) => valueCounts(db, r, field, query, limit),
+      (r) => this.shared.reads.valueCounts(r, field, query, limit, this.client),
+    );
+  }
+
+  histogram(resource: Resource, field: string, query: SearchQuery, bins: number): Promise<HistogramOutput> {
+    return this.read(
+      resource,
+      (db, r) => histogram(db, r, field, query, bins),
+      (r) => this.shared.reads.histogram(r, field, query, bins, this.client),
+    );
+  }
+
+  summary(resource: Resource, query: SearchQuery, options: SummaryOptions): Promise<SummaryOutput> {
+    return this.read(
+      resource,
+      (db, r) => summary(db, r, query, options),
+      (r) => this.shared.reads.summary(r, query, options, this.client),
+    );
+  }
+
+  aggregate(resource: Resource, query: SearchQuery, spec: AggregateSpec): Promise<AggregateOutput> {
+    return this.read(
+      resource,
+      (db, r) => aggregate(db, r, query, spec),
+      (r) => this.shared.reads.aggregate(r, query, spec, this.client),
+    );
+  }
+
+  stats(resource: Resource): Promise<ResourceStats> {
+    return this.read(
+      resource,
+      (db, r) => sizes(db, r),
+      (r) => this.shared.reads.stats(r, this.client),
+    );
+  }
+
+  /** Outside a transaction, chunks from one snapshot (read-pool.ts); inside one, the rows as
+   *  the transaction sees them, in one chunk. */
+  async *iterate(resource: Resource, query: SearchQuery): AsyncIterableIterator<unknown[][]> {
+    const r = await this.guard(() => this.current(resource));
+    if (this.tx) {
+      const out = await this.guard(() => search(this.tx!.client, r, query));
+      if (out.rows.length) yield out.rows;
+      return;
+    }
+    const chunks = this.shared.reads.iterate(r, query, this.client);
+    let done = false;
+    try {
+      for (;;) {
+        let next: IteratorResult<unknown[][]>;
+        try {
+          next = await chunks.next();
+        } catch (e) {
+          done = true;
+          throw mapped(e);
+        }
+        if (next.done) {
+          done = true;
+          return;
+        }
+        yield next.value;
+      }
+    } finally {
+      // A consumer that stops early: the scheduler's stream gives its connection back.
+      if (!done) await chunks.return?.();
+    }
+  }
+
+  // ---------------------------------------------------------------------------- operations
+
+  /** Refreshes the planner's statistics of the catalog and every resource's table. */
+  analyze(): Promise<void> {
+    return this.writing(async (db) => {
+      const { rows } = await db.query<{ table_name: string }>("SELECT table_name FROM datastore_resources WHERE active ORDER BY table_name");
+      const tables = ["datastore_resources", "datastore_aliases", "api_tokens", ...rows.map((r) => r.table_name)];
+      await db.query(`ANALYZE ${tables.map(q).join(", ")}`);
+    });
+  }
+
+  async check(level: StartupCheck): Promise<void> {
+    const { options, replica } = this.shared;
+    await checkStore(this.shared.primary, options.url, options.schema, level);
+    if (replica && options.readUrl && level !== "off") {
+      try {
+        await replica.query("SELECT 1");
+      } catch (e) {
+        throw new DatastoreUnavailable(explainConnectError(e, options.readUrl, options.schema).replace("DATASTORE_DATABASE_URL", "DATASTORE_READ_DATABASE_URL"));
+      }
+    }
+  }
+
+  /** pg_dump of the schema (backup.ts); the primary's URL, as the replica may lag. */
+  backup(target: string): Promise<string> {
+    return pgDump(this.shared.options.url, this.shared.options.schema, target);
+  }
+
+  async close(): Promise<void> {
+    if (this.tx || this.shared.closed) return;
+    this.shared.closed = true;
+    await this.shared.reads.close();
+    await this.shared.primary.end();
+    await this.shared.replica?.end();
+  }
+}

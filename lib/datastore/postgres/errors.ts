@@ -1,0 +1,64 @@
+// PostgreSQL's failures in the datastore's words: the only place that knows SQLSTATE codes.
+// Anything not recognised passes through unchanged (a 500 with details in the log).
+import { config } from "../../config";
+import { DatastoreError, DatastoreUnavailable } from "../errors";
+import { CastError } from "../types";
+
+/** The SQLSTATE of a server error, or a Node error code (ECONNREFUSED…), or "". */
+export function codeOf(e: unknown): string {
+  return String((e as { code?: unknown })?.code ?? "");
+}
+
+export function isUniqueViolation(e: unknown): boolean {
+  return codeOf(e) === "23505";
+}
+
+/** A data error: a value the column's type does not take (22xxx: syntax, range, format). */
+export function isDataError(e: unknown): boolean {
+  return codeOf(e).startsWith("22");
+}
+
+/** Serialization failure or deadlock: the same work may succeed when run again. */
+export function isRetryable(e: unknown): boolean {
+  const code = codeOf(e);
+  return code === "40001" || code === "40P01";
+}
+
+const NODE_CONNECTION_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH"]);
+
+/** The server cannot be reached, went away, or refuses connections for now. pg reports some
+ *  of these without a code, by message only. */
+export function isConnectionError(e: unknown): boolean {
+  const code = codeOf(e);
+  if (code.startsWith("08") || ["57P01", "57P02", "57P03", "53300"].includes(code) || NODE_CONNECTION_CODES.has(code)) return true;
+  const message = (e as Error)?.message ?? "";
+  return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection refused/i.test(message);
+}
+
+/** CKAN's answer to a unique violation (its IntegrityError), with PostgreSQL's own message. */
+export function uniquenessError(orig: string): DatastoreError {
+  return DatastoreError.validation({
+    constraints: ["Cannot insert records or create index because of uniqueness constraint"],
+    info: { orig, pgcode: "23505" },
+  });
+}
+
+export function toDatastoreError(e: unknown): unknown {
+  if (e instanceof DatastoreError || e instanceof DatastoreUnavailable) return e;
+  if (e instanceof CastError) return DatastoreError.field("query", e.message);
+  const code = codeOf(e);
+  const message = (e as Error)?.message ?? String(e);
+  // statement_timeout (also a cancel from pg_cancel_backend, which only an operator sends).
+  if (code === "57014") return DatastoreError.tooLong(config.queryTimeoutMs);
+  if (code === "23505") return uniquenessError(message);
+  if (code.startsWith("22")) return DatastoreError.field("query", message);
+  // Still failing after the one retry (engine.ts): nothing was written, try again shortly.
+  if (isRetryable(e) || code === "55P03") return DatastoreError.busy();
+  if (code === "53100") return DatastoreError.cannotWrite("full");
+  if (code === "25006") {
+    console.error("datastore: the database refused a write as read-only (is DATASTORE_DATABASE_URL a replica?)", e);
+    return DatastoreError.cannotWrite("read-only");
+  }
+  if (isConnectionError(e)) return new DatastoreUnavailable(`the PostgreSQL server cannot be reached (${message}); check that it is running and DATASTORE_DATABASE_URL`);
+  return e;
+}

@@ -1,0 +1,100 @@
+// Versioned schema migrations for the catalog, in the engine's own schema, tracked in
+// datastore_schema_version. Append a migration to add a version; never edit one that has
+// shipped. Each version is applied in its own transaction under an advisory lock, so app
+// servers starting together migrate once: the others wait, then find the work done.
+import type pg from "pg";
+import { DatastoreUnavailable } from "../errors";
+import { quoteIdent } from "./resource";
+
+/** Run with the connection's search_path on the schema (connection.ts). */
+const MIGRATIONS: string[] = [
+  `
+  CREATE TABLE datastore_resources (
+    id text PRIMARY KEY,
+    table_name text NOT NULL UNIQUE,
+    name text NOT NULL DEFAULT '',
+    description text NOT NULL DEFAULT '',
+    private boolean NOT NULL DEFAULT false,
+    url_type text NOT NULL DEFAULT 'datastore',
+    -- json, not jsonb: field info objects keep their keys in the order they were given.
+    fields json NOT NULL DEFAULT '[]',
+    primary_key jsonb NOT NULL DEFAULT '[]',
+    indexes jsonb NOT NULL DEFAULT '[]',
+    import_indexes jsonb NOT NULL DEFAULT '[]',
+    learned_indexes jsonb NOT NULL DEFAULT '[]',
+    next_column integer NOT NULL DEFAULT 1,
+    row_count bigint NOT NULL DEFAULT 0,
+    created text NOT NULL,
+    modified text NOT NULL,
+    active boolean NOT NULL DEFAULT true,
+    version bigint NOT NULL DEFAULT 0
+  );
+  CREATE TABLE datastore_aliases (
+    alias text PRIMARY KEY,
+    resource_id text NOT NULL REFERENCES datastore_resources(id) ON DELETE CASCADE
+  );
+  CREATE INDEX datastore_aliases_resource ON datastore_aliases(resource_id);
+  CREATE TABLE api_tokens (
+    id text PRIMARY KEY,
+    name text NOT NULL,
+    scope text NOT NULL CHECK (scope IN ('read', 'write', 'admin')),
+    token_hash text NOT NULL UNIQUE,
+    created text NOT NULL,
+    expires text,
+    last_used text
+  );
+  `,
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/** The advisory lock key of a schema's migrations (one per schema, so schemas do not wait on each other). */
+const LOCK_KEY = "SELECT pg_advisory_xact_lock(hashtext('datastore-explorer migrations ' || $1))";
+
+/** Brings the schema to SCHEMA_VERSION; throws DatastoreUnavailable for a newer one. */
+export async function migrate(pool: pg.Pool, schema: string): Promise<void> {
+  const client = await pool.connect();
+  try {
+    for (;;) {
+      await client.query("BEGIN");
+      try {
+        await client.query("SET LOCAL statement_timeout = 0");
+        await client.query(LOCK_KEY, [schema]);
+        // Created only when missing: CREATE SCHEMA needs CREATE on the database even with IF NOT
+        // EXISTS, which a role given a schema of its own by a DBA need not have.
+        const exists = await client.query("SELECT 1 FROM pg_namespace WHERE nspname = $1", [schema]);
+        if (exists.rowCount === 0) await client.query(`CREATE SCHEMA ${quoteIdent(schema)}`);
+        await client.query("CREATE TABLE IF NOT EXISTS datastore_schema_version (version integer NOT NULL)");
+        const { rows } = await client.query<{ version: number }>("SELECT version FROM datastore_schema_version");
+        const current = rows.length ? Number(rows[0].version) : 0;
+        if (current > SCHEMA_VERSION) {
+          throw new DatastoreUnavailable(
+            `the PostgreSQL schema "${schema}" is at version ${current}, newer than this build supports (${SCHEMA_VERSION}): ` +
+              "run a newer Datastore Explorer, or set DATASTORE_PG_SCHEMA to another schema.",
+          );
+        }
+        if (current === SCHEMA_VERSION) {
+          await client.query("COMMIT");
+          return;
+        }
+        await client.query(MIGRATIONS[current]);
+        if (rows.length) await client.query("UPDATE datastore_schema_version SET version = $1", [current + 1]);
+        else await client.query("INSERT INTO datastore_schema_version (version) VALUES ($1)", [current + 1]);
+        await client.query("COMMIT");
+      } catch (e) {
+        await client.query("ROLLBACK").catch(() => undefined);
+        throw e;
+      }
+    }
+  } finally {
+    client.release();
+  }
+}
+
+/** The schema's version as stored (0: none), for the start-up check. */
+export async function storedVersion(db: pg.Pool | pg.PoolClient): Promise<number> {
+  const found = await db.query<{ present: number }>("SELECT (to_regclass('datastore_schema_version') IS NOT NULL)::int AS present");
+  if (Number(found.rows[0].present) === 0) return 0;
+  const { rows } = await db.query<{ version: number }>("SELECT version FROM datastore_schema_version LIMIT 1");
+  return rows.length ? Number(rows[0].version) : 0;
+}

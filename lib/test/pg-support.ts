@@ -1,0 +1,200 @@
+// For tests only: look at a PostgreSQL datastore from outside the engine, as
+// lib/datastore/sqlite/test-support.ts does for a SQLite file: a checksum of everything a schema
+// holds, the app's connections cut, a resource table locked. Generic SQL over the system
+// catalogs; the one thing assumed of the engine's layout is that resource tables are named ds_….
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+
+/** The test cluster's superuser URL (set by lib/test/pg-setup.ts), or a clear error. */
+export function superUrl(): string {
+  const url = process.env.DATASTORE_TEST_PG_SUPER_URL;
+  if (!url) throw new Error("DATASTORE_TEST_PG_SUPER_URL is not set: run this in vitest's postgres project");
+  return url;
+}
+
+/** `url` with its database replaced by `db`. */
+export function withDatabase(url: string, db: string): string {
+  const u = new URL(url);
+  u.pathname = `/${db}`;
+  return u.toString();
+}
+
+const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+/** A new database owned by role `app`; returns its name. */
+export async function createDatabase(prefix = "db"): Promise<string> {
+  const name = `${prefix}_${randomBytes(6).toString("hex")}`;
+  await withClient(superUrl(), (c) => c.query(`CREATE DATABASE ${quote(name)} OWNER app`));
+  return name;
+}
+
+export async function withClient<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+const IGNORED_COLUMNS: Record<string, string[]> = { api_tokens: ["last_used"] };
+
+/**
+ * A checksum of `schema` on `url`: every table's columns, every index, and every row of every
+ * table (catalog, tokens, resource tables), so a rejected write is seen to change nothing. Only
+ * api_tokens.last_used is left out: reading with a token may refresh it. Identity sequences are
+ * left out too: PostgreSQL spends numbers on a rolled-back insert, as CKAN's tables do.
+ * One connection, kept until close().
+ */
+export function schemaChecksummer(url: string, schema: string): { checksum(): Promise<string>; close(): Promise<void> } {
+  let client: Promise<pg.Client> | undefined;
+  const connect = () =>
+    (client ??= (async () => {
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      return c;
+    })());
+  return {
+    async checksum() {
+      const c = await connect();
+      const columns = await c.query<{ table_name: string; column_name: string; type: string }>(
+        `SELECT table_name, column_name, format('%s %s %s', udt_name, is_nullable, column_default) AS type
+           FROM information_schema.columns WHERE table_schema = $1 ORDER BY table_name, ordinal_position`,
+        [schema],
+      );
+      const indexes = await c.query<{ indexdef: string }>("SELECT indexdef FROM pg_indexes WHERE schemaname = $1 ORDER BY indexname", [schema]);
+      const parts: string[] = [...columns.rows.map((r) => `${r.table_name}.${r.column_name}: ${r.type}`), ...indexes.rows.map((r) => r.indexdef)];
+      const tables = new Map<string, string[]>();
+      for (const r of columns.rows) if (!IGNORED_COLUMNS[r.table_name]?.includes(r.column_name)) tables.set(r.table_name, [...(tables.get(r.table_name) ?? []), r.column_name]);
+      for (const [table, cols] of tables) {
+        const rows = await c.query<{ md5: string }>(
+          `SELECT md5(coalesce(string_agg(t, E'\\n' ORDER BY t), '')) AS md5 FROM (SELECT ROW(${cols.map(quote).join(", ")})::text AS t FROM ${quote(schema)}.${quote(table)}) s`,
+        );
+        parts.push(`#${table} ${rows.rows[0].md5}`);
+      }
+      const all = await c.query<{ md5: string }>("SELECT md5($1) AS md5", [parts.join("\n")]);
+      return all.rows[0].md5;
+    },
+    async close() {
+      const c = client;
+      client = undefined;
+      if (c) await (await c).end().catch(() => undefined);
+    },
+  };
+}
+
+/** One checksum of `schema` (a connection of its own). */
+export async function schemaChecksum(url: string, schema: string): Promise<string> {
+  const s = schemaChecksummer(url, schema);
+  try {
+    return await s.checksum();
+  } finally {
+    await s.close();
+  }
+}
+
+/** Ends every connection role `app` has to database `db` (pg_terminate_backend, as a DBA or a
+ *  failover would); returns how many. */
+export async function terminateAppConnections(db: string): Promise<number> {
+  return withClient(superUrl(), async (c) => {
+    const r = await c.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND usename = 'app' AND pid <> pg_backend_pid()", [db]);
+    return r.rowCount ?? 0;
+  });
+}
+
+/** Connections of role `app` to `db` waiting for a lock (a request held up by lockResourceTables). */
+export async function appConnectionsWaiting(db: string): Promise<number> {
+  return withClient(superUrl(), async (c) => {
+    const r = await c.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND usename = 'app' AND wait_event_type = 'Lock'", [db]);
+    return r.rows[0].n as number;
+  });
+}
+
+/**
+ * Holds an ACCESS EXCLUSIVE lock on every resource table (ds_…) of `schema` in database `db`,
+ * as a long migration or a DBA's LOCK would: any read or write of them waits until release().
+ */
+export async function lockResourceTables(db: string, schema: string): Promise<{ tables: string[]; release(): Promise<void> }> {
+  const client = new pg.Client({ connectionString: withDatabase(superUrl(), db) });
+  await client.connect();
+  const found = await client.query<{ relname: string }>(
+    `SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+      WHERE n.nspname = $1 AND c.relkind IN ('r', 'p') AND c.relname LIKE 'ds\\_%' ORDER BY 1`,
+    [schema],
+  );
+  const tables = found.rows.map((r) => r.relname);
+  if (tables.length === 0) {
+    await client.end();
+    throw new Error(`no resource table (ds_…) in schema ${schema}`);
+  }
+  await client.query("BEGIN");
+  await client.query(`LOCK TABLE ${tables.map((t) => `${quote(schema)}.${quote(t)}`).join(", ")} IN ACCESS EXCLUSIVE MODE`);
+  let released = false;
+  return {
+    tables,
+    async release() {
+      if (released) return;
+      released = true;
+      await client.query("ROLLBACK").catch(() => undefined);
+      await client.end().catch(() => undefined);
+    },
+  };
+}
+
+/** The database a URL names. */
+export function databaseOf(url: string): string {
+  return decodeURIComponent(new URL(url).pathname.slice(1));
+}
+
+/**
+ * A full disk, as PostgreSQL reports one (SQLSTATE 53100, disk_full), for the writes to `schema`
+ * only: an event trigger fails every DDL command there (a new resource's table), and a trigger on
+ * each resource table (ds_…) every insert, update and delete. lift() removes them again.
+ */
+export async function simulateDiskFull(appUrl: string, schema: string): Promise<{ lift(): Promise<void> }> {
+  const url = withDatabase(superUrl(), databaseOf(appUrl));
+  const tag = `test_disk_full_${schema}`.replace(/[^a-z0-9_]/gi, "_").toLowerCase();
+  const fn = `public.${quote(tag)}`;
+  const literal = schema.replace(/'/g, "''");
+  await withClient(url, async (c) => {
+    const tables = (await c.query<{ relname: string }>(
+      `SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relkind IN ('r', 'p') AND c.relname LIKE 'ds\\_%'`,
+      [schema],
+    )).rows.map((r) => r.relname);
+    const raise = "RAISE EXCEPTION 'could not extend file: No space left on device (simulated)' USING ERRCODE = '53100'";
+    await c.query(`CREATE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN ${raise}; END $$`);
+    await c.query(
+      `CREATE FUNCTION public.${quote(`${tag}_ddl`)}() RETURNS event_trigger LANGUAGE plpgsql AS $$ BEGIN
+         IF EXISTS (SELECT 1 FROM pg_event_trigger_ddl_commands() WHERE schema_name = '${literal}') THEN ${raise}; END IF; END $$`,
+    );
+    for (const t of tables) await c.query(`CREATE TRIGGER ${quote(tag)} BEFORE INSERT OR UPDATE OR DELETE ON ${quote(schema)}.${quote(t)} FOR EACH STATEMENT EXECUTE FUNCTION ${fn}()`);
+    // Last: from here on, DDL in the schema (ours included) fails.
+    await c.query(`CREATE EVENT TRIGGER ${quote(tag)} ON ddl_command_end EXECUTE FUNCTION public.${quote(`${tag}_ddl`)}()`);
+  });
+  return {
+    async lift() {
+      await withClient(url, async (c) => {
+        await c.query(`DROP EVENT TRIGGER IF EXISTS ${quote(tag)}`);
+        await c.query(`DROP FUNCTION IF EXISTS public.${quote(`${tag}_ddl`)}()`);
+        await c.query(`DROP FUNCTION IF EXISTS ${fn}() CASCADE`); // and the table triggers
+      });
+    },
+  };
+}
+
+/** Every row of every table in `schema`, as text: to show a secret is stored nowhere. */
+export async function schemaText(url: string, schema: string): Promise<string> {
+  return withClient(url, async (c) => {
+    const tables = (await c.query<{ relname: string }>(
+      "SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relkind IN ('r', 'p') ORDER BY 1",
+      [schema],
+    )).rows.map((r) => r.relname);
+    const parts: string[] = [];
+    for (const t of tables) {
+      const rows = await c.query<{ t: string }>(`SELECT t::text AS t FROM ${quote(schema)}.${quote(t)} t`);
+      parts.push(...rows.rows.map((r) => `${t}: ${r.t}`));
+    }
+    return parts.join("\n");
+  });
+}
