@@ -6,6 +6,7 @@
 // the table by next_page (first and last pages beside their floors), and
 // prints (and writes as JSON) median and p95 per query, the margin over the floor, throughput,
 // server memory, import rate, index build times and file size. Every figure comes from this run.
+// `--engine postgres` runs the PostgreSQL engine's scenarios instead (bench-postgres.ts).
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
@@ -508,6 +509,15 @@ async function main() {
     console.log("Importing 3M rows with the importer (once)…");
     meta = await buildDb();
   }
+
+  // `--engine postgres`: the same scenarios on PostgreSQL, beside its floors (bench-postgres.ts).
+  const at = process.argv.findIndex((a) => a === "--engine" || a.startsWith("--engine="));
+  const engine = at < 0 ? "sqlite" : process.argv[at].includes("=") ? process.argv[at].split("=")[1] : process.argv[at + 1];
+  if (engine === "postgres") {
+    const { benchPostgres } = await import("./bench-postgres");
+    return benchPostgres({ dir: DIR, csv: CSV, sqliteDb: DB, resource: RESOURCE, queries: QUERIES, indexes: INDEXES });
+  }
+  if (engine !== "sqlite") throw new Error(`--engine: "${engine}" is not an engine (sqlite, postgres)`);
 
   if (process.argv.includes("--views")) return viewsOnly();
 

@@ -46,7 +46,8 @@ async function caught(p: Promise<unknown>): Promise<DatastoreError> {
   throw new Error("expected a DatastoreError");
 }
 
-describe.each(ENGINES)("engine contract: $name", ({ open }) => {
+describe.each(ENGINES)("engine contract: $name", ({ name, open }) => {
+  const postgres = name.startsWith("PostgreSQL");
   let engine: DatastoreEngine;
 
   beforeEach(async () => {
@@ -135,13 +136,15 @@ describe.each(ENGINES)("engine contract: $name", ({ open }) => {
       const values = ["13.4", "4", "-4", "1.5e-3", "version 1.2.3", "covid-19"];
       const r = await table("nums", [{ id: "txt", type: "text" }, { id: "x", type: "numeric" }], values.map((txt, i) => ({ txt, x: i === 0 ? 13.4 : i === 2 ? -4 : null })));
       const find = async (q: string) =>
-        (await engine.search(r, { ...base, columns: ["_id"], fts: [{ field: null, tree: parsePlain(q), rank: "rank" }], sort: [asc("_id")], limit: 10 })).rows.map((row) => row[0]);
+        (await engine.search(r, { ...base, columns: ["_id"], fts: [{ field: null, tree: parsePlain(q), rank: "rank", text: q }], sort: [asc("_id")], limit: 10 })).rows.map((row) => row[0]);
       expect(await find("4")).toEqual([2]);
       expect(await find("13.4")).toEqual([1]);
       expect(await find("-4")).toEqual([3]);
       expect(await find("1.5e-3")).toEqual([4]);
       expect(await find("1.2.3")).toEqual([5]);
-      expect(await find("19")).toEqual([6]);
+      // SQLite reads covid-19 as two words; PostgreSQL's parser (so CKAN) as covid and -19.
+      expect(await find("19")).toEqual(postgres ? [] : [6]);
+      expect(await find("covid-19")).toEqual([6]);
     });
   });
 
@@ -164,7 +167,7 @@ describe.each(ENGINES)("engine contract: $name", ({ open }) => {
       expect((await engine.getResource("t"))!).toMatchObject({ rowCount: 2, indexes: [["n"]] });
     });
 
-    it("undo a nested transaction alone, and make other callers wait for the outer one", async () => {
+    it("undo a nested transaction alone, and never show other callers the outer one before it commits", async () => {
       await engine.createResource(meta("t"), [{ id: "n", type: "int4" }]);
       let seenDuring: number | undefined;
       await engine.transaction(async (tx) => {
@@ -175,11 +178,13 @@ describe.each(ENGINES)("engine contract: $name", ({ open }) => {
         })).rejects.toThrow("inner");
         const outside = engine.getResource("t").then((r) => (seenDuring = r!.rowCount));
         await new Promise((resolve) => setTimeout(resolve, 20));
-        expect(seenDuring).toBeUndefined(); // waits for the commit
-        void outside;
+        // SQLite makes the caller wait for the commit; PostgreSQL answers the last committed state.
+        expect(seenDuring).toBe(postgres ? 0 : undefined);
+        await (postgres ? outside : undefined);
       });
       await new Promise((resolve) => setTimeout(resolve, 0));
-      expect(seenDuring).toBe(1);
+      expect(seenDuring).toBe(postgres ? 0 : 1);
+      expect((await engine.getResource("t"))!.rowCount).toBe(1);
     });
   });
 

@@ -57,6 +57,9 @@ export interface FtsCondition {
   field: string | null;
   tree: FtsNode | null; // null: nothing searchable (only stop words) — matches no row
   rank: string; // "rank" or "rank <field>"
+  /** A plain `q` as given: an engine with PostgreSQL's own parser reads it (plainto_tsquery), as
+   *  CKAN does, instead of `tree` (which splits covid-19 where PostgreSQL keeps -19). */
+  text?: string;
 }
 
 export interface SortClause {
@@ -288,9 +291,10 @@ export type StartupCheck = "quick" | "full" | "off";
 
 export interface DatastoreEngine {
   /**
-   * Runs fn atomically: every write through `tx` commits together or not at all. Inside fn,
-   * use `tx`, never the engine itself (which waits for the transaction to end). Nested
-   * transactions roll back on their own.
+   * Runs fn atomically: every write through `tx` commits together or not at all, and no other
+   * caller sees any of it before the commit (SQLite makes them wait; PostgreSQL answers the last
+   * committed state). Inside fn, use `tx`, never the engine itself (with SQLite it waits for
+   * the transaction to end). Nested transactions roll back on their own.
    */
   transaction<T>(fn: (tx: DatastoreEngine) => Promise<T>): Promise<T>;
 

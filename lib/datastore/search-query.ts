@@ -165,18 +165,18 @@ export function bindSearch(r: Resource, p: SearchParams): BoundSearch {
   const rankTypes: string[] = [];
   try {
     if (typeof p.q === "string" && p.q !== "") {
-      fts.push({ field: null, tree: parseFts(p.q, p.plain), rank: "rank" });
+      fts.push({ field: null, tree: parseFts(p.q, p.plain), rank: "rank", ...(p.plain ? { text: p.q } : {}) });
     } else if (p.q && typeof p.q === "object") {
       for (const [key, value] of Object.entries(p.q)) {
         if (!fieldIds.has(key) || typeof value !== "string") {
           bag.add("q", `invalid value ${JSON.stringify({ [key]: value })}`);
           continue;
         }
-        fts.push({ field: key, tree: parseFts(value, p.plain), rank: `rank ${key}` });
+        fts.push({ field: key, tree: parseFts(value, p.plain), rank: `rank ${key}`, ...(p.plain ? { text: value } : {}) });
       }
     }
     if (p.fullText && !fts.some((c) => c.rank === "rank")) {
-      fts.push({ field: null, tree: parseFts(p.fullText, p.plain), rank: "rank" });
+      fts.push({ field: null, tree: parseFts(p.fullText, p.plain), rank: "rank", ...(p.plain ? { text: p.fullText } : {}) });
     }
   } catch (e) {
     bag.throwIfAny();

@@ -2,7 +2,7 @@
 // its status and `__type` in this one place (the dump uses the same table); anything
 // unexpected a logged, generic 500. Engines map their own failures, so no database codes here.
 import { randomUUID } from "node:crypto";
-import { DatastoreError, type ErrorKind } from "../datastore/errors";
+import { DatastoreError, DatastoreUnavailable, type ErrorKind } from "../datastore/errors";
 import { EncodedJson } from "../datastore/formats";
 import { BadRequest, type ApiRequest } from "./params";
 
@@ -104,6 +104,12 @@ export function failure(help: string, error: unknown): Response {
   if (error instanceof DatastoreError) {
     const { status, type } = errorStatus(error);
     return json({ help, success: false, error: { __type: type, ...error.details } }, status, retryHeaders(error));
+  }
+  if (error instanceof DatastoreUnavailable) {
+    // The database went away (PostgreSQL restarting, a cut connection): the next try may work.
+    console.error(`datastore: unavailable: ${error.message}`);
+    const message = "The datastore is unavailable for the moment; try again shortly.";
+    return json({ help, success: false, error: { __type: "Service Unavailable", message } }, 503, { "retry-after": "5" });
   }
   console.error("datastore: internal error", error);
   return json({ help, success: false, error: { __type: "Internal Server Error", message: "Internal Server Error" } }, 500);

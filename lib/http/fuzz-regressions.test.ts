@@ -1,7 +1,7 @@
 // Requests the fuzzer (lib/test/arbitraries.ts) found answering 500 or failing inside the
 // handlers, kept as plain cases so they stay fixed. Each must be a clean 4xx (or a 200).
 import { beforeAll, describe, expect, it } from "vitest";
-import { ADMIN, call, freshDb } from "../test/api";
+import { ADMIN, call, freshDb, isPostgres } from "../test/api";
 import { admin, badRequest, createBooks, fails, invalid, ok, search } from "../test/contract";
 import { dispatch } from "../test/routes";
 
@@ -107,8 +107,10 @@ describe("found by fuzzing", () => {
   });
 
   it("search words the full-text tokenizer cuts in two (a Devanagari nukta, a combining overline)", async () => {
+    // SQLite's tokenizer cuts ज़मीन at the nukta, so ज़मी is a word of its own there;
+    // PostgreSQL's parser (so CKAN) keeps ज़मीन whole.
     const id = ok(await admin("datastore_create", { resource: { name: "scripts" }, records: [{ t: "हिंदी भाषा" }, { t: "ज़मीन" }, { t: "x\u0305y" }] })).resource_id;
-    for (const [q, expected] of [["हिंदी", "हिंदी भाषा"], ["ज़मीन", "ज़मीन"], ["ज़मी:*", "ज़मीन"], ["x\u0305y", "x\u0305y"], ["ݢǄऱ़ᔃ䷑⸋㍺", null]] as const) {
+    for (const [q, expected] of [["हिंदी", "हिंदी भाषा"], ["ज़मीन", "ज़मीन"], ["ज़मी:*", isPostgres ? null : "ज़मीन"], ["x\u0305y", "x\u0305y"], ["ݢǄऱ़ᔃ䷑⸋㍺", null]] as const) {
       const rows = expected === null ? [] : [expected];
       const found = ok(await call("datastore_search", { resource_id: id, q, fields: ["t"] }));
       expect(found.records.map((r: { t: string }) => r.t), q).toEqual(rows);

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -7,21 +8,38 @@ import type { DatastoreEngine, SearchQuery } from "../datastore/engine";
 import { parsePlain } from "../datastore/full-text";
 import { openEngine } from "../datastore/open";
 import { checksumFile } from "../datastore/sqlite/test-support";
+import { schemaChecksum, withClient } from "../test/pg-support";
 import { ImportInterrupted, importFile, type ImportOptions, type ImportResult } from "./importer";
 import { ImportError } from "./source";
 
 let dir: string;
-let dbFile: string;
 let engine: DatastoreEngine;
+/** Every table, row and catalog entry: what "the database as it was" means. */
+let snapshot: () => Promise<string>;
+const schemas: string[] = [];
+
+/** A new, empty store: a SQLite file in `dir`, or on PostgreSQL (vitest's postgres project) a
+ *  schema of its own, dropped after the test. */
+async function newStore(dir: string): Promise<{ engine: DatastoreEngine; snapshot: () => Promise<string> }> {
+  const url = process.env.DATASTORE_DATABASE_URL?.trim();
+  if (url) {
+    const schema = `t_import_${randomBytes(6).toString("hex")}`;
+    schemas.push(schema);
+    return { engine: await openEngine({ databaseUrl: url, schema }), snapshot: () => schemaChecksum(url, schema) };
+  }
+  const file = path.join(dir, "test.db");
+  return { engine: await openEngine({ file, readWorkers: 0 }), snapshot: async () => checksumFile(file) };
+}
 
 beforeEach(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "import-"));
-  dbFile = path.join(dir, "test.db");
-  engine = await openEngine({ file: dbFile, readWorkers: 0 });
+  ({ engine, snapshot } = await newStore(dir));
 });
 
 afterEach(async () => {
   await engine.close();
+  const url = process.env.DATASTORE_DATABASE_URL;
+  if (url) for (const s of schemas.splice(0)) await withClient(url, (c) => c.query(`DROP SCHEMA IF EXISTS "${s}" CASCADE`));
 });
 
 function write(name: string, content: string | Buffer): string {
@@ -35,20 +53,15 @@ async function load(file: string, opts: ImportOptions = {}): Promise<ImportResul
 }
 
 async function failure(file: string, opts: ImportOptions = {}): Promise<string> {
-  const before = snapshot();
+  const before = await snapshot();
   try {
     await load(file, opts);
   } catch (e) {
     if (!(e instanceof ImportError)) throw e;
-    expect(snapshot()).toEqual(before); // nothing loaded, nothing left behind
+    expect(await snapshot()).toEqual(before); // nothing loaded, nothing left behind
     return e.message;
   }
   throw new Error("expected the import to fail");
-}
-
-/** Every table, row and catalog entry: what "the database as it was" means. */
-function snapshot() {
-  return checksumFile(dbFile);
 }
 
 async function rows(id: string, extra: Partial<SearchQuery> = {}): Promise<unknown[][]> {
@@ -369,7 +382,7 @@ describe("resources", () => {
   it("stops between batches when aborted, leaving nothing behind", async () => {
     const controller = new AbortController();
     const file = write("big.csv", "n\n" + Array.from({ length: 50_000 }, (_, i) => i).join("\n"));
-    const before = snapshot();
+    const before = await snapshot();
     await expect(
       load(file, {
         batchRows: 1000,
@@ -379,7 +392,7 @@ describe("resources", () => {
         },
       }),
     ).rejects.toThrow(/interrupted/);
-    expect(snapshot()).toEqual(before);
+    expect(await snapshot()).toEqual(before);
   });
 });
 
@@ -415,7 +428,7 @@ describe("indexes after an import", () => {
 describe("the import's last steps", () => {
   it("a Ctrl-C after the last index chunk still leaves nothing behind", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "import-late-"));
-    const engine = await openEngine({ file: path.join(dir, "e.db"), readWorkers: 0 });
+    const { engine } = await newStore(dir);
     const csv = path.join(dir, "a.csv");
     fs.writeFileSync(csv, "a,b\n" + Array.from({ length: 5000 }, (_, i) => `${i},x${i % 7}`).join("\n") + "\n");
     const abort = new AbortController();
@@ -429,7 +442,7 @@ describe("the import's last steps", () => {
 
   it("gives up with an ImportError after too many restarts", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "import-restarts-"));
-    const engine = await openEngine({ file: path.join(dir, "e.db"), readWorkers: 0 });
+    const { engine } = await newStore(dir);
     const csv = path.join(dir, "a.csv");
     const n = 25; // 25 inferred int columns, each meeting its first fraction on a later line
     const lines = [Array.from({ length: n }, (_, i) => `c${i}`).join(","), Array.from({ length: n }, () => "1").join(",")];

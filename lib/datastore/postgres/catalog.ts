@@ -63,8 +63,15 @@ function load(row: Row | undefined): PgResource | undefined {
   };
 }
 
+/** PostgreSQL text cannot hold NUL: no stored name has one, and the server refuses it as a
+ *  parameter, so such a name is simply not found (as SQLite answers). */
+export function storable(name: string): boolean {
+  return !name.includes("\u0000");
+}
+
 /** The resource with this id, else the one this alias names. */
 export async function findResource(db: Queryable, idOrAlias: string): Promise<PgResource | undefined> {
+  if (!storable(idOrAlias)) return undefined;
   // Two keyed lookups: the id first, as an id always wins over an alias.
   const { rows } = await db.query<Row>(
     `SELECT ${COLUMNS} FROM datastore_resources AS r WHERE r.id = $1
@@ -78,6 +85,7 @@ export async function findResource(db: Queryable, idOrAlias: string): Promise<Pg
 /** As findResource, and locks the catalog row until the transaction ends, so writers to one
  *  resource (on any app server) take turns; the row read is the latest committed. */
 export async function lockResource(db: Queryable, idOrAlias: string): Promise<PgResource | undefined> {
+  if (!storable(idOrAlias)) return undefined;
   const { rows } = await db.query<Row>(
     `SELECT ${COLUMNS} FROM datastore_resources AS r
      WHERE r.id = $1 OR r.id = (SELECT resource_id FROM datastore_aliases WHERE alias = $1)
@@ -108,6 +116,7 @@ export async function listResources(db: Queryable): Promise<PgResource[]> {
 }
 
 export async function nameOwner(db: Queryable, name: string): Promise<string | undefined> {
+  if (!storable(name)) return undefined;
   const { rows } = await db.query<{ id: string }>(
     `SELECT id FROM datastore_resources WHERE id = $1
      UNION ALL SELECT resource_id FROM datastore_aliases WHERE alias = $1 LIMIT 1`,

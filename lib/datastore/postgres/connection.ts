@@ -40,6 +40,10 @@ export function createPool(o: PoolOptions): pg.Pool {
   // An idle connection the server dropped (restart, failover) must not crash the process: the
   // pool discards it and opens another on the next request.
   pool.on("error", (e) => console.error(`datastore: PostgreSQL ${o.role} connection lost: ${e.message}`));
+  // The pool listens only while a connection is idle: one lost while checked out (inside a
+  // transaction, between its statements) would otherwise throw an uncaught error. Its next
+  // query fails instead, and the request answers 503.
+  pool.on("connect", (client) => client.on("error", (e) => console.error(`datastore: PostgreSQL ${o.role} connection lost in use: ${e.message}`)));
   return pool;
 }
 

@@ -234,6 +234,18 @@ describe.skipIf(!url)("PostgreSQL engine", () => {
     }
   });
 
+  it("takes any character in a field name, and finds no resource whose name holds NUL", async () => {
+    const odd = "a\u0000b\u2028";
+    await engine.createResource(meta("odd"), [{ id: odd, type: "text", info: { "\u0000": "x" } }]);
+    await engine.write("odd", [{ [odd]: "v" }], "insert");
+    await engine.setPrimaryKey("odd", [odd]);
+    await engine.setIndexes("odd", [[odd]]);
+    expect((await engine.getResource("odd"))!).toMatchObject({ fields: [{ id: odd, info: { "\u0000": "x" } }], primaryKey: [odd], indexes: [[odd]] });
+    expect(await engine.getResource("odd\u0000")).toBeUndefined();
+    expect(await engine.nameOwner("\u0000")).toBeUndefined();
+    expect(await engine.tokens.findByHash("\u0000")).toBeUndefined();
+  });
+
   it("deletes rows by filter and counts them", async () => {
     await engine.createResource(meta("del"), [{ id: "n", type: "int4" }]);
     await engine.write("del", [1, 2, 3, 4].map((n) => ({ n })), "insert");

@@ -137,11 +137,10 @@ export class PostgresEngine implements DatastoreEngine {
   ) {
     const tokens = pgTokens(tx?.client ?? shared.primary, shared.primary);
     this.tokens = {
-      // Writes are not run again: the first may have committed before its answer was lost.
-      insert: (t) => this.guard(() => tokens.insert(t), false),
+      insert: (t) => this.guard(() => tokens.insert(t)),
       list: () => this.guard(() => tokens.list()),
       findByHash: (h) => this.guard(() => tokens.findByHash(h)),
-      remove: (x) => this.guard(() => tokens.remove(x), false),
+      remove: (x) => this.guard(() => tokens.remove(x)),
       touch: (id, at) => tokens.touch(id, at),
     };
   }
@@ -151,16 +150,12 @@ export class PostgresEngine implements DatastoreEngine {
     return this.tx?.client ?? this.shared.primary;
   }
 
-  /** Runs a read, with errors in the datastore's words. Outside a transaction, a read that met
-   *  a connection the server had closed runs once more, on another. */
-  private async guard<T>(fn: () => Promise<T>, retry = true): Promise<T> {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await fn();
-      } catch (e) {
-        if (retry && !this.tx && attempt === 0 && isConnectionError(e)) continue;
-        throw this.tx ? mappedInTx(e) : mapped(e);
-      }
+  /** Runs a read (or a single-statement write), with errors in the datastore's words. */
+  private async guard<T>(fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (e) {
+      throw this.tx ? mappedInTx(e) : mapped(e);
     }
   }
 

@@ -35,6 +35,11 @@ export function toTsquery(placeholder: string): string {
   return `to_tsquery('${FTS_CONFIG}', ${placeholder})`;
 }
 
+/** PostgreSQL's own reading of a plain q (CKAN's `plain: true`). */
+export function plainToTsquery(placeholder: string): string {
+  return `plainto_tsquery('${FTS_CONFIG}', ${placeholder})`;
+}
+
 /** A word as a quoted tsquery operand: no character of it can be read as tsquery syntax. */
 function lexeme(word: string, prefix: boolean): string {
   return `'${word.replace(/\\/g, "\\\\").replace(/'/g, "''")}'${prefix ? ":*" : ""}`;

@@ -16,12 +16,13 @@ const MIGRATIONS: string[] = [
     description text NOT NULL DEFAULT '',
     private boolean NOT NULL DEFAULT false,
     url_type text NOT NULL DEFAULT 'datastore',
-    -- json, not jsonb: field info objects keep their keys in the order they were given.
+    -- json, not jsonb: info objects keep their keys in the order given, and a field name may
+    -- hold any character (jsonb refuses NUL). Only the engine reads these, whole.
     fields json NOT NULL DEFAULT '[]',
-    primary_key jsonb NOT NULL DEFAULT '[]',
-    indexes jsonb NOT NULL DEFAULT '[]',
-    import_indexes jsonb NOT NULL DEFAULT '[]',
-    learned_indexes jsonb NOT NULL DEFAULT '[]',
+    primary_key json NOT NULL DEFAULT '[]',
+    indexes json NOT NULL DEFAULT '[]',
+    import_indexes json NOT NULL DEFAULT '[]',
+    learned_indexes json NOT NULL DEFAULT '[]',
     next_column integer NOT NULL DEFAULT 1,
     row_count bigint NOT NULL DEFAULT 0,
     created text NOT NULL,

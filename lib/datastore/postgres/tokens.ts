@@ -37,10 +37,11 @@ export function pgTokens(db: Queryable, pool: pg.Pool): TokenStorage {
     },
     list: async () => (await db.query<Row>(`SELECT * FROM api_tokens ORDER BY created COLLATE "C", id COLLATE "C"`)).rows.map(record),
     findByHash: async (hash) => {
+      if (hash.includes("\u0000")) return undefined; // never stored (text cannot hold NUL)
       const { rows } = await db.query<Row>("SELECT * FROM api_tokens WHERE token_hash = $1", [hash]);
       return rows[0] && record(rows[0]);
     },
-    remove: async (idOrHash) => ((await db.query("DELETE FROM api_tokens WHERE id = $1 OR token_hash = $1", [idOrHash])).rowCount ?? 0) > 0,
+    remove: async (idOrHash) => !idOrHash.includes("\u0000") && ((await db.query("DELETE FROM api_tokens WHERE id = $1 OR token_hash = $1", [idOrHash])).rowCount ?? 0) > 0,
     touch: async (id, at) => {
       try {
         // SKIP LOCKED: a row another transaction holds is skipped, never waited for.

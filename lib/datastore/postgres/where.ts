@@ -7,7 +7,7 @@ import { DatastoreError } from "../errors";
 import { pyStr } from "../filters";
 import { CastError, isArrayType, toStorage, type TypeName } from "../types";
 import { str } from "../validate";
-import { fieldVector, toTsquery, tsquery } from "./fts";
+import { fieldVector, plainToTsquery, toTsquery, tsquery } from "./fts";
 import { ID_FIELD, quoteIdent as q, type PgResource, type StoredField } from "./resource";
 import { columnType, toParam } from "./values";
 
@@ -131,7 +131,8 @@ export class PgWhere {
         this.ranks.set(c.rank, NO_RANK);
         continue;
       }
-      const query = toTsquery(this.bind({ value: tsquery(c.tree), cast: "" }));
+      // A plain q goes to PostgreSQL's own parser, as CKAN's plainto_tsquery; the tree for tsquery syntax.
+      const query = c.text !== undefined ? plainToTsquery(this.bind({ value: c.text, cast: "" })) : toTsquery(this.bind({ value: tsquery(c.tree), cast: "" }));
       const vector = c.field === null ? "t._full_text" : fieldVector(this.field(c.field));
       this.fts.push(`${vector} @@ ${query}`);
       this.ranks.set(c.rank, `ts_rank(${vector}, ${query}, 32)`);
