@@ -346,6 +346,9 @@ export interface DatastoreEngine {
   stats(resource: Resource): Promise<ResourceStats>;
 
   readonly tokens: TokenStorage;
+  /** Whether the engine indexes fields after slow reads itself (SQLite's index learning); when
+   *  it does not, an import applies the auto-index rule (auto-index.ts) instead. */
+  readonly learnsIndexes: boolean;
   /** Refreshes the planner's statistics (after loading sample data, say). */
   analyze(): Promise<void>;
   /** Start-up check: the store is readable, not corrupt ("full" looks harder) and writable;

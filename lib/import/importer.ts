@@ -279,7 +279,7 @@ async function chooseIndexes(tx: DatastoreEngine, id: string, rows: number, auto
   for (const f of declared) {
     if (!fields.some((x) => x.id === f)) throw new ImportError(`--index: "${f}" is not a column of the file`);
   }
-  const picked = auto ? autoIndexes(fields, await tx.fieldStats(id, AUTO_INDEX_SAMPLE_ROWS), rows) : [];
+  const picked = auto ? autoIndexes(fields, await tx.fieldStats(id, AUTO_INDEX_SAMPLE_ROWS), rows, tx.learnsIndexes) : [];
   return [...new Set([...declared, ...picked])];
 }
 

@@ -127,6 +127,8 @@ async function abandon(client: pg.PoolClient, cause: unknown): Promise<void> {
 
 export class PostgresEngine implements DatastoreEngine {
   readonly tokens: TokenStorage;
+  /** PostgreSQL's planner works with the declared indexes and those the import rule picks. */
+  readonly learnsIndexes = false;
 
   constructor(
     private readonly shared: Shared,

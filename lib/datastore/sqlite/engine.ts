@@ -95,6 +95,10 @@ function rollBack(db: Conn["db"], ...statements: string[]): void {
 
 export class SqliteEngine implements DatastoreEngine {
   readonly tokens: TokenStorage;
+  /** Index learning (index-learning.ts), unless DATASTORE_ADAPTIVE_INDEXES turns it off. */
+  get learnsIndexes(): boolean {
+    return config.adaptiveIndexes;
+  }
 
   constructor(
     private readonly c: Conn,
