@@ -73,12 +73,14 @@ export function storable(name: string): boolean {
 export async function findResource(db: Queryable, idOrAlias: string): Promise<PgResource | undefined> {
   if (!storable(idOrAlias)) return undefined;
   // Two keyed lookups: the id first, as an id always wins over an alias.
-  const { rows } = await db.query<Row>(
-    `SELECT ${COLUMNS} FROM datastore_resources AS r WHERE r.id = $1
+  // Named, so each connection parses and plans it once: every request starts with it.
+  const { rows } = await db.query<Row>({
+    name: "datastore_find_resource",
+    text: `SELECT ${COLUMNS} FROM datastore_resources AS r WHERE r.id = $1
      UNION ALL SELECT ${COLUMNS} FROM datastore_aliases AS x JOIN datastore_resources AS r ON r.id = x.resource_id WHERE x.alias = $1
      LIMIT 1`,
-    [idOrAlias],
-  );
+    values: [idOrAlias],
+  });
   return load(rows[0]);
 }
 
