@@ -1,45 +1,14 @@
 // Whether a read is cheap (bounded: a few ms) or expensive (a scan, a sort or a count over many
-// rows, a big page), by the rule of sqlite/read-cost.ts, judged from PostgreSQL's own plan:
+// rows, a big page), by the shared rule (../read-cost-rule.ts), judged from PostgreSQL's own plan:
 // EXPLAIN's nodes and estimated rows for the statements the read would run. Plans are kept per
 // resource version, SQL text and values, so a repeated read is judged without a round trip.
 import type { SearchQuery } from "../engine";
+import { type Cost, type CostedRead, type Verdict, SMALL_TABLE_ROWS, CHEAP_PAGE_ROWS, CHEAP_ROWS, CHEAP_COUNT_ROWS, CHEAP_GROUP_ROWS, SLOW_MS, SLOW_STRIKES, SLOW_FOR_MS } from "../read-cost-rule";
 import { countPlan, explained, matchesSql, type PlanNode } from "./count";
 import { bestFirstRank, listKey, type RankedLists } from "./ranked";
 import { limitParam, pageSql, planSearch, searchWhere } from "./read-plan";
 import { quoteIdent as q, type PgResource, type Queryable } from "./resource";
 
-export type Cost = "cheap" | "expensive";
-
-/** What is judged: the read's kind and its search. */
-export type CostedRead =
-  | { op: "search"; query: SearchQuery }
-  | { op: "aggregate"; query: SearchQuery }
-  | { op: "valueCounts"; query: SearchQuery; field: string }
-  | { op: "histogram"; query: SearchQuery }
-  | { op: "summary"; query: SearchQuery }
-  | { op: "stats" };
-
-/** A verdict, and the read's shape (its SQL) under which a slow run is remembered. */
-export interface Verdict {
-  cost: Cost;
-  shape: string;
-}
-
-/** Tables this small are cheap to read whatever the plan: a whole scan takes a few ms. */
-const SMALL_TABLE_ROWS = 20_000;
-/** Rows a cheap page may return. */
-const CHEAP_PAGE_ROWS = 1_000;
-/** Rows a cheap read may step over, sort or rank. */
-const CHEAP_ROWS = 5_000;
-/** Index entries a cheap count may read. */
-const CHEAP_COUNT_ROWS = 200_000;
-/** Rows cheap value counts or an aggregate may group. */
-const CHEAP_GROUP_ROWS = 20_000;
-/** A read judged cheap that takes longer than this twice running has its shape judged
- *  expensive for SLOW_FOR_MS (a busy machine can stall any read once). */
-const SLOW_MS = 100;
-const SLOW_STRIKES = 2;
-const SLOW_FOR_MS = 60_000;
 /** Verdicts kept (least recently used out). */
 const KEPT = 1_000;
 

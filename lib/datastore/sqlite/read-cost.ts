@@ -3,6 +3,7 @@
 // connection just before it would run. Judging costs microseconds: plans are kept per SQL text,
 // and the bounded probes that size an index range per resource version and values.
 import type { SearchQuery } from "../engine";
+import { type Cost, type CostedRead, type Verdict, SMALL_TABLE_ROWS, CHEAP_PAGE_ROWS, CHEAP_ROWS, CHEAP_COUNT_ROWS, CHEAP_GROUP_ROWS, SLOW_MS, SLOW_STRIKES, SLOW_FOR_MS } from "../read-cost-rule";
 import type { Internal } from "./catalog";
 import type { Conn } from "./connection";
 import { countPlan } from "./count";
@@ -14,38 +15,7 @@ import { Memo } from "./statement-cache";
 import { knowsSizes } from "./statistics";
 import type { Where } from "./where";
 
-export type Cost = "cheap" | "expensive";
-
-/** What a read worker is asked to judge (read-pool.ts's tasks, without their ids). */
-export type CostedRead =
-  | { op: "search"; query: SearchQuery }
-  | { op: "aggregate"; query: SearchQuery }
-  | { op: "valueCounts"; query: SearchQuery; field: string }
-  | { op: "histogram"; query: SearchQuery }
-  | { op: "summary"; query: SearchQuery }
-  | { op: "stats" };
-
-/** A verdict, and the read's shape (its SQL) under which a slow run is remembered. */
-export interface Verdict {
-  cost: Cost;
-  shape: string;
-}
-
-/** Tables this small are cheap to read whatever the plan: a whole scan takes a few ms. */
-const SMALL_TABLE_ROWS = 20_000;
-/** Rows a cheap page may return (a 1,000-row page takes about 2 ms; 32,000 about 75). */
-const CHEAP_PAGE_ROWS = 1_000;
-/** Rows a cheap read may step over, sort or rank (sorting 50,000 rows takes about 50 ms). */
-const CHEAP_ROWS = 5_000;
-/** Index entries a cheap count may read (about 25 ns each: 5 ms). */
-const CHEAP_COUNT_ROWS = 200_000;
-/** Rows cheap value counts may group (through an index: about 2 ms). */
-const CHEAP_GROUP_ROWS = 20_000;
-/** A read judged cheap that takes longer than this twice running (not once: a busy machine
- *  can stall any read) has its shape judged expensive for SLOW_FOR_MS. */
-const SLOW_MS = 100;
-const SLOW_STRIKES = 2;
-const SLOW_FOR_MS = 60_000;
+export type { Cost, CostedRead, Verdict } from "../read-cost-rule";
 
 const plans = new WeakMap<Conn, Memo<string[]>>();
 const probes = new WeakMap<Conn, Memo<boolean>>();
