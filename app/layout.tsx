@@ -2,6 +2,7 @@ import type { Metadata, Viewport } from "next";
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { TokenControl } from "@/components/token/token-control";
+import { AdminNav } from "@/components/tokens/admin-nav";
 import "./globals.css";
 import { Providers } from "./providers";
 
@@ -37,7 +38,10 @@ export default function RootLayout({ children }: { children: ReactNode }) {
                 </h1>
                 <p className="text-xs text-zinc-600 dark:text-zinc-400">Browse, search and download open data tables</p>
               </div>
-              <TokenControl />
+              <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
+                <AdminNav />
+                <TokenControl />
+              </div>
             </div>
           </header>
           <main id="main" className="mx-auto max-w-7xl px-4 py-4">

@@ -4,7 +4,7 @@ import { execSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 
-const marker = path.join(".next", "server", "app", "index.html");
+const marker = path.join(process.env.NEXT_DIST_DIR || ".next", "server", "app", "index.html");
 // lib too: `next build` bundles the route handlers (the API) for `next start`.
 const SOURCES = ["app", "components", "lib", "public", "proxy.ts", "instrumentation.ts", "next.config.mjs", "package.json", "postcss.config.mjs"];
 

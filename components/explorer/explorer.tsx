@@ -13,9 +13,12 @@ import {
   type Resource,
 } from "@/lib/api-client";
 import { toSearchRequest, updateView, viewForResource, withoutChip, type Tab, type ViewState } from "@/lib/view-state";
+import { EditDetails } from "@/components/publish/edit-details";
+import { UploadData } from "@/components/publish/upload-data";
 import { useToken } from "@/components/token/token-provider";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Tabs } from "@/components/ui/tabs";
+import { AddRecord } from "./add-record";
 import { ApiPanel, countApi, tableApi } from "./api-panel";
 import { useChartPlan } from "./chart/use-chart-plan";
 
@@ -133,6 +136,7 @@ export function Explorer() {
           />
           <LimitSelect value={view.limit} onChange={(limit) => change({ limit })} />
           <CopyButton text={() => window.location.href} label="Copy link" />
+          {tableFields && <AddRecord resourceId={rid} fields={tableFields} />}
         </div>
         {data && !search.error && (data.records.length > 0 || view.offset > 0) && (
           <Pager
@@ -188,15 +192,19 @@ export function Explorer() {
   return (
     <div className="space-y-4">
       <section aria-label="Choose data" className="space-y-3">
-        <ResourcePicker
-          selectedLabel={title}
-          onSelect={(r) => setView(viewForResource(r.id))}
-        />
+        <div className="flex flex-wrap items-end gap-3">
+          <ResourcePicker
+            selectedLabel={title}
+            onSelect={(r) => setView(viewForResource(r.id))}
+          />
+          <UploadData onDone={(id) => setView(viewForResource(id))} />
+        </div>
         {rid && (
           <div className="space-y-1">
             <h2 className="flex flex-wrap items-center gap-2 text-xl font-semibold">
               {title}
               {resource?.private && <PrivateBadge />}
+              {resource && tableFields && <EditDetails resource={resource} fields={tableFields} onDeleted={() => setView(updateView(view, { resource_id: null }))} />}
             </h2>
             {resource?.description && <p className="text-sm text-zinc-700 dark:text-zinc-300">{resource.description}</p>}
             {fullCount !== undefined && !noTable && (

@@ -20,6 +20,7 @@ export const queryKeys = {
   count: (s: Session, req: MatchRequest) => [...queryKeys.all(s), "count", req] as const,
   valueCounts: (s: Session, req: ValueCountsRequest) => [...queryKeys.all(s), "datastore_value_counts", req] as const,
   histogram: (s: Session, req: HistogramRequest) => [...queryKeys.all(s), "datastore_histogram", req] as const,
+  whoami: (s: Session) => [...queryKeys.all(s), "datastore_whoami"] as const,
 };
 
 export function noRetryOnClientErrors(failureCount: number, error: Error) {
@@ -116,6 +117,18 @@ export function histogramQuery(s: Session, req: HistogramRequest) {
     queryKey: queryKeys.histogram(s, req),
     queryFn: ({ signal }) => callAction<HistogramResult>("datastore_histogram", req, s, signal),
     staleTime: 30_000,
+    retry: noRetryOnClientErrors,
+  });
+}
+
+export type Whoami = { scope: "read" | "write" | "admin" | null; name: string | null };
+
+/** What the session's token may do (datastore_whoami): which controls a page offers. */
+export function whoamiQuery(s: Session) {
+  return queryOptions({
+    queryKey: queryKeys.whoami(s),
+    queryFn: ({ signal }) => callAction<Whoami>("datastore_whoami", {}, s, signal),
+    staleTime: 60_000,
     retry: noRetryOnClientErrors,
   });
 }

@@ -173,3 +173,15 @@ describe("api_token_revoke", () => {
     expect(await canRead(t.token)).toBe(200);
   });
 });
+
+describe("datastore_whoami", () => {
+  it("says the caller's scope and token name, never the secret, by GET or POST", async () => {
+    const t = await token("write");
+    const asWriter = ok(await call("datastore_whoami", {}, { token: t }));
+    expect(asWriter.scope).toBe("write");
+    expect(JSON.stringify(asWriter)).not.toContain(t);
+    expect(ok(await call("datastore_whoami", {}, { method: "GET" }))).toEqual({ scope: null, name: null });
+    expect(ok(await call("datastore_whoami", {}, { token: ADMIN })).scope).toBe("admin");
+    expect(ok(await call("datastore_whoami", {}, { token: "not-a-token" })).scope).toBe(null);
+  });
+});

@@ -8,6 +8,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
 import type { Duplex } from "node:stream";
 import { parseArgs } from "node:util";
+import { distDir } from "./static-files";
 
 const { values } = parseArgs({
   options: { port: { type: "string", short: "p" }, hostname: { type: "string", short: "H" }, dev: { type: "boolean" }, api: { type: "boolean" } },
@@ -44,8 +45,8 @@ async function main(): Promise<void> {
     pages = app.getRequestHandler() as never;
     upgrade = app.getUpgradeHandler() as typeof upgrade;
   } else {
-    if (!fs.existsSync(path.join(root, ".next", "server", "app", "index.html"))) {
-      console.error("datastore: no build of the explorer in .next/; run `npm run build` (npm start does it for you).");
+    if (!fs.existsSync(path.join(root, distDir(), "server", "app", "index.html"))) {
+      console.error(`datastore: no build of the explorer in ${distDir()}/; run \`npm run build\` (npm start does it for you).`);
       process.exit(1);
     }
     // The pages as `next build` prerendered them, from memory: Next's server runtime is not loaded.

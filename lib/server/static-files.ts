@@ -49,11 +49,17 @@ function walk(dir: string, visit: (file: string, rel: string) => void, base = di
   }
 }
 
+/** Where `next build` writes: next.config.mjs reads the same variable (one build per checkout
+ *  by default; a second directory lets two builds of one tree coexist). */
+export function distDir(): string {
+  return process.env.NEXT_DIST_DIR || ".next";
+}
+
 /** URL path → file, from a `next build` in `root`: prerendered pages and metadata routes,
  *  their RSC payloads (under "rsc:" keys), build assets and public files. */
 function buildFiles(root: string): Map<string, StaticFile> {
   const files = new Map<string, StaticFile>();
-  walk(path.join(root, ".next/server/app"), (file, rel) => {
+  walk(path.join(root, distDir(), "server/app"), (file, rel) => {
     if (rel.endsWith(".html")) files.set(rel === "/_not-found.html" ? "/404.html" : rel, entry(file));
     else if (rel.endsWith(".rsc")) files.set(`rsc:${rel.slice(0, -4)}`, entry(file, "text/x-component"));
     else if (rel.endsWith(".body")) {
@@ -62,7 +68,7 @@ function buildFiles(root: string): Map<string, StaticFile> {
       files.set(rel.slice(0, -5), entry(file, meta.headers?.["content-type"]));
     }
   });
-  walk(path.join(root, ".next/static"), (file, rel) => files.set(`/_next/static${rel}`, entry(file)));
+  walk(path.join(root, distDir(), "static"), (file, rel) => files.set(`/_next/static${rel}`, entry(file)));
   walk(path.join(root, "public"), (file, rel) => files.set(rel, entry(file)));
   return files;
 }

@@ -32,3 +32,9 @@ export async function apiTokenRevoke(ctx: ActionContext, params: Params) {
   if (!(await ctx.tokens.revoke(target))) throw DatastoreError.notFound("API token was not found.");
   return null;
 }
+
+/** Our extension: what the caller's token may do, so a page shows only the controls that would
+ *  work. Any caller may ask; the answer never holds the secret. */
+export async function datastoreWhoami(ctx: ActionContext) {
+  return { scope: ctx.user.scope, name: ctx.user.name ?? null };
+}

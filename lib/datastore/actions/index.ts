@@ -2,7 +2,7 @@
 // (CKAN: only read actions accept GET; everything else is POST-only).
 import type { ActionContext } from "../context";
 import type { Params } from "../validate";
-import { apiTokenCreate, apiTokenList, apiTokenRevoke } from "./api-tokens";
+import { apiTokenCreate, apiTokenList, apiTokenRevoke, datastoreWhoami } from "./api-tokens";
 import { datastoreAggregate } from "./datastore-aggregate";
 import { datastoreCreate } from "./datastore-create";
 import { datastoreDelete, datastoreRecordsDelete } from "./datastore-delete";
@@ -36,4 +36,5 @@ export const ACTIONS: Record<string, Action> = {
   api_token_create: { run: apiTokenCreate, read: false },
   api_token_list: { run: apiTokenList, read: true },
   api_token_revoke: { run: apiTokenRevoke, read: false },
+  datastore_whoami: { run: datastoreWhoami, read: true },
 };

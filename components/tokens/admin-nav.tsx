@@ -1,0 +1,5 @@
+"use client";
+// The header's link to the Tokens page: placeholder until the page lands.
+export function AdminNav() {
+  return null;
+}
