@@ -1,10 +1,43 @@
 "use client";
-// Edit details: placeholder until the details dialog lands.
+// Edit details: for tokens that may write, a dialog to change the resource's name, description,
+// private flag and data dictionary, and to delete it (after a second step that asks).
+import { useState } from "react";
+import { createPortal } from "react-dom";
 import type { DatastoreField, Resource } from "@/lib/api-client";
+import { useScope } from "@/components/token/use-scope";
+import { Button } from "@/components/ui/button";
+import { Dialog } from "@/components/ui/dialog";
+import { ConfirmDelete } from "./details-delete";
+import { DetailsForm } from "./details-form";
 
 export function EditDetails({ resource, fields, onDeleted }: { resource: Resource; fields: DatastoreField[]; onDeleted: () => void }) {
-  void resource;
-  void fields;
-  void onDeleted;
-  return null;
+  const { canWrite } = useScope();
+  const [step, setStep] = useState<"closed" | "edit" | "delete">("closed");
+  if (!canWrite) return null;
+  const close = () => setStep("closed");
+  return (
+    <>
+      <Button onClick={() => setStep("edit")} className="ml-1 font-medium">
+        Edit details
+      </Button>
+      {/* out of the page heading the button sits in: the dialog is not part of its name */}
+      {createPortal(
+        <Dialog open={step !== "closed"} onClose={close} title="Edit details">
+          {step === "delete" ? (
+            <ConfirmDelete
+              resource={resource}
+              onCancel={() => setStep("edit")}
+              onDeleted={() => {
+                close();
+                onDeleted();
+              }}
+            />
+          ) : (
+            <DetailsForm resource={resource} fields={fields} onDone={close} onDelete={() => setStep("delete")} />
+          )}
+        </Dialog>,
+        document.body,
+      )}
+    </>
+  );
 }

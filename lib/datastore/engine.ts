@@ -319,6 +319,9 @@ export interface DatastoreEngine {
   setAliases(id: string, aliases: string[]): Promise<void>;
   /** Drops the table, its fields and aliases; the resource stays, inactive (CKAN). */
   dropTable(id: string): Promise<void>;
+  /** Removes the resource (by id, not alias) from the catalog with its table, if it has one,
+   *  and aliases, atomically; its id is free again. Unknown: a not-found DatastoreError. */
+  deleteResource(id: string): Promise<void>;
 
   /** Writes records; throws DatastoreError for bad values or key violations. */
   write(id: string, records: Record<string, unknown>[], method: WriteMethod): Promise<void>;

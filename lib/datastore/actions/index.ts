@@ -12,6 +12,8 @@ import { datastoreSearch } from "./datastore-search";
 import { datastoreSummary } from "./datastore-summary";
 import { datastoreUpsert } from "./datastore-upsert";
 import { datastoreValueCounts } from "./datastore-value-counts";
+import { resourceDelete } from "./resource-delete";
+import { resourcePatch } from "./resource-patch";
 import { resourceSearch, resourceShow } from "./resources";
 
 export interface Action {
@@ -33,6 +35,8 @@ export const ACTIONS: Record<string, Action> = {
   datastore_upsert: { run: datastoreUpsert, read: false },
   datastore_delete: { run: datastoreDelete, read: false },
   datastore_records_delete: { run: datastoreRecordsDelete, read: false },
+  resource_patch: { run: resourcePatch, read: false },
+  resource_delete: { run: resourceDelete, read: false },
   api_token_create: { run: apiTokenCreate, read: false },
   api_token_list: { run: apiTokenList, read: true },
   api_token_revoke: { run: apiTokenRevoke, read: false },

@@ -140,3 +140,9 @@ export async function saveFields(db: Queryable, id: string, fields: StoredField[
 export async function touch(db: Queryable, id: string, rowDelta: number): Promise<void> {
   await db.query("UPDATE datastore_resources SET row_count = row_count + $1, modified = $2, version = version + 1 WHERE id = $3", [rowDelta, now(), id]);
 }
+
+/** Removes the resource's catalog row and aliases (its table is the caller's to drop first). */
+export async function removeResource(db: Queryable, id: string): Promise<void> {
+  await db.query("DELETE FROM datastore_aliases WHERE resource_id = $1", [id]);
+  await db.query("DELETE FROM datastore_resources WHERE id = $1", [id]);
+}

@@ -317,6 +317,15 @@ export class PostgresEngine implements DatastoreEngine {
     return this.writing(async (db) => schema.dropTable(db, await catalog.mustLock(db, id)));
   }
 
+  deleteResource(id: string): Promise<void> {
+    return this.writing(async (db) => {
+      const r = await catalog.lockResource(db, id);
+      if (!r || r.id !== id) throw DatastoreError.notFound(`Resource "${id}" was not found.`);
+      if (r.active) await schema.dropTable(db, r);
+      await catalog.removeResource(db, id);
+    });
+  }
+
   // ------------------------------------------------------------------------------- writes
 
   async write(id: string, records: Record<string, unknown>[], method: WriteMethod): Promise<void> {

@@ -120,3 +120,9 @@ export function touch(c: Conn, id: string, rowDelta: number): void {
     .get("UPDATE datastore_resources SET row_count = row_count + ?, modified = ?, version = version + 1 WHERE id = ?")
     .run(rowDelta, now(), id);
 }
+
+/** Removes the resource's catalog row and aliases (its table is the caller's to drop first). */
+export function removeResource(c: Conn, id: string): void {
+  c.db.prepare("DELETE FROM datastore_aliases WHERE resource_id = ?").run(id);
+  c.db.prepare("DELETE FROM datastore_resources WHERE id = ?").run(id);
+}

@@ -234,6 +234,15 @@ export class SqliteEngine implements DatastoreEngine {
     });
   }
 
+  deleteResource(id: string): Promise<void> {
+    return this.writing(() => {
+      const r = catalog.findResource(this.c, id);
+      if (!r || r.id !== id) throw DatastoreError.notFound(`Resource "${id}" was not found.`);
+      if (r.active) schema.dropTable(this.c, id);
+      catalog.removeResource(this.c, id);
+    });
+  }
+
   // ------------------------------------------------------------------------------- writes
 
   write(id: string, records: Record<string, unknown>[], method: WriteMethod): Promise<void> {

@@ -1,0 +1,49 @@
+"use client";
+// The second step of "Delete resource": says what goes (the name and its records), then
+// resource_delete. The deleted resource's queries are dropped, not refetched into a 404.
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { infoQuery, type Resource } from "@/lib/api-client";
+import { apiErrorText, deleteResource, readsResource } from "@/lib/api-client/details";
+import { plural, resourceLabel } from "@/components/explorer/format";
+import { useToken } from "@/components/token/token-provider";
+import { Button } from "@/components/ui/button";
+import { Notice } from "@/components/ui/notice";
+
+export function ConfirmDelete({ resource, onCancel, onDeleted }: { resource: Resource; onCancel: () => void; onDeleted: () => void }) {
+  const { session, ready } = useToken();
+  const queryClient = useQueryClient();
+  // the count as the table has it now (the resource list may be a little older)
+  const info = useQuery({ ...infoQuery(session, resource.id), enabled: ready && resource.datastore_active !== false });
+  const records = info.data?.meta.count ?? resource.row_count ?? 0;
+
+  const remove = useMutation({
+    mutationFn: () => deleteResource(resource.id, session),
+    onSuccess: () => {
+      const names = new Set([resource.id, ...(resource.aliases ?? [])]);
+      queryClient.removeQueries({ queryKey: ["datastore"], predicate: (q) => readsResource(q.queryKey, names) });
+      onDeleted();
+      void queryClient.invalidateQueries({ queryKey: ["datastore"] });
+    },
+  });
+
+  return (
+    <div className="space-y-4">
+      <p>
+        Delete “{resourceLabel(resource)}” and its {plural(records, "record")}? This cannot be undone.
+      </p>
+      {remove.error && (
+        <Notice tone="error" role="alert" title="Not deleted">
+          <p className="whitespace-pre-line">{apiErrorText(remove.error)}</p>
+        </Notice>
+      )}
+      <div className="flex justify-end gap-2">
+        <Button autoFocus onClick={onCancel}>
+          Cancel
+        </Button>
+        <Button variant="danger" onClick={() => remove.mutate()} disabled={remove.isPending} aria-busy={remove.isPending}>
+          Delete
+        </Button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,108 @@
+"use client";
+// The Edit details form: the resource's Name, Description and Private flag, then its data
+// dictionary. Save sends only what changed (resource_patch, then datastore_create with the
+// changed fields' info) and, once the page has read it back, closes.
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useId, useState } from "react";
+import type { DatastoreField, Resource } from "@/lib/api-client";
+import { apiErrorText, detailsChanges, draftFrom, patchResource, setFieldInfo } from "@/lib/api-client/details";
+import { useToken } from "@/components/token/token-provider";
+import { Button } from "@/components/ui/button";
+import { Notice } from "@/components/ui/notice";
+import { DictionaryFields, INPUT_CLASS } from "./dictionary-fields";
+
+export function DetailsForm({
+  resource,
+  fields,
+  onDone,
+  onDelete,
+}: {
+  resource: Resource;
+  fields: DatastoreField[];
+  onDone: () => void;
+  onDelete: () => void;
+}) {
+  const { session } = useToken();
+  const queryClient = useQueryClient();
+  const baseId = useId();
+  const [draft, setDraft] = useState(() => draftFrom(resource, fields));
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ["datastore"] });
+
+  const save = useMutation({
+    mutationFn: async () => {
+      const { patch, dictionary } = detailsChanges(resource, fields, draft);
+      const patched = Object.keys(patch).length > 0;
+      if (patched) await patchResource(resource.id, patch, session);
+      try {
+        if (dictionary.length) await setFieldInfo(resource.id, dictionary, session);
+      } catch (e) {
+        // the details went in before the dictionary was refused: show them as they now are
+        if (patched) void refresh();
+        throw e;
+      }
+      return patched || dictionary.length > 0;
+    },
+    // close once the page shows the change (title, badge, column headers), not before
+    onSuccess: async (changed) => {
+      if (changed) await refresh();
+      onDone();
+    },
+  });
+
+  return (
+    <form
+      className="space-y-4"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (!save.isPending) save.mutate();
+      }}
+    >
+      <div className="space-y-1">
+        <label htmlFor={`${baseId}-name`} className="block text-sm font-medium">
+          Name
+        </label>
+        <input id={`${baseId}-name`} value={draft.name} onChange={(e) => setDraft({ ...draft, name: e.target.value })} className={INPUT_CLASS} />
+      </div>
+      <div className="space-y-1">
+        <label htmlFor={`${baseId}-description`} className="block text-sm font-medium">
+          Description
+        </label>
+        <textarea
+          id={`${baseId}-description`}
+          rows={3}
+          value={draft.description}
+          onChange={(e) => setDraft({ ...draft, description: e.target.value })}
+          className={INPUT_CLASS}
+        />
+      </div>
+      <label className="flex items-center gap-2 text-sm font-medium">
+        <input type="checkbox" checked={draft.private} onChange={(e) => setDraft({ ...draft, private: e.target.checked })} />
+        Private
+      </label>
+
+      <DictionaryFields
+        fields={fields}
+        entries={draft.dictionary}
+        onChange={(id, entry) => setDraft({ ...draft, dictionary: { ...draft.dictionary, [id]: entry } })}
+      />
+
+      {save.error && (
+        <Notice tone="error" role="alert" title="Not saved">
+          <p className="whitespace-pre-line">{apiErrorText(save.error)}</p>
+        </Notice>
+      )}
+
+      <div className="flex flex-wrap items-center justify-between gap-2 border-t pt-3">
+        <Button variant="danger" onClick={onDelete} disabled={save.isPending}>
+          Delete resource
+        </Button>
+        <span className="flex gap-2">
+          <Button onClick={onDone}>Cancel</Button>
+          <Button type="submit" variant="primary" disabled={save.isPending} aria-busy={save.isPending}>
+            Save
+          </Button>
+        </span>
+      </div>
+    </form>
+  );
+}
