@@ -1,9 +1,52 @@
 "use client";
-// Add record: placeholder until row editing lands.
-import type { DatastoreField } from "@/lib/api-client";
+// "Add record" in the records toolbar: for a write token on a resource with a primary key, the
+// record form, empty, sent with datastore_upsert's method insert. On success the dialog closes
+// and the refetched table holds the new row.
+import { useMutation } from "@tanstack/react-query";
+import { useState } from "react";
+import type { DatastoreField, DatastoreRecord } from "@/lib/api-client";
+import { upsertRecords, writeErrorMessages } from "@/lib/api-client/records";
+import { useToken } from "@/components/token/token-provider";
+import { useScope } from "@/components/token/use-scope";
+import { Button } from "@/components/ui/button";
+import { Dialog } from "@/components/ui/dialog";
+import { useRefreshAfterWrite } from "./record-edit";
+import { RecordForm } from "./record-form";
+import { usePrimaryKey } from "./use-primary-key";
 
 export function AddRecord({ resourceId, fields }: { resourceId: string; fields: DatastoreField[] }) {
-  void resourceId;
-  void fields;
-  return null;
+  const { session } = useToken();
+  const { canWrite } = useScope();
+  const key = usePrimaryKey(resourceId);
+  const [open, setOpen] = useState(false);
+  const refresh = useRefreshAfterWrite();
+  const add = useMutation({
+    mutationFn: (record: DatastoreRecord) => upsertRecords(session, key?.resourceId ?? resourceId, "insert", [record]),
+    onSuccess: async () => {
+      await refresh();
+      setOpen(false);
+    },
+  });
+  if (!canWrite || !key?.fields.length) return null;
+
+  const close = () => {
+    setOpen(false);
+    add.reset();
+  };
+  return (
+    <>
+      <Button onClick={() => setOpen(true)}>Add record</Button>
+      <Dialog open={open} onClose={close} title="Add record">
+        <RecordForm
+          fields={fields}
+          original={null}
+          keys={key.fields}
+          errors={add.error ? writeErrorMessages(add.error) : null}
+          pending={add.isPending}
+          onSubmit={(record) => add.mutate(record)}
+          onCancel={close}
+        />
+      </Dialog>
+    </>
+  );
 }

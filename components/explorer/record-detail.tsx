@@ -1,14 +1,19 @@
 "use client";
 // Every field of one record, values in full and as stored (JSON pretty-printed), each field
 // named by its data dictionary label with its id, type in words and notes. Loads the whole
-// record by `_id` when the table shows only some columns, or when a link opened it.
+// record by `_id` when the table shows only some columns, or when a link opened it. A write
+// token may edit or delete it when the resource has a primary key.
+import { useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { searchQuery, type DatastoreField, type DatastoreRecord } from "@/lib/api-client";
 import { useToken } from "@/components/token/token-provider";
+import { useScope } from "@/components/token/use-scope";
 import { Dialog } from "@/components/ui/dialog";
 import { NullMark } from "./cell-value";
 import { fieldLabel } from "./field-match";
 import { fieldNotes, formatFieldValue, typeInWords } from "./format";
+import { DeleteRecord, EditRecord, RecordActions } from "./record-edit";
+import { usePrimaryKey } from "./use-primary-key";
 import { useLocale } from "./use-locale";
 
 function FullValue({ value, field, locale }: { value: unknown; field: DatastoreField; locale: string }) {
@@ -76,23 +81,53 @@ export function RecordDetail({
   const shownFields = partial && full.data ? full.data.fields : allFields && !partial ? [{ id: "_id", type: "int" }, ...allFields] : fields;
   const missing = partial && full.data && full.data.records.length === 0;
 
+  const { canWrite } = useScope();
+  const key = usePrimaryKey(resourceId);
+  // `from`: the step we came back from, whose button gets the focus again
+  const [step, setStep] = useState<{ mode: "view" | "edit" | "delete"; from: "edit" | "delete" | null }>({ mode: "view", from: null });
+  const [stepFor, setStepFor] = useState(id);
+  if (stepFor !== id) {
+    setStepFor(id);
+    setStep({ mode: "view", from: null });
+  }
+  const back = () => setStep((s) => ({ mode: "view", from: s.mode === "view" ? null : s.mode }));
+  // edit only the whole record, as stored, and only what the key can name
+  const complete = shownRecord && (!partial || full.data?.records[0]) ? shownRecord : null;
+  const writable =
+    canWrite && key && key.fields.length > 0 && complete && allFields ? { resourceId: key.resourceId, record: complete, keys: key.fields, fields: allFields } : null;
+
   return (
     <Dialog side open={id !== null} onClose={onClose} title={typeof id === "number" ? `Record ${id}` : "Record"}>
-      {shownRecord && (
-        <dl className="divide-y divide-zinc-200 dark:divide-zinc-800">
-          {shownFields
-            .filter((f) => f.id in shownRecord)
-            .map((f) => (
-              <div key={f.id} className="grid gap-1 py-2 sm:grid-cols-[11rem_1fr] sm:gap-3">
-                <dt className="text-sm font-medium break-words">
-                  <FieldName field={f} />
-                </dt>
-                <dd className="min-w-0 text-sm">
-                  <FullValue value={shownRecord[f.id]} field={f} locale={locale} />
-                </dd>
-              </div>
-            ))}
-        </dl>
+      {writable && step.mode === "edit" ? (
+        <EditRecord resourceId={writable.resourceId} record={writable.record} fields={writable.fields} keys={writable.keys} onDone={back} />
+      ) : (
+        <>
+          {writable && step.mode === "view" && (
+            <RecordActions focus={step.from} onEdit={() => setStep({ mode: "edit", from: null })} onDelete={() => setStep({ mode: "delete", from: null })} />
+          )}
+          {writable && step.mode === "delete" && (
+            <DeleteRecord resourceId={writable.resourceId} record={writable.record} keys={writable.keys} onCancel={back} onDeleted={onClose} />
+          )}
+          {canWrite && key?.fields.length === 0 && shownRecord && (
+            <p className="mb-2 text-xs text-zinc-600 dark:text-zinc-400">Editing needs a primary key (set one with datastore_create).</p>
+          )}
+          {shownRecord && (
+            <dl className="divide-y divide-zinc-200 dark:divide-zinc-800">
+              {shownFields
+                .filter((f) => f.id in shownRecord)
+                .map((f) => (
+                  <div key={f.id} className="grid gap-1 py-2 sm:grid-cols-[11rem_1fr] sm:gap-3">
+                    <dt className="text-sm font-medium break-words">
+                      <FieldName field={f} />
+                    </dt>
+                    <dd className="min-w-0 text-sm">
+                      <FullValue value={shownRecord[f.id]} field={f} locale={locale} />
+                    </dd>
+                  </div>
+                ))}
+            </dl>
+          )}
+        </>
       )}
       {partial && full.isLoading && <p className="mt-2 text-sm">{loaded ? "Loading the other fields…" : "Loading the record…"}</p>}
       {missing && <p className="p-4 text-sm">There is no record {id} in this resource (it may have been deleted).</p>}

@@ -18,8 +18,11 @@ export type SearchResult = {
   total_was_estimated?: boolean;
 };
 
+/** One entry of datastore_info's `meta.indexes`: an index and why it exists. */
+export type IndexInfo = { fields: string[]; reason: "primary_key" | "declared" | "import" | "learned" };
+
 export type InfoResult = {
-  meta: { id: string; count: number; aliases?: string[] };
+  meta: { id: string; count: number; aliases?: string[]; indexes?: IndexInfo[] };
   fields: DatastoreField[];
 };
 

@@ -21,6 +21,8 @@ interface Sample {
   /** `label` and `notes` are the data dictionary (CKAN's `info`): the explorer's column header and its description. */
   fields: { id: string; type: string; label?: string; notes?: string }[];
   indexes: string[];
+  /** CKAN's `primary_key`: the fields that name a record, so the explorer can edit rows. */
+  primaryKey?: string[];
   /** Converts a parsed row to the declared fields (source spellings → ISO dates, etc.). */
   map?: (row: Row) => Row;
 }
@@ -51,7 +53,9 @@ const SAMPLES: Sample[] = [
       { id: "latitude", type: "float8" },
       { id: "longitude", type: "float8" },
     ],
-    indexes: ["iata", "city", "state"],
+    // the key's unique index also serves lookups by code
+    primaryKey: ["iata"],
+    indexes: ["city", "state"],
   },
   {
     alias: "zipcodes",
@@ -189,6 +193,7 @@ async function loadSampleData(engine: DatastoreEngine, tokens: TokenStore): Prom
         records,
         aliases: [s.alias],
         indexes: s.indexes,
+        ...(s.primaryKey ? { primary_key: s.primaryKey } : {}),
       });
       rows += records.length;
     }
