@@ -4,7 +4,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { expect, test } from "./helpers/test";
-import { dataRows, shot, waitForRows } from "./helpers/explorer";
+import { ADMIN_TOKEN, dataRows, shot, waitForRows } from "./helpers/explorer";
 
 /** No axe violation in the page as it is now: of any impact (`every`), or serious and critical. */
 async function expectNoSeriousViolations(page: Page, state: string, { every = false } = {}) {
@@ -167,6 +167,24 @@ for (const colorScheme of ["light", "dark"] as const) {
     await expectNoSeriousViolations(page, "private without token");
   });
 }
+
+test("axe: the Tokens page", async ({ page }) => {
+  await page.goto("/tokens");
+  await expect(page.getByText("Managing tokens needs an admin token")).toBeVisible();
+  await expectNoViolations(page, "Tokens page without a token");
+  await page.getByLabel("Token", { exact: true }).fill(ADMIN_TOKEN);
+  await page.getByRole("button", { name: "Use token" }).click();
+  await page.getByLabel("Name").fill("axe check");
+  await page.getByRole("button", { name: "Create token" }).click();
+  await expect(page.getByLabel("New token")).toBeVisible();
+  await settle(page);
+  await expectNoViolations(page, "Tokens page with a new token");
+  await page.getByRole("button", { name: "Revoke axe check" }).click();
+  await expect(page.getByRole("dialog")).toBeVisible();
+  await expectNoViolations(page, "revoke confirmation");
+  await page.getByRole("dialog").getByRole("button", { name: "Revoke", exact: true }).click();
+  await expect(page.getByRole("row", { name: /axe check/ })).toHaveCount(0);
+});
 
 test("usable at 375px wide", async ({ page }) => {
   await page.setViewportSize({ width: 375, height: 800 });

@@ -1,0 +1,30 @@
+"use client";
+// The new token's secret, shown once with a copy button. It takes the focus so the secret is
+// selected and its warning read out.
+import { useId } from "react";
+import { Button } from "@/components/ui/button";
+import { CopyButton } from "@/components/ui/copy-button";
+import { Notice } from "@/components/ui/notice";
+
+export function NewTokenNotice({ secret, onDone }: { secret: string; onDone: () => void }) {
+  const hint = useId();
+  return (
+    <Notice tone="warning" title={<span id={hint}>Copy this token now: it will not be shown again.</span>}>
+      <div className="flex flex-wrap items-center gap-2">
+        <input
+          readOnly
+          autoFocus
+          aria-label="New token"
+          aria-describedby={hint}
+          value={secret}
+          spellCheck={false}
+          autoComplete="off"
+          onFocus={(e) => e.currentTarget.select()}
+          className="min-w-0 flex-1 rounded-md border bg-white px-2 py-1.5 font-mono text-sm text-zinc-900 dark:bg-zinc-900 dark:text-zinc-100"
+        />
+        <CopyButton text={secret} label="Copy token" />
+        <Button onClick={onDone}>Done</Button>
+      </div>
+    </Notice>
+  );
+}
