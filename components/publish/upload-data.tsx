@@ -1,6 +1,37 @@
 "use client";
-// Upload data: placeholder until the upload dialog lands.
+// "Upload data": for a token that may write, a dialog that sends a file, previews it, and imports
+// it as a new resource or into an existing one. Closing it at any step leaves nothing behind.
+import { useCallback, useState } from "react";
+import { Button } from "@/components/ui/button";
+import { Dialog } from "@/components/ui/dialog";
+import { useScope } from "@/components/token/use-scope";
+import { useUploadFlow } from "./upload-flow";
+import { UploadSteps } from "./upload-steps";
+
 export function UploadData({ onDone }: { onDone: (resourceId: string) => void }) {
-  void onDone;
-  return null;
+  const { canWrite } = useScope();
+  const [open, setOpen] = useState(false);
+  const done = useCallback(
+    (resourceId: string) => {
+      setOpen(false);
+      onDone(resourceId);
+    },
+    [onDone],
+  );
+  const flow = useUploadFlow(done);
+  const { abandon } = flow;
+  const close = useCallback(() => {
+    abandon();
+    setOpen(false);
+  }, [abandon]);
+
+  if (!canWrite && !open) return null;
+  return (
+    <>
+      <Button onClick={() => setOpen(true)}>Upload data</Button>
+      <Dialog open={open} onClose={close} title="Upload data" className="md:max-w-4xl">
+        <UploadSteps flow={flow} onCancel={close} />
+      </Dialog>
+    </>
+  );
 }

@@ -1,0 +1,88 @@
+"use client";
+// The upload dialog's contents for each step: choose a file, watch it being sent, review the
+// preview and details, watch the import. Errors show the server's words and what happens next.
+import { Button } from "@/components/ui/button";
+import { Notice } from "@/components/ui/notice";
+import { UploadFileInput } from "./upload-file-input";
+import type { useUploadFlow } from "./upload-flow";
+import { SUBMIT_LABEL, UploadForm } from "./upload-form";
+import { importText, sentText } from "./upload-format";
+import { UploadPreview } from "./upload-preview";
+import { UploadProgress } from "./upload-progress";
+
+type Flow = ReturnType<typeof useUploadFlow>;
+
+export function UploadSteps({ flow, onCancel }: { flow: Flow; onCancel: () => void }) {
+  const { stage, draft, setDraft, problem } = flow;
+  const cancel = (
+    <Button onClick={onCancel} variant={stage.step === "sending" || stage.step === "importing" ? "danger" : "secondary"}>
+      Cancel
+    </Button>
+  );
+
+  return (
+    <div className="space-y-4">
+      {problem && (
+        <Notice tone="error" role="alert" title={problem.message}>
+          <p>{problem.next}</p>
+        </Notice>
+      )}
+
+      {stage.step === "choose" && (
+        <>
+          <UploadFileInput onFile={flow.choose} />
+          <div className="flex justify-end">{cancel}</div>
+        </>
+      )}
+
+      {stage.step === "sending" && (
+        <>
+          <p className="text-sm font-medium break-all">{stage.file.name}</p>
+          <UploadProgress
+            percent={stage.total > 0 ? (stage.sent / stage.total) * 100 : null}
+            text={stage.total > 0 && stage.sent >= stage.total ? `${sentText(stage.sent, stage.total)} · reading the preview…` : sentText(stage.sent, stage.total)}
+          />
+          <div className="flex justify-end">{cancel}</div>
+        </>
+      )}
+
+      {stage.step === "preview" && draft && (
+        <form
+          className="space-y-4"
+          onSubmit={(e) => {
+            e.preventDefault();
+            flow.submit();
+          }}
+        >
+          <UploadPreview
+            preview={stage.preview}
+            columns={draft.columns}
+            onChange={(columns) => setDraft({ ...draft, columns })}
+            showTypes={draft.mode !== "append"}
+          />
+          <UploadForm draft={draft} onChange={setDraft} />
+          <div className="flex flex-wrap justify-end gap-2">
+            <Button variant="ghost" onClick={flow.abandon}>
+              Choose another file
+            </Button>
+            {cancel}
+            <Button type="submit" variant="primary">
+              {SUBMIT_LABEL[draft.mode]}
+            </Button>
+          </div>
+        </form>
+      )}
+
+      {stage.step === "importing" && (
+        <>
+          <p className="text-sm font-medium break-all">Importing {stage.preview.filename}</p>
+          <UploadProgress
+            percent={stage.progress ? stage.progress.fraction * 100 : null}
+            text={stage.progress ? importText(stage.progress) : "Starting the import…"}
+          />
+          <div className="flex justify-end">{cancel}</div>
+        </>
+      )}
+    </div>
+  );
+}
