@@ -1,5 +1,6 @@
 // Configuration read once from the environment. Every limit the API enforces lives here,
 // so operators tune one place and tests can see the defaults.
+import os from "node:os";
 import path from "node:path";
 
 function intEnv(name: string, fallback: number): number {
@@ -95,6 +96,18 @@ export const config = {
   },
   get maxBodyBytes(): number {
     return intEnv("DATASTORE_MAX_BODY_BYTES", 50 * 1024 * 1024);
+  },
+  /** A file sent to POST /api/upload (README "Uploading data"); streamed to disk, never held. */
+  get maxUploadBytes(): number {
+    return intEnv("DATASTORE_MAX_UPLOAD_BYTES", 4 * 1024 ** 3);
+  },
+  /** Where uploads wait to be imported, on the app server that received them. */
+  get uploadDir(): string {
+    return path.resolve(/* turbopackIgnore: true */ process.cwd(), process.env.DATASTORE_UPLOAD_DIR?.trim() || path.join(os.tmpdir(), "datastore-uploads"));
+  },
+  /** An upload not used (previewed, imported) for this long is removed. */
+  get uploadTtlSeconds(): number {
+    return intEnv("DATASTORE_UPLOAD_TTL_SECONDS", 3600);
   },
   get maxQLength(): number {
     return intEnv("DATASTORE_MAX_Q_LENGTH", 1000);

@@ -6,7 +6,8 @@
 // the table by next_page (first and last pages beside their floors), and
 // prints (and writes as JSON) median and p95 per query, the margin over the floor, throughput,
 // server memory, import rate, index build times and file size. Every figure comes from this run.
-// `--engine postgres` runs the PostgreSQL engine's scenarios instead (bench-postgres.ts).
+// `--engine postgres` runs the PostgreSQL engine's scenarios instead (bench-postgres.ts);
+// `--only upload` runs only the upload scenario (bench-upload.ts).
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
@@ -26,6 +27,7 @@ import { startArgs } from "../lib/test/server";
 import { formatImportComparison, measureImportFloor, timedImport } from "./bench-import";
 import { benchLearned, printLearned } from "./bench-learned";
 import { formatMixedLoad, mixedLoad } from "./bench-mixed";
+import { benchUpload, formatUpload } from "./bench-upload";
 import { benchViews, formatViews } from "./bench-views";
 
 const DIR = path.resolve("data/bench");
@@ -493,6 +495,24 @@ async function viewsOnly() {
   }
 }
 
+/** The upload scenario (bench-upload.ts): `npm run import` of the CSV with its defaults, then
+ *  the same file through the upload endpoint of a fresh API server. */
+async function uploadScenario() {
+  const cli = timedImport(CSV, path.join(DIR, "import-plain-scratch.db"), []);
+  for (const f of ["", "-wal", "-shm"]) fs.rmSync(path.join(DIR, `import-plain-scratch.db${f}`), { force: true });
+  return benchUpload(CSV, path.join(DIR, "upload-scratch"), cli);
+}
+
+/** `npm run bench -- --only upload`: that scenario alone, stored beside the last full run's figures. */
+async function uploadOnly() {
+  const upload = await uploadScenario();
+  for (const line of formatUpload(upload)) console.log(line);
+  const previous = fs.existsSync(RESULTS) ? (JSON.parse(fs.readFileSync(RESULTS, "utf8")) as Record<string, unknown>) : {};
+  fs.writeFileSync(RESULTS, JSON.stringify({ ...previous, upload }, null, 2));
+  console.log(`
+JSON: ${RESULTS} (key "upload")`);
+}
+
 async function main() {
   fs.mkdirSync(DIR, { recursive: true });
   // a CSV (and so a database) from before the coordinates were added is built again
@@ -500,6 +520,11 @@ async function main() {
   if (!current) {
     console.log("Building the joined CSV from flights-3m.parquet + airports.csv (once)…");
     await buildCsv();
+  }
+  const only = process.argv.indexOf("--only");
+  if (only >= 0) {
+    if (process.argv[only + 1] !== "upload") throw new Error(`--only: "${process.argv[only + 1]}" is not a scenario run alone (upload)`);
+    return uploadOnly();
   }
   let meta: BuildMeta;
   if (current && fs.existsSync(META) && fs.existsSync(DB) && !process.argv.includes("--rebuild")) {
@@ -526,6 +551,7 @@ async function main() {
   const scratch = path.join(DIR, "import-scratch.db");
   const importOurs = timedImport(CSV, scratch, ["--index", "origin,delay", "--no-auto-index"]);
   const importFloor = await measureImportFloor(CSV, scratch, ["origin", "delay"]);
+  const upload = await uploadScenario();
 
   if (!PORT) PORT = await freePort();
   const server = startServer();
@@ -638,6 +664,7 @@ async function main() {
       mixedLoad: mixed,
       asImported: learned,
       importWithIndexes: { ours: importOurs, floor: importFloor },
+      upload,
       serverMemoryMb: { maxRss: memory.maxRss, peak: rssMb(server.pid!).hwm },
       explorer,
       views,
@@ -673,6 +700,7 @@ async function main() {
     }
     for (const line of formatViews(views)) console.log(line);
     console.log(formatImportComparison(importFloor, importOurs));
+    for (const line of formatUpload(upload)) console.log(line);
     console.log(`import: ${meta.importRowsPerSecond.toLocaleString("en-US")} rows/s (${meta.importSeconds.toFixed(1)} s incl. full-text index)`);
     console.log(`indexes: ${Object.entries(meta.indexSeconds).map(([k, v]) => `${k} ${v.toFixed(1)} s`).join(", ")}; ANALYZE ${meta.analyzeSeconds.toFixed(1)} s`);
     console.log(`size: database ${(meta.dbBytes / 1e6).toFixed(0)} MB, CSV ${(meta.csvBytes / 1e6).toFixed(0)} MB, ratio ${result.build.dbToCsv.toFixed(2)}`);

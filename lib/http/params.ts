@@ -15,6 +15,11 @@ export interface ApiRequest {
   /** The whole body at once, or null past `max` bytes: read instead of `body` when present
    *  (the Node server's path, without a web stream). */
   bodyUpTo?(max: number): Promise<Uint8Array | null>;
+  /** The body as it arrives, for bodies too big to hold (uploads): read instead of `body` when
+   *  present. Stopping early leaves the connection to the handler's answer. */
+  stream?(): AsyncIterable<Uint8Array>;
+  /** Aborted when the client has gone away (a Fetch Request's own signal, or the Node server's). */
+  readonly signal?: AbortSignal;
   /** The peer's address, when the server knows it (the Node server's path). */
   readonly clientAddress?: string;
 }

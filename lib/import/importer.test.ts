@@ -454,3 +454,37 @@ describe("the import's last steps", () => {
     await engine.close();
   });
 });
+
+describe("renames and replace (the upload API's options)", () => {
+  it("renames a CSV's columns and JSON keys (a swap too), on one thread or two", async () => {
+    for (const offThread of [false, true]) {
+      const r = await load(write(`r${offThread}.csv`, "A,b\n1,x\n2,y\n"), { names: { A: "a", b: "B" }, types: { a: "text" }, primaryKey: ["a"], offThread });
+      expect(r.fields).toEqual([{ id: "a", type: "text" }, { id: "B", type: "text" }]);
+      expect(await rows(r.resourceId)).toEqual([["1", "x"], ["2", "y"]]);
+    }
+    for (const offThread of [false, true]) {
+      const r = await load(write(`r${offThread}.json`, JSON.stringify([{ x: 1, y: "a" }, { x: 2, y: "b" }])), { names: { x: "y", y: "x" }, offThread });
+      expect(types(r)).toEqual({ y: "int4", x: "text" });
+      expect(await rows(r.resourceId)).toEqual([[1, "a"], [2, "b"]]);
+    }
+    expect(await failure(write("n.csv", "a,b\n1,2\n"), { names: { c: "d" } })).toBe('names: "c" is not a column of the file');
+    expect(await failure(write("n.csv", "a,b\n1,2\n"), { names: { a: "b" } })).toBe('names: two columns would be called "b"');
+  });
+
+  it("replace rebuilds the resource in place: id, meta, aliases and surviving fields' info stay", async () => {
+    const first = await load(write("old.csv", "city,n\nOslo,1\n"), { resourceId: "places", name: "Places", description: "Towns", private: true });
+    await engine.alterFields(first.resourceId, [], [{ id: "city", type: "text", info: { label: "City" } }], []);
+    await engine.setAliases(first.resourceId, ["towns"]);
+    const r = await load(write("new.csv", "city,people\nLima,10\nPune,3\n"), { resourceId: "places", name: undefined, replace: true });
+    expect(r).toMatchObject({ resourceId: "places", name: "Places", created: false, rows: 2 });
+    const after = (await engine.getResource("towns"))!;
+    expect(after).toMatchObject({ id: "places", name: "Places", description: "Towns", private: true, aliases: ["towns"] });
+    expect(after.fields).toEqual([{ id: "city", type: "text", info: { label: "City" } }, { id: "people", type: "int4" }]);
+    expect(await rows("places")).toEqual([["Lima", 10], ["Pune", 3]]);
+    // A replace that fails (a value its declared type refuses) leaves it as it was.
+    expect(await failure(write("bad.csv", "city\n1\nx\n"), { resourceId: "places", replace: true, types: { city: "int" }, wording: "api" })).toMatch(
+      /^line 3, column "city": .* \(declared int4\)$/,
+    );
+    expect(await failure(write("b.csv", "a\n1\n"), { resourceId: "nowhere", replace: true, wording: "api" })).toBe("resource_id: resource nowhere was not found");
+  });
+});

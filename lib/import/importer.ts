@@ -5,23 +5,26 @@
 // the command line around it.
 import fs from "node:fs";
 import { setImmediate as tick } from "node:timers/promises";
-import { TokenStore } from "../auth/tokens";
-import { datastoreCreate } from "../datastore/actions/datastore-create";
-import type { ActionContext } from "../datastore/context";
-import type { BulkLoad, DatastoreEngine, Resource } from "../datastore/engine";
+import type { BulkLoad, DatastoreEngine } from "../datastore/engine";
 import { AUTO_INDEX_SAMPLE_ROWS, autoIndexes } from "../datastore/auto-index";
 import { DatastoreError } from "../datastore/errors";
 import { resolveType, type TypeName } from "../datastore/types";
-import { TypeSampler } from "./infer";
 import { loadOffThread } from "./off-thread";
 import { openSource } from "./open";
-import { DEFAULT_SAMPLE_ROWS, RowShaper, describe, toPositional, withoutIds, type Plan } from "./rows";
+import { planAppend, planNew } from "./plan";
+import { renamed } from "./rename";
+import { createResource, target } from "./resource";
+import { DEFAULT_SAMPLE_ROWS, RowShaper, describe, withoutIds } from "./rows";
 import { ImportError, ImportInterrupted, RestartImport, type Batch, type Format, type ReadOptions, type Source } from "./source";
+import { optionName, type Wording } from "./wording";
 
 export { ImportInterrupted };
 
 export interface ImportOptions extends ReadOptions {
   name?: string;
+  description?: string;
+  /** Renames: column in the file → field id. Types, keys and indexes name field ids. */
+  names?: Record<string, string>;
   resourceId?: string;
   private?: boolean;
   primaryKey?: string[];
@@ -32,6 +35,11 @@ export interface ImportOptions extends ReadOptions {
   /** Declared types by field id (any name datastore_create accepts: `int`, `text`, `timestamp`…). */
   types?: Record<string, string>;
   append?: boolean;
+  /** Rebuild the resource `resourceId` from the file (resource.ts): same id, name, description,
+   *  private flag, aliases, and `info` of the fields that stay, unless given here. */
+  replace?: boolean;
+  /** Whose words messages use: the command line's flags (default) or the upload API's. */
+  wording?: Wording;
   /** Rows read before the types are decided. */
   sampleRows?: number;
   onProgress?: (p: ImportProgress) => void;
@@ -68,11 +76,11 @@ export const OFF_THREAD_MIN_BYTES = 8 * 1024 * 1024;
 const MAX_RESTARTS = 20;
 
 /** The types a user may declare: validated up front so a typo costs no reading. */
-function declaredTypes(types: Record<string, string> | undefined): Record<string, TypeName> {
+function declaredTypes(types: Record<string, string> | undefined, wording?: Wording): Record<string, TypeName> {
   const out: Record<string, TypeName> = {};
   for (const [field, name] of Object.entries(types ?? {})) {
     const t = resolveType(name);
-    if (!t) throw new ImportError(`--types: "${name}" is not a valid field type (for "${field}")`);
+    if (!t) throw new ImportError(`${optionName(wording, "types")}: "${name}" is not a valid field type (for "${field}")`);
     out[field] = t;
   }
   return out;
@@ -80,8 +88,9 @@ function declaredTypes(types: Record<string, string> | undefined): Record<string
 
 export async function importFile(engine: DatastoreEngine, file: string, opts: ImportOptions = {}): Promise<ImportResult> {
   const started = performance.now();
-  const userTypes = declaredTypes(opts.types);
+  const userTypes = declaredTypes(opts.types, opts.wording);
   if (opts.append && !opts.resourceId) throw new ImportError("--append needs --resource-id: the resource to add rows to");
+  if (opts.replace && (opts.append || !opts.resourceId)) throw new ImportError("replace needs a resource id, and no append");
   const widened: Record<string, TypeName> = {};
   const addColumns: string[] = [];
   let encoding = opts.encoding;
@@ -94,7 +103,7 @@ export async function importFile(engine: DatastoreEngine, file: string, opts: Im
       return { ...result, restarts, seconds: (performance.now() - started) / 1000 };
     } catch (e) {
       if (!(e instanceof RestartImport)) throw e;
-      if (restarts >= MAX_RESTARTS) throw new ImportError(`${e.reason}; gave up after ${MAX_RESTARTS} restarts (declare the types with --types)`);
+      if (restarts >= MAX_RESTARTS) throw new ImportError(`${e.reason}; gave up after ${MAX_RESTARTS} restarts (declare the types with ${optionName(opts.wording, "types")})`);
       restarts++;
       opts.onNotice?.(`${e.reason}; starting over`);
       if (e.change.encoding) encoding = e.change.encoding;
@@ -115,10 +124,14 @@ async function runOnce(
   addColumns: string[],
   input: Input,
 ): Promise<Omit<ImportResult, "restarts" | "seconds">> {
-  source = withoutIds(source, (m) => {
-    input.told.add(m);
-    opts.onNotice?.(m);
-  });
+  source = renamed(
+    withoutIds(source, (m) => {
+      input.told.add(m);
+      opts.onNotice?.(m);
+    }),
+    opts.names,
+    opts.wording,
+  );
   const batches = source.batches();
   const sampleRows = opts.sampleRows ?? DEFAULT_SAMPLE_ROWS;
   opts.onProgress?.({ phase: "loading", rows: 0, fraction: 0 }); // starts the clock for rows/s
@@ -171,25 +184,15 @@ async function load(
   input: Input,
   releases: (() => Promise<void>)[],
 ): Promise<Omit<ImportResult, "restarts" | "seconds">> {
-  const ctx: ActionContext = { engine: tx, tokens: new TokenStore(tx.tokens), user: { scope: "admin", name: "import" } };
-  let existing: Resource | undefined;
-  if (opts.resourceId) {
-    existing = await tx.getResource(opts.resourceId);
-    if (existing && existing.id !== opts.resourceId) {
-      throw new ImportError(`"${opts.resourceId}" is an alias of ${existing.id}; give the resource id`);
-    }
-    if (existing && !existing.active) existing = undefined; // its table was dropped: created again
-    if (existing && !opts.append) throw new ImportError(`resource ${opts.resourceId} already exists; add --append to add rows to it`);
-    if (!existing && opts.append) throw new ImportError(`--append: resource ${opts.resourceId} was not found`);
-  }
-
-  const plan = existing ? planAppend(source, sample, existing, userTypes) : planNew(source, sample, userTypes, widened, addColumns);
+  const { existing, kept } = await target(tx, opts);
+  const wording = opts.wording;
+  const plan = existing ? planAppend(source, sample, existing, userTypes, wording) : planNew(source, sample, userTypes, widened, addColumns, wording);
   for (const k of opts.primaryKey ?? []) {
     if (!plan.columns.includes(k) && !existing?.fields.some((f) => f.id === k)) {
-      throw new ImportError(`--primary-key: "${k}" is not a column of the file`);
+      throw new ImportError(`${optionName(wording, "primaryKey")}: "${k}" is not a column of the file`);
     }
   }
-  const resource = existing ?? (await createResource(ctx, opts, plan));
+  const resource = existing ?? (await createResource(tx, opts, plan, kept));
   const loader = await tx.bulkLoad(resource.id, plan.columns);
   let rows = 0;
   const twoThreads = !existing && (opts.offThread ?? fs.statSync(input.file).size >= OFF_THREAD_MIN_BYTES);
@@ -200,7 +203,7 @@ async function load(
     releases.push(offThread.release);
     rows = await loadOffThread(
       offThread,
-      { file: input.file, read: input.read, plan, rules: { sampleRows: opts.sampleRows } },
+      { file: input.file, read: input.read, names: opts.names, plan, rules: { sampleRows: opts.sampleRows, wording } },
       {
         onProgress: (n, fraction) => opts.onProgress?.({ phase: "loading", rows: n, fraction }),
         onNotice: (m) => {
@@ -243,7 +246,7 @@ async function load(
     try {
       await tx.setPrimaryKey(resource.id, opts.primaryKey);
     } catch (e) {
-      if (e instanceof DatastoreError) throw new ImportError(`--primary-key ${opts.primaryKey.join(",")}: ${describe(e)}`);
+      if (e instanceof DatastoreError) throw new ImportError(`${optionName(wording, "primaryKey")} ${opts.primaryKey.join(",")}: ${describe(e)}`);
       throw e;
     }
   }
@@ -252,7 +255,7 @@ async function load(
     if (opts.signal?.aborted) throw new ImportInterrupted();
   };
   stopIfAsked();
-  const indexed = await chooseIndexes(tx, resource.id, rows, !existing && opts.autoIndex !== false, opts.indexes ?? []);
+  const indexed = await chooseIndexes(tx, resource.id, rows, !existing && opts.autoIndex !== false, opts.indexes ?? [], wording);
   if (indexed.length) {
     opts.onNotice?.(`indexing ${indexed.join(", ")} for filters`);
     const current = (await tx.getResource(resource.id))!.indexes;
@@ -265,7 +268,7 @@ async function load(
   return {
     resourceId: done.id,
     name: done.name,
-    created: !existing,
+    created: !existing && !kept,
     rows,
     fields: plan.columns.map((c, i) => ({ id: c, type: plan.types[i] })),
     format: source.format,
@@ -274,10 +277,10 @@ async function load(
 }
 
 /** The declared indexes plus, for a new resource, those the auto-index rule picks. */
-async function chooseIndexes(tx: DatastoreEngine, id: string, rows: number, auto: boolean, declared: string[]): Promise<string[]> {
+async function chooseIndexes(tx: DatastoreEngine, id: string, rows: number, auto: boolean, declared: string[], wording?: Wording): Promise<string[]> {
   const fields = (await tx.getResource(id))!.fields;
   for (const f of declared) {
-    if (!fields.some((x) => x.id === f)) throw new ImportError(`--index: "${f}" is not a column of the file`);
+    if (!fields.some((x) => x.id === f)) throw new ImportError(`${optionName(wording, "index")}: "${f}" is not a column of the file`);
   }
   const picked = auto ? autoIndexes(fields, await tx.fieldStats(id, AUTO_INDEX_SAMPLE_ROWS), rows, tx.learnsIndexes) : [];
   return [...new Set([...declared, ...picked])];
@@ -293,66 +296,3 @@ async function indexAll(loader: BulkLoad, rows: number, opts: ImportOptions): Pr
     if (left === 0) return;
   }
 }
-
-function planNew(source: Source, sample: Batch[], userTypes: Record<string, TypeName>, widened: Record<string, TypeName>, addColumns: string[]): Plan {
-  let columns = source.columns;
-  if (source.keyed) {
-    const seen = new Set<string>();
-    for (const batch of sample) for (const rec of batch.rows as Record<string, unknown>[]) for (const k of Object.keys(rec)) seen.add(k);
-    for (const k of addColumns) seen.add(k);
-    columns = [...seen];
-  }
-  if (columns.length === 0) throw new ImportError("the file has no columns");
-  for (const f of Object.keys(userTypes)) {
-    if (!columns.includes(f)) throw new ImportError(`--types: "${f}" is not a column of the file`);
-  }
-  let sampled: TypeName[] = [];
-  if (!source.declared || source.declared.some((t) => t === undefined)) {
-    const sampler = new TypeSampler(columns.length);
-    const index = new Map(columns.map((c, i) => [c, i]));
-    for (const batch of sample) {
-      const rows = source.keyed ? toPositional(batch, index, columns.length, source, false) : (batch.rows as unknown[][]);
-      for (const row of rows) sampler.add(row);
-    }
-    sampled = sampler.types();
-  }
-  const types = columns.map((c, i) => userTypes[c] ?? widened[c] ?? source.declared?.[i] ?? sampled[i]);
-  const inferred = columns.map((c, i) => !userTypes[c] && !source.declared?.[i]);
-  return { columns, types, inferred };
-}
-
-function planAppend(source: Source, sample: Batch[], r: Resource, userTypes: Record<string, TypeName>): Plan {
-  const byId = new Map(r.fields.map((f) => [f.id, f]));
-  let columns = source.columns;
-  if (source.keyed) {
-    const seen = new Set<string>();
-    for (const batch of sample) for (const rec of batch.rows as Record<string, unknown>[]) for (const k of Object.keys(rec)) seen.add(k);
-    columns = [...seen].filter((k) => byId.has(k));
-  }
-  const unknown = source.keyed ? [] : columns.filter((c) => !byId.has(c));
-  if (unknown.length) throw new ImportError(`columns not in resource ${r.id}: "${unknown.join('", "')}" (its fields: ${r.fields.map((f) => f.id).join(", ")})`);
-  for (const [f, t] of Object.entries(userTypes)) {
-    if (byId.get(f)?.type !== t) throw new ImportError(`--types: field "${f}" of resource ${r.id} is ${byId.get(f)?.type ?? "not there"}; an append cannot change types`);
-  }
-  if (columns.length === 0) throw new ImportError(`the file has none of the fields of resource ${r.id}`);
-  return { columns, types: columns.map((c) => byId.get(c)!.type), inferred: columns.map(() => false) };
-}
-
-async function createResource(ctx: ActionContext, opts: ImportOptions, plan: Plan): Promise<Resource> {
-  const fields = plan.columns.map((id, i) => ({ id, type: plan.types[i] }));
-  const name = opts.name?.trim() || undefined;
-  let id: string;
-  try {
-    if (opts.resourceId) {
-      id = String((await datastoreCreate(ctx, { resource_id: opts.resourceId, fields, force: true })).resource_id);
-      await ctx.engine.updateResourceMeta(id, { name: name ?? opts.resourceId, private: Boolean(opts.private) });
-    } else {
-      id = String((await datastoreCreate(ctx, { resource: { name: name ?? "import", private: Boolean(opts.private) }, fields })).resource_id);
-    }
-  } catch (e) {
-    if (e instanceof DatastoreError) throw new ImportError(`cannot create the resource: ${describe(e)}`);
-    throw e;
-  }
-  return (await ctx.engine.getResource(id))!;
-}
-

@@ -7,6 +7,7 @@ import { openBulkSink } from "../datastore/bulk-sink";
 import type { BulkSink } from "../datastore/engine";
 import { toWorkerError, type FromWorker, type WorkerJob } from "./off-thread";
 import { openSource } from "./open";
+import { renamed } from "./rename";
 import { RowShaper, withoutIds } from "./rows";
 import type { Source } from "./source";
 
@@ -31,7 +32,11 @@ async function run(): Promise<void> {
   try {
     // The sink first: a reader's stream starts as it opens, and is read from the next step on.
     sink = await openBulkSink(job.sink);
-    source = withoutIds(await openSource(job.file, job.read), (message) => post({ kind: "notice", message }));
+    source = renamed(
+      withoutIds(await openSource(job.file, job.read), (message) => post({ kind: "notice", message })),
+      job.names,
+      job.rules.wording,
+    );
     const shaper = new RowShaper(job.plan, source, job.rules, true);
     let rows = 0;
     let inPart = 0;

@@ -2,6 +2,7 @@
 // and writes them through the engine's BulkSink in parts; this thread takes each part into the
 // resource (engine.ts OffThreadLoad), full text included, while the worker reads on. Parts
 // shrink towards the end of the file, so little is left to take once the worker is done.
+import fs from "node:fs";
 import path from "node:path";
 import { SHARE_ENV, Worker } from "node:worker_threads";
 import type { BulkSinkSpec, OffThreadLoad, SealedPart } from "../datastore/engine";
@@ -12,6 +13,8 @@ import { ImportError, ImportInterrupted, RestartImport, type ReadOptions } from 
 export interface WorkerJob {
   file: string;
   read: ReadOptions;
+  /** Column renames (rename.ts), applied as the main thread applies them. */
+  names?: Record<string, string>;
   plan: Plan;
   rules: RowRules;
   sink: BulkSinkSpec;
@@ -49,11 +52,19 @@ export interface OffThreadCallbacks {
   signal?: AbortSignal;
 }
 
+/** The worker's source: beside this file under tsx (`npm start`, tests, the command line); a
+ *  bundle (`next start`) has no such file, and then imports load on one thread. */
+const WORKER_ENTRY = path.join(__dirname, "load-worker.ts");
+
+export function offThreadAvailable(): boolean {
+  return fs.existsSync(WORKER_ENTRY);
+}
+
 /** Runs the worker to the end of the file and takes every part it writes; returns the rows loaded. */
 export async function loadOffThread(load: OffThreadLoad, job: Omit<WorkerJob, "sink">, on: OffThreadCallbacks): Promise<number> {
   // TypeScript source beside this file, through both of tsx's hooks: the readers are imported
-  // on demand (open.ts). Only the command line and tests import this, so no bundler moves it.
-  const entry = path.join(__dirname, "load-worker.ts");
+  // on demand (open.ts).
+  const entry = WORKER_ENTRY;
   const boot = `require("tsx/cjs/api").register(); import("tsx/esm/api").then((tsx) => { tsx.register(); require(${JSON.stringify(entry)}); });`;
   const worker = new Worker(boot, {
     eval: true,

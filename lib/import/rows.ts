@@ -6,6 +6,7 @@ import { DatastoreError } from "../datastore/errors";
 import type { TypeName } from "../datastore/types";
 import { fitsLosslessly, widen } from "./infer";
 import { ImportError, RestartImport, type Batch, type Source } from "./source";
+import { textTypeHint, type Wording } from "./wording";
 
 export const DEFAULT_SAMPLE_ROWS = 10_000;
 
@@ -21,6 +22,8 @@ export interface Plan {
 export interface RowRules {
   sampleRows?: number;
   append?: boolean;
+  /** Whose words the messages use: the command line's (default) or the upload API's. */
+  wording?: Wording;
 }
 
 export function describe(e: DatastoreError): string {
@@ -105,7 +108,7 @@ export function restartOrFail(plan: Plan, c: number, value: unknown, where: stri
     }
   }
   const hint = plan.inferred[c]
-    ? ` (type inferred from the first ${rules.sampleRows ?? DEFAULT_SAMPLE_ROWS} rows; set it with --types "${field}:text")`
+    ? ` (type inferred from the first ${rules.sampleRows ?? DEFAULT_SAMPLE_ROWS} rows; ${textTypeHint(rules.wording, field)})`
     : rules.append
       ? ` (the resource's field is ${type})`
       : ` (declared ${type})`;

@@ -6,13 +6,18 @@ import type { ApiRequest } from "../http/params";
 
 /**
  * The handlers' view of a Node request (method, URL, headers, body), lighter than a Fetch API
- * Request: the body is read from the socket's own chunks (`bodyUpTo`), with no web stream.
- * Call `done` once answered: a body left unread (a 413) is read and dropped, as Node does, so
- * the client gets its answer and keeps the connection.
+ * Request: the body is read from the socket's own chunks (`bodyUpTo`), with no web stream, or
+ * streamed (`stream`, uploads). Call `done` once answered: a body left unread (a 413) is read
+ * and dropped, as Node does, so the client gets its answer and keeps the connection; a body
+ * the handler streamed is left as the handler left it (it closes the connection when it stops
+ * early, rather than read gigabytes it refused).
  */
 export function toRequest(req: IncomingMessage, method = req.method ?? "GET"): { request: ApiRequest; done: () => void } {
   const host = /^[\w.:[\]-]+$/.test(req.headers.host ?? "") ? req.headers.host : "localhost";
   const hasBody = method !== "GET" && method !== "HEAD";
+  let streamed = false;
+  let gone: AbortController | undefined;
+  const onClose = () => gone?.abort();
   const request: ApiRequest = {
     method,
     url: `http://${host}${req.url ?? "/"}`,
@@ -24,9 +29,27 @@ export function toRequest(req: IncomingMessage, method = req.method ?? "GET"): {
     },
     body: null,
     bodyUpTo: hasBody ? (max) => readAll(req, max) : async () => new Uint8Array(0),
+    stream() {
+      streamed = true;
+      // Stopping early (a 413) must not destroy the socket: the answer still goes out on it.
+      return hasBody ? req.iterator({ destroyOnReturn: false }) : (async function* () {})();
+    },
+    // Aborted when the client goes away before the handler has answered (a long import).
+    get signal() {
+      if (!gone) {
+        gone = new AbortController();
+        if (req.socket.destroyed) gone.abort();
+        else req.socket.once("close", onClose);
+      }
+      return gone.signal;
+    },
     clientAddress: req.socket.remoteAddress,
   };
-  return { request, done: () => void (req.complete || req.resume()) };
+  const done = () => {
+    req.socket.off("close", onClose);
+    if (!streamed && !req.complete) req.resume();
+  };
+  return { request, done };
 }
 
 /** The whole body, or null once it passes `max` bytes (the rest is read and dropped). */

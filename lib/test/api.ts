@@ -99,3 +99,28 @@ export async function createResource(params: Record<string, unknown>): Promise<s
   if (res.status !== 200) throw new Error(`create failed: ${JSON.stringify(res.body)}`);
   return res.body.result.resource_id;
 }
+
+export interface SendOptions {
+  method?: string;
+  token?: string;
+  /** A raw body (a file's bytes, a stream); sent as it is. */
+  body?: BodyInit;
+  headers?: Record<string, string>;
+}
+
+/** Sends a request with a raw body (an upload) to any route, as a client would. */
+export async function send(pathAndQuery: string, opts: SendOptions = {}): Promise<CallResult & { text: string }> {
+  const headers: Record<string, string> = { ...opts.headers };
+  if (opts.token) headers.authorization = opts.token;
+  const init: RequestInit & { duplex?: "half" } = { method: opts.method ?? "POST", headers, body: opts.body };
+  if (opts.body instanceof ReadableStream) init.duplex = "half";
+  const res = await dispatch(new Request(`http://localhost${pathAndQuery}`, init));
+  const text = await res.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    /* not JSON (NDJSON, a bare string): keep the text */
+  }
+  return { status: res.status, body, headers: res.headers, text };
+}
