@@ -36,6 +36,6 @@ const config = [
       ],
     },
   },
-  { ignores: [".next/**", "node_modules/**", "data/**", "test-results/**", "playwright-report/**", "e2e-artifacts/**", "next-env.d.ts"] },
+  { ignores: [".next/**", ".next-*/**", "node_modules/**", "data/**", "test-results/**", "playwright-report/**", "e2e-artifacts/**", "next-env.d.ts"] },
 ];
 export default config;

@@ -176,7 +176,7 @@ test("axe: the Tokens page", async ({ page }) => {
   await page.getByRole("button", { name: "Use token" }).click();
   await page.getByLabel("Name").fill("axe check");
   await page.getByRole("button", { name: "Create token" }).click();
-  await expect(page.getByLabel("New token")).toBeVisible();
+  await expect(page.getByLabel("New secret")).toBeVisible();
   await settle(page);
   await expectNoViolations(page, "Tokens page with a new token");
   await page.getByRole("button", { name: "Revoke axe check" }).click();

@@ -69,7 +69,8 @@ test("edit a field's Label and see it as the column header; edit the details; de
   await waitForRows(page);
   await expect(recordsTable(page).getByRole("columnheader", { name: "author" })).toBeVisible();
 
-  // the data dictionary: one group per field, prefilled from fields[].info
+  // the details, then the data dictionary on the same screen: one group per field, prefilled
+  // from fields[].info; the resource's Description comes first
   await page.getByRole("button", { name: "Edit details" }).click();
   const dialog = page.getByRole("dialog", { name: "Edit details" });
   await expect(dialog).toBeVisible();
@@ -134,12 +135,14 @@ test("edit a field's Label and see it as the column header; edit the details; de
   await page.goto(`/?resource_id=${doomed}`);
   await waitForRows(page);
   await page.getByRole("button", { name: "Edit details" }).click();
+  // what was typed before asking survives a cancelled delete
+  await dialog.getByLabel("Name").fill(`${doomedName} (typed)`);
   await dialog.getByRole("button", { name: "Delete resource" }).click();
   await expect(dialog).toContainText(`Delete “${doomedName}” and its 2 records? This cannot be undone.`);
   await shot(page, "98-edit-details-confirm-delete");
   await expectAccessible(page, "the delete confirmation");
   await dialog.getByRole("button", { name: "Cancel" }).click();
-  await expect(dialog.getByLabel("Name")).toHaveValue(doomedName);
+  await expect(dialog.getByLabel("Name")).toHaveValue(`${doomedName} (typed)`);
   await dialog.getByRole("button", { name: "Delete resource" }).click();
   await dialog.getByRole("button", { name: "Delete", exact: true }).click();
   await expect(dialog).toBeHidden();

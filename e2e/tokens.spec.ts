@@ -51,10 +51,12 @@ test("create and revoke a token on the Tokens page", async ({ page, request }) =
   await page.getByLabel("Expires in days").fill("30");
   await page.getByRole("button", { name: "Create token" }).click();
   await expect(page.getByText("Copy this token now: it will not be shown again.")).toBeVisible();
-  const shown = page.getByLabel("New token");
+  const shown = page.getByLabel("New secret");
   await expect(shown).toHaveAttribute("readonly", "");
   const secret = await shown.inputValue();
   expect(secret).toMatch(/^dsx_.{20,}/);
+  // the header's Token box is still the one box a "Token" label finds
+  await expect(page.getByLabel("Token")).toHaveCount(1);
   // the form is ready for the next one
   await expect(page.getByLabel("Name")).toHaveValue("");
   await expect(page.getByLabel("Scope")).toHaveValue("read");
@@ -77,11 +79,11 @@ test("create and revoke a token on the Tokens page", async ({ page, request }) =
 
   // shown once: Done hides it, and a reload does not bring it back
   await page.getByRole("button", { name: "Done" }).click();
-  await expect(page.getByLabel("New token")).toHaveCount(0);
+  await expect(page.getByLabel("New secret")).toHaveCount(0);
   await expect(page.getByText("Copy this token now")).toHaveCount(0);
   await page.reload();
   await expect(row).toBeVisible();
-  await expect(page.getByLabel("New token")).toHaveCount(0);
+  await expect(page.getByLabel("New secret")).toHaveCount(0);
   // now it has been used
   await expect(row.getByRole("cell").nth(2).locator("time")).toBeVisible();
 
@@ -122,8 +124,8 @@ test("an API error is shown in the API's words", async ({ page }) => {
   await page.getByLabel("Expires in days").fill("9999999999");
   await page.getByRole("button", { name: "Create token" }).click();
   // (Next's route announcer is an alert too: pick ours by its words)
-  await expect(page.getByRole("alert").filter({ hasText: "expiry" })).toHaveText("expiry is too far in the future");
-  await expect(page.getByLabel("New token")).toHaveCount(0);
+  await expect(page.getByRole("alert").filter({ hasText: "expiry" })).toHaveText("expires_in: expiry is too far in the future");
+  await expect(page.getByLabel("New secret")).toHaveCount(0);
   await expect(page.getByRole("table", { name: "API tokens" }).getByRole("row", { name: /too far/ })).toHaveCount(0);
 });
 

@@ -4,8 +4,8 @@
 // and the refetched table holds the new row.
 import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
-import type { DatastoreField, DatastoreRecord } from "@/lib/api-client";
-import { upsertRecords, writeErrorMessages } from "@/lib/api-client/records";
+import { errorLines, type DatastoreField, type DatastoreRecord } from "@/lib/api-client";
+import { upsertRecords } from "@/lib/api-client/records";
 import { useToken } from "@/components/token/token-provider";
 import { useScope } from "@/components/token/use-scope";
 import { Button } from "@/components/ui/button";
@@ -41,7 +41,7 @@ export function AddRecord({ resourceId, fields }: { resourceId: string; fields: 
           fields={fields}
           original={null}
           keys={key.fields}
-          errors={add.error ? writeErrorMessages(add.error) : null}
+          errors={add.error ? errorLines(add.error) : null}
           pending={add.isPending}
           onSubmit={(record) => add.mutate(record)}
           onCancel={close}

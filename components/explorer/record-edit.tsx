@@ -3,10 +3,11 @@
 // its key) and "Delete record" (datastore_records_delete by its key, after asking). After a
 // write every datastore query is refetched, so the table, the counts and this view show it.
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { DatastoreField, DatastoreRecord } from "@/lib/api-client";
-import { deleteRecords, upsertRecords, writeErrorMessages } from "@/lib/api-client/records";
+import { errorLines, type DatastoreField, type DatastoreRecord } from "@/lib/api-client";
+import { deleteRecords, upsertRecords } from "@/lib/api-client/records";
 import { useToken } from "@/components/token/token-provider";
 import { Button } from "@/components/ui/button";
+import { Notice } from "@/components/ui/notice";
 import { RecordForm } from "./record-form";
 
 /** Refetches everything read from the datastore, for the session in use or any other. */
@@ -56,7 +57,7 @@ export function EditRecord({
       fields={fields}
       original={record}
       keys={keys}
-      errors={save.error ? writeErrorMessages(save.error) : null}
+      errors={save.error ? errorLines(save.error) : null}
       pending={save.isPending}
       onSubmit={(changes, changed) => (changed ? save.mutate(changes) : onDone())}
       onCancel={onDone}
@@ -91,11 +92,11 @@ export function DeleteRecord({
     <div className="mb-3 space-y-2 rounded-md border border-red-300 p-3 dark:border-red-800">
       <p className="text-sm font-medium">Delete this record? This cannot be undone.</p>
       {remove.error && (
-        <div role="alert" className="text-sm text-red-800 dark:text-red-300">
-          {writeErrorMessages(remove.error).map((m, i) => (
+        <Notice tone="error" role="alert" title="Not deleted">
+          {errorLines(remove.error).map((m, i) => (
             <p key={i}>{m}</p>
           ))}
-        </div>
+        </Notice>
       )}
       <div className="flex gap-2">
         <Button variant="danger" onClick={() => remove.mutate()} disabled={remove.isPending}>

@@ -2,8 +2,8 @@
 // The second step of "Delete resource": says what goes (the name and its records), then
 // resource_delete. The deleted resource's queries are dropped, not refetched into a 404.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { infoQuery, type Resource } from "@/lib/api-client";
-import { apiErrorText, deleteResource, readsResource } from "@/lib/api-client/details";
+import { errorLines, infoQuery, type Resource } from "@/lib/api-client";
+import { deleteResource, readsResource } from "@/lib/api-client/details";
 import { plural, resourceLabel } from "@/components/explorer/format";
 import { useToken } from "@/components/token/token-provider";
 import { Button } from "@/components/ui/button";
@@ -33,7 +33,9 @@ export function ConfirmDelete({ resource, onCancel, onDeleted }: { resource: Res
       </p>
       {remove.error && (
         <Notice tone="error" role="alert" title="Not deleted">
-          <p className="whitespace-pre-line">{apiErrorText(remove.error)}</p>
+          {errorLines(remove.error).map((line, i) => (
+            <p key={i}>{line}</p>
+          ))}
         </Notice>
       )}
       <div className="flex justify-end gap-2">

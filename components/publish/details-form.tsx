@@ -1,11 +1,13 @@
 "use client";
-// The Edit details form: the resource's Name, Description and Private flag, then its data
-// dictionary. Save sends only what changed (resource_patch, then datastore_create with the
-// changed fields' info) and, once the page has read it back, closes.
-import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useId, useState } from "react";
-import type { DatastoreField, Resource } from "@/lib/api-client";
-import { apiErrorText, detailsChanges, draftFrom, patchResource, setFieldInfo } from "@/lib/api-client/details";
+// The Edit details form: the resource's Name, Description and Private flag first, then the data
+// dictionary, one group per field with its Label and Description (all on one screen: a field's
+// Label is one step from "Edit details"). Save sends only what changed (resource_patch, then
+// datastore_create with the changed fields' info) and, once the page has read it back, closes.
+import { useMutation } from "@tanstack/react-query";
+import { useId } from "react";
+import { errorLines, type DatastoreField, type Resource } from "@/lib/api-client";
+import { detailsChanges, patchResource, setFieldInfo, type DetailsDraft } from "@/lib/api-client/details";
+import { useRefreshAfterWrite } from "@/components/explorer/record-edit";
 import { useToken } from "@/components/token/token-provider";
 import { Button } from "@/components/ui/button";
 import { Notice } from "@/components/ui/notice";
@@ -14,19 +16,22 @@ import { DictionaryFields, INPUT_CLASS } from "./dictionary-fields";
 export function DetailsForm({
   resource,
   fields,
+  draft,
+  setDraft,
   onDone,
   onDelete,
 }: {
   resource: Resource;
   fields: DatastoreField[];
+  /** Held by the dialog, so a "Delete resource" that is cancelled keeps what was typed. */
+  draft: DetailsDraft;
+  setDraft: (draft: DetailsDraft) => void;
   onDone: () => void;
   onDelete: () => void;
 }) {
   const { session } = useToken();
-  const queryClient = useQueryClient();
   const baseId = useId();
-  const [draft, setDraft] = useState(() => draftFrom(resource, fields));
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ["datastore"] });
+  const refresh = useRefreshAfterWrite();
 
   const save = useMutation({
     mutationFn: async () => {
@@ -79,7 +84,6 @@ export function DetailsForm({
         <input type="checkbox" checked={draft.private} onChange={(e) => setDraft({ ...draft, private: e.target.checked })} />
         Private
       </label>
-
       <DictionaryFields
         fields={fields}
         entries={draft.dictionary}
@@ -88,7 +92,9 @@ export function DetailsForm({
 
       {save.error && (
         <Notice tone="error" role="alert" title="Not saved">
-          <p className="whitespace-pre-line">{apiErrorText(save.error)}</p>
+          {errorLines(save.error).map((line, i) => (
+            <p key={i}>{line}</p>
+          ))}
         </Notice>
       )}
 

@@ -4,6 +4,7 @@
 import { useState } from "react";
 import { createPortal } from "react-dom";
 import type { DatastoreField, Resource } from "@/lib/api-client";
+import { draftFrom, type DetailsDraft } from "@/lib/api-client/details";
 import { useScope } from "@/components/token/use-scope";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
@@ -13,11 +14,19 @@ import { DetailsForm } from "./details-form";
 export function EditDetails({ resource, fields, onDeleted }: { resource: Resource; fields: DatastoreField[]; onDeleted: () => void }) {
   const { canWrite } = useScope();
   const [step, setStep] = useState<"closed" | "edit" | "delete">("closed");
+  // what is typed, kept while the delete step asks; each opening starts from the resource as it is
+  const [draft, setDraft] = useState<DetailsDraft | null>(null);
   if (!canWrite) return null;
   const close = () => setStep("closed");
   return (
     <>
-      <Button onClick={() => setStep("edit")} className="ml-1 font-medium">
+      <Button
+        onClick={() => {
+          setDraft(draftFrom(resource, fields));
+          setStep("edit");
+        }}
+        className="ml-1 font-medium"
+      >
         Edit details
       </Button>
       {/* out of the page heading the button sits in: the dialog is not part of its name */}
@@ -33,7 +42,7 @@ export function EditDetails({ resource, fields, onDeleted }: { resource: Resourc
               }}
             />
           ) : (
-            <DetailsForm resource={resource} fields={fields} onDone={close} onDelete={() => setStep("delete")} />
+            draft && <DetailsForm resource={resource} fields={fields} draft={draft} setDraft={setDraft} onDone={close} onDelete={() => setStep("delete")} />
           )}
         </Dialog>,
         document.body,

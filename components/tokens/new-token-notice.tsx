@@ -1,6 +1,7 @@
 "use client";
 // The new token's secret, shown once with a copy button. It takes the focus so the secret is
-// selected and its warning read out.
+// selected and its warning read out. Its box is named "New secret": a name with "token" in it
+// would also answer to the header's Token box when a label is matched as a substring.
 import { useId } from "react";
 import { Button } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
@@ -14,7 +15,7 @@ export function NewTokenNotice({ secret, onDone }: { secret: string; onDone: () 
         <input
           readOnly
           autoFocus
-          aria-label="New token"
+          aria-label="New secret"
           aria-describedby={hint}
           value={secret}
           spellCheck={false}

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { apiErrorText, detailsChanges, draftFrom, readsResource } from "./details";
-import { ApiError } from "./errors";
+import { detailsChanges, draftFrom, readsResource } from "./details";
 import { queryKeys } from "./queries";
 import type { DatastoreField, Resource } from "./types";
 
@@ -36,15 +35,6 @@ describe("detailsChanges", () => {
       { id: "title", info: { type_override: "text" } },
       { id: "year", info: { label: "Year" } },
     ]);
-  });
-});
-
-describe("apiErrorText", () => {
-  it("gives CKAN's per-parameter messages, else the message", () => {
-    expect(apiErrorText(new ApiError("invalid", 409, "Validation Error", { name: ["Missing value"], private: ["Must be true or false"] }))).toBe(
-      "name: Missing value\nprivate: Must be true or false",
-    );
-    expect(apiErrorText(new ApiError("forbidden", 403, "Access denied: nope"))).toBe("Access denied: nope");
   });
 });
 

@@ -1,7 +1,6 @@
 // Editing a resource's details from the browser: plain fetchers for resource_patch, the data
 // dictionary (datastore_create with fields[].info, CKAN's label and notes) and resource_delete,
 // and the pure diff that decides which of them a Save sends.
-import { ApiError } from "./errors";
 import { callAction, type Auth } from "./fetch";
 import type { DatastoreField, Resource } from "./types";
 
@@ -69,15 +68,6 @@ export function setFieldInfo(resourceId: string, fields: FieldInfoUpdate[], auth
 
 export function deleteResource(id: string, auth: Auth): Promise<null> {
   return callAction<null>("resource_delete", { id }, auth);
-}
-
-/** The API's own words for a failure: CKAN's per-parameter messages, else its message. */
-export function apiErrorText(error: unknown): string {
-  if (!(error instanceof ApiError)) return error instanceof Error ? error.message : String(error);
-  const lines = Object.entries(error.details)
-    .filter(([key]) => key !== "data")
-    .map(([key, value]) => `${key}: ${Array.isArray(value) ? value.join("; ") : JSON.stringify(value)}`);
-  return lines.length ? lines.join("\n") : error.message;
 }
 
 /** Whether a datastore query key (queries.ts) reads one of these resource ids or aliases: after

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ApiError, errorFromBody, explainError } from "./errors";
+import { ApiError, errorFromBody, errorLines, explainError } from "./errors";
 import { queryKeys } from "./queries";
 
 describe("errorFromBody", () => {
@@ -28,6 +28,42 @@ describe("errorFromBody", () => {
     // Nothing of the error itself: not its message, name, status or stack.
     const shown = `${text.title} ${text.body}`;
     for (const part of [e.message, e.name, String(e.status), ...e.stack!.split("\n").slice(1, 3).map((l) => l.trim())]) expect(shown).not.toContain(part);
+  });
+});
+
+describe("errorLines", () => {
+  it("names the parameter of each message (resource_patch, datastore_create)", () => {
+    expect(errorLines(new ApiError("invalid", 409, "Validation Error", { name: ["Missing value"], private: ["Must be true or false"] }))).toEqual([
+      "name: Missing value",
+      "private: Must be true or false",
+    ]);
+  });
+
+  it("gives the cast error of a refused row verbatim, without the row number", () => {
+    const error = errorFromBody(409, {
+      success: false,
+      error: { __type: "Validation Error", records: ['invalid input syntax for type double precision: "abc"'], records_row: 0 },
+    });
+    expect(errorLines(error)).toEqual(['invalid input syntax for type double precision: "abc"']);
+  });
+
+  it("collects the messages of every parameter, a key not found as it is worded", () => {
+    const error = errorFromBody(409, { error: { __type: "Validation Error", key: ['key "[\'ZZZ\']" not found'], fields: ['fields "a", "b" do not exist'] } });
+    expect(errorLines(error)).toEqual(['key "[\'ZZZ\']" not found', 'fields: fields "a", "b" do not exist']);
+  });
+
+  it("leaves out what is not a message (an integrity error's data)", () => {
+    expect(errorLines(errorFromBody(400, { error: { __type: "Integrity Error", message: "constraint failed", data: { row: 1 } } }))).toEqual([
+      "constraint failed",
+    ]);
+  });
+
+  it("falls back to the message, or to the error type", () => {
+    expect(errorLines(new ApiError("forbidden", 403, "Access denied: nope"))).toEqual(["Access denied: nope"]);
+    expect(errorLines(errorFromBody(403, { error: { __type: "Authorization Error", message: "Access denied" } }))).toEqual(["Access denied"]);
+    expect(errorLines(errorFromBody(409, { error: { __type: "Validation Error" } }))).toEqual(["Validation Error"]);
+    expect(errorLines(new ApiError("network", 0, "Failed to fetch"))).toEqual(["Failed to fetch"]);
+    expect(errorLines(new Error("boom"))).toEqual(["boom"]);
   });
 });
 

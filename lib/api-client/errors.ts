@@ -35,10 +35,25 @@ export function errorFromBody(status: number, body: unknown): ApiError {
   return new ApiError(kind, status, `HTTP ${status}`);
 }
 
-function detailLines(details: Record<string, unknown>): string[] {
-  return Object.entries(details)
-    .filter(([key]) => key !== "data")
-    .map(([key, value]) => `${key}: ${Array.isArray(value) ? value.join("; ") : JSON.stringify(value)}`);
+// keys whose messages name what they concern themselves: a refused row's error, a key not
+// found, a busy or full database, the envelope's message
+const STANDS_ALONE = new Set(["records", "key", "database", "message"]);
+
+/**
+ * The API's own words for a failure, one line per message. CKAN keys a 409's messages by the
+ * parameter they concern: resource_patch answers {name: ["Missing value"]}, which needs its key
+ * ("name: Missing value"); datastore_upsert answers {records: ["invalid input syntax…"],
+ * records_row: 0} or {key: ['key "…" not found']}, which read on their own. Values that are not
+ * messages (records_row, an integrity error's data) are left out.
+ */
+export function errorLines(error: unknown): string[] {
+  if (!(error instanceof ApiError)) return [error instanceof Error ? error.message : String(error)];
+  const lines = Object.entries(error.details).flatMap(([key, value]) => {
+    if (key === "data") return [];
+    const messages = (Array.isArray(value) ? value : [value]).filter((m): m is string => typeof m === "string");
+    return messages.map((m) => (STANDS_ALONE.has(key) ? m : `${key}: ${m}`));
+  });
+  return lines.length ? lines : [error.message];
 }
 
 export type Explanation = { title: string; body: string };
@@ -65,10 +80,9 @@ export function explainError(error: unknown, what = "this resource"): Explanatio
         body: "It may have been deleted, or the link may be mistyped. Pick another one from the Resource list.",
       };
     case "invalid": {
-      const lines = detailLines(error.details);
       return {
         title: "The server could not use this view",
-        body: `${lines.length ? lines.join(". ") : error.message}. Change or remove the search, filters, sort or columns and try again.`,
+        body: `${errorLines(error).join(". ")}. Change or remove the search, filters, sort or columns and try again.`,
       };
     }
     default:
