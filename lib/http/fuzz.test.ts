@@ -34,7 +34,9 @@ async function property(arb: fc.Arbitrary<FuzzCase>, numRuns: number) {
   );
 }
 
-describe("fuzz (short run)", () => {
+// Each case fingerprints the whole store to prove a refusal changed nothing: on PostgreSQL that
+// is a round trip per table, so a run of hundreds of cases needs more than the default timeout.
+describe("fuzz (short run)", { timeout: 120_000 }, () => {
   it("the judge catches a 500, a bad envelope, a changed database, private data and secrets", () => {
     const c: FuzzCase = { action: "datastore_upsert", token: "none", method: "POST", encoding: "json", params: { resource_id: "$PRIVATE" } };
     const sent = materialize(c, world);
