@@ -15,7 +15,7 @@ const globalForEngine = globalThis as unknown as { __datastore?: { key: string; 
 
 /** Which store the configuration names: PostgreSQL's URLs and schema, else the SQLite file. A
  *  change (tests switch stores between suites) opens another engine. */
-function storeOptions(): EngineOptions {
+export function storeOptions(): EngineOptions {
   const databaseUrl = config.databaseUrl;
   return databaseUrl ? { databaseUrl, readDatabaseUrl: config.readDatabaseUrl, schema: config.pgSchema } : { file: config.dbPath };
 }

@@ -7,11 +7,11 @@ import { config } from "../config";
 import { getDatastore } from "../datastore";
 import { hasScope } from "../datastore/context";
 import { DatastoreError, ErrorBag } from "../datastore/errors";
-import { ImportInterrupted, importFile, type ImportResult } from "../import/importer";
-import { offThreadAvailable } from "../import/off-thread";
+import { ImportInterrupted, type ImportResult } from "../import/importer";
 import { previewFile } from "../import/preview";
 import { ImportError } from "../import/source";
 import { importRequest, readParams, type ImportRequest } from "../upload/import-params";
+import { importUpload } from "../upload/import-thread";
 import { ProgressRate } from "../upload/progress-rate";
 import { TooLarge, clientGone, receive } from "../upload/receive";
 import { completeUpload, dataPath, findUpload, newUpload, ownerOf, removeFile, removeUpload, saveRecord, sweepExpired, type UploadRecord } from "../upload/store";
@@ -169,10 +169,7 @@ export async function handleUploadImport(request: ApiRequest, id: string): Promi
     const { engine } = await getDatastore();
     const rate = new ProgressRate();
     try {
-      const result = await importFile(engine, file, {
-        ...req.options,
-        // Under `next start` the worker's source is not beside the bundle: one thread then.
-        offThread: offThreadAvailable() ? undefined : false,
+      const result = await importUpload(engine, file, req.options, {
         signal: abort.signal,
         onProgress: onProgress
           ? (p) => {

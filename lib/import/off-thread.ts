@@ -2,7 +2,6 @@
 // and writes them through the engine's BulkSink in parts; this thread takes each part into the
 // resource (engine.ts OffThreadLoad), full text included, while the worker reads on. Parts
 // shrink towards the end of the file, so little is left to take once the worker is done.
-import fs from "node:fs";
 import path from "node:path";
 import { SHARE_ENV, Worker } from "node:worker_threads";
 import type { BulkSinkSpec, OffThreadLoad, SealedPart } from "../datastore/engine";
@@ -53,12 +52,8 @@ export interface OffThreadCallbacks {
 }
 
 /** The worker's source: beside this file under tsx (`npm start`, tests, the command line); a
- *  bundle (`next start`) has no such file, and then imports load on one thread. */
+ *  bundle (`next start`) has no such file (lib/upload/import-thread.ts then loads on one thread). */
 const WORKER_ENTRY = path.join(__dirname, "load-worker.ts");
-
-export function offThreadAvailable(): boolean {
-  return fs.existsSync(WORKER_ENTRY);
-}
 
 /** Runs the worker to the end of the file and takes every part it writes; returns the rows loaded. */
 export async function loadOffThread(load: OffThreadLoad, job: Omit<WorkerJob, "sink">, on: OffThreadCallbacks): Promise<number> {
