@@ -5,15 +5,9 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { APIRequestContext, Page } from "@playwright/test";
 import { expect, test } from "./helpers/test";
-import { ADMIN_TOKEN, recordsTable, shot, waitForRows } from "./helpers/explorer";
+import { ADMIN_TOKEN, createToken, recordsTable, shot, useToken, waitForRows } from "./helpers/explorer";
 
 const admin = { Authorization: ADMIN_TOKEN };
-
-async function createToken(request: APIRequestContext, scope: "read" | "write"): Promise<string> {
-  const res = await request.post("/api/action/api_token_create", { headers: admin, data: { name: `edit-details ${scope}`, scope } });
-  expect(res.ok()).toBe(true);
-  return (await res.json()).result.token as string;
-}
 
 /** A small resource made for the test, so the sample data stays as it is. */
 async function createBooks(request: APIRequestContext, name: string, records = 3): Promise<string> {
@@ -47,14 +41,6 @@ async function expectAccessible(page: Page, state: string) {
   const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
   const report = results.violations.map((v) => `${v.id} (${v.impact}): ${v.help}\n  ${v.nodes.map((n) => n.target.join(" ")).join("\n  ")}`);
   expect(report, `axe violations in ${state}`).toEqual([]);
-}
-
-/** Puts the token in the page's Token box, and waits until the page knows what it may do. */
-async function useToken(page: Page, token: string) {
-  const whoami = page.waitForResponse((r) => r.url().endsWith("/api/action/datastore_whoami") && r.ok());
-  await page.getByLabel("Token").fill(token);
-  await page.getByRole("button", { name: "Use token" }).click();
-  await whoami;
 }
 
 test("edit a field's Label and see it as the column header; edit the details; delete with confirmation", async ({ page, request }) => {

@@ -2,28 +2,11 @@
 // edit a record, see the table change at once; a bad number is refused with the API's words
 // and nothing is written; add a record, delete it after confirming. A read token sees none of it.
 import AxeBuilder from "@axe-core/playwright";
-import type { APIRequestContext, Page } from "@playwright/test";
+import type { APIRequestContext } from "@playwright/test";
 import { expect, test } from "./helpers/test";
-import { ADMIN_TOKEN, apiSearch, columnTexts, dataRows, searchFor, shot, waitForRows } from "./helpers/explorer";
+import { ADMIN_TOKEN, apiSearch, columnTexts, createToken, dataRows, searchFor, shot, useToken, waitForRows } from "./helpers/explorer";
 
 const NEW_CODE = "ZZE";
-
-async function createToken(request: APIRequestContext, scope: "read" | "write"): Promise<string> {
-  const res = await request.post("/api/action/api_token_create", {
-    headers: { Authorization: ADMIN_TOKEN },
-    data: { name: `edit-rows ${scope}`, scope },
-  });
-  expect(res.ok()).toBe(true);
-  return (await res.json()).result.token as string;
-}
-
-/** Puts the token in the page's Token box, and waits until the page knows what it may do. */
-async function useToken(page: Page, token: string) {
-  const whoami = page.waitForResponse((r) => r.url().endsWith("/api/action/datastore_whoami") && r.ok());
-  await page.getByLabel("Token").fill(token);
-  await page.getByRole("button", { name: "Use token" }).click();
-  await whoami;
-}
 
 async function airport(request: APIRequestContext, code: string) {
   return (await apiSearch(request, { resource_id: "airports", filters: { iata: code }, limit: 1 })).records[0];

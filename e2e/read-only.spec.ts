@@ -2,30 +2,13 @@
 // resource, in a record view, on /tokens); a write token sees the writing ones, so their absence
 // above is the scope's doing and not a page that failed to draw them; only an admin token gets
 // the Tokens link and page.
-import type { APIRequestContext, Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { expect, test } from "./helpers/test";
-import { ADMIN_TOKEN, dataRows, shot, waitForRows } from "./helpers/explorer";
+import { ADMIN_TOKEN, createToken, dataRows, shot, useToken, waitForRows } from "./helpers/explorer";
 
 const AIRPORTS = "/?resource_id=airports&limit=10";
 const PAGE_CONTROLS = ["Upload data", "Edit details", "Add record", "Delete resource"];
 const RECORD_CONTROLS = ["Edit record", "Delete record"];
-
-async function createToken(request: APIRequestContext, scope: "read" | "write"): Promise<string> {
-  const res = await request.post("/api/action/api_token_create", {
-    headers: { Authorization: ADMIN_TOKEN },
-    data: { name: `read-only journey ${scope}`, scope },
-  });
-  expect(res.ok()).toBe(true);
-  return (await res.json()).result.token as string;
-}
-
-/** Puts the token in the header's Token box, and waits until the page knows what it may do. */
-async function useToken(page: Page, token: string) {
-  const whoami = page.waitForResponse((r) => r.url().endsWith("/api/action/datastore_whoami") && r.ok());
-  await page.getByLabel("Token").fill(token);
-  await page.getByRole("button", { name: "Use token" }).click();
-  await whoami;
-}
 
 async function openAirports(page: Page) {
   await page.goto(AIRPORTS);

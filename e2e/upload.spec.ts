@@ -7,23 +7,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect, test } from "./helpers/test";
-import { ADMIN_TOKEN, shot, waitForRows } from "./helpers/explorer";
-
-async function createToken(request: APIRequestContext, scope: "read" | "write"): Promise<string> {
-  const res = await request.post("/api/action/api_token_create", {
-    data: { name: `upload-e2e-${scope}-${Date.now()}`, scope },
-    headers: { Authorization: ADMIN_TOKEN },
-  });
-  expect(res.ok()).toBe(true);
-  return (await res.json()).result.token as string;
-}
-
-async function useToken(page: Page, token: string) {
-  await page.getByLabel("Token").fill(token);
-  const whoami = page.waitForResponse((r) => r.url().endsWith("/api/action/datastore_whoami") && r.ok());
-  await page.getByRole("button", { name: "Use token" }).click();
-  await whoami;
-}
+import { ADMIN_TOKEN, createToken, shot, useToken, waitForRows } from "./helpers/explorer";
 
 async function resourceNames(request: APIRequestContext): Promise<string[]> {
   const res = await request.post("/api/action/resource_search", { data: { limit: 1000 }, headers: { Authorization: ADMIN_TOKEN } });

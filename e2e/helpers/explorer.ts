@@ -79,3 +79,18 @@ export async function apiSearch(request: APIRequestContext, params: Record<strin
   const body = await res.json();
   return body.result as { total: number; records: Record<string, unknown>[] };
 }
+
+/** A token of `scope`, made with the admin token through api_token_create. */
+export async function createToken(request: APIRequestContext, scope: "read" | "write" | "admin", name = `e2e ${scope} ${Date.now()}`): Promise<string> {
+  const res = await request.post("/api/action/api_token_create", { headers: { Authorization: ADMIN_TOKEN }, data: { name, scope } });
+  expect(res.ok()).toBe(true);
+  return (await res.json()).result.token as string;
+}
+
+/** Puts the token in the header's Token box, and waits until the page knows what it may do. */
+export async function useToken(page: Page, token: string) {
+  const whoami = page.waitForResponse((r) => r.url().endsWith("/api/action/datastore_whoami") && r.ok());
+  await page.getByLabel("Token").fill(token);
+  await page.getByRole("button", { name: "Use token" }).click();
+  await whoami;
+}
