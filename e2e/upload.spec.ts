@@ -49,6 +49,8 @@ test("upload a CSV, change one type, create the resource, find the rows exact th
   await page.getByRole("button", { name: "Upload data" }).click();
   const dialog = page.getByRole("dialog", { name: "Upload data" });
   await expect(dialog.getByLabel("File")).toBeVisible();
+  // the page as a whole has one control for each of the issue's labels (substring match)
+  await expect(page.getByLabel("File")).toHaveCount(1);
   await expectAccessibleDialog(page, "choose a file");
   await shot(page, "upload-01-choose-file");
 
@@ -59,6 +61,7 @@ test("upload a CSV, change one type, create the resource, find the rows exact th
   await expect(dialog.getByLabel("Type of opened")).toHaveValue("date");
   await expect(dialog.getByLabel("Name", { exact: true })).toHaveValue("cities");
   await expect(dialog.getByRole("radio", { name: "New resource" })).toBeChecked();
+  for (const label of ["Name", "Description", "Private"]) await expect(page.getByLabel(label)).toHaveCount(1);
   await expectAccessibleDialog(page, "the preview");
   await shot(page, "upload-02-preview");
 

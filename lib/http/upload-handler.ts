@@ -86,6 +86,11 @@ export async function handleUpload(request: ApiRequest): Promise<Response> {
     file = completeUpload(target);
 
     const preview = await previewFile(file, read, { rows: PREVIEW_ROWS });
+    // The client left while the file was read: no one will import or delete it.
+    if (request.signal?.aborted) {
+      removeFile(file);
+      return refuse(json("Bad request - the upload was cut off", 400));
+    }
     const record: UploadRecord = {
       id: target.id,
       owner: ownerOf(user),
@@ -154,9 +159,13 @@ export async function handleUploadImport(request: ApiRequest, id: string): Promi
     req = importRequest(params, upload);
     const { engine } = await getDatastore();
     if (req.mode !== "new") {
-      const r = await engine.getResource(req.options.resourceId!);
-      if (!r || !r.active || r.id !== req.options.resourceId) throw DatastoreError.notFound(`Resource "${req.options.resourceId}" was not found.`);
+      const rid = req.options.resourceId!;
+      const r = await engine.getResource(rid);
+      if (!r || !r.active) throw DatastoreError.notFound(`Resource "${rid}" was not found.`);
+      if (r.id !== rid) throw DatastoreError.field("resource_id", `"${rid}" is an alias of ${r.id}; give the resource id`);
     }
+    // A DELETE may have come while this request waited above.
+    ownUpload(id, user);
     if (running.has(id)) throw DatastoreError.field("upload", "this upload is being imported already");
   } catch (e) {
     return failure(help, e);

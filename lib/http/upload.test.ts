@@ -10,6 +10,7 @@ import path from "node:path";
 import ExcelJS from "exceljs";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createAppServer } from "../server/app-server";
+import { handleUpload } from "./upload-handler";
 import { loadRoutes } from "../server/routes";
 import { ADMIN, call, freshDb, send, storeChecksum } from "../test/api";
 import { admin, denied, fails, notFound, ok, token } from "../test/contract";
@@ -182,6 +183,20 @@ describe("a file that cannot be read", () => {
   });
 });
 
+describe("a client that leaves while the preview is read", () => {
+  it("gets 400 and leaves no file", async () => {
+    const gone = new AbortController();
+    const body = (async function* () {
+      yield new TextEncoder().encode(CITIES_CSV);
+      gone.abort(); // the body is all there; the socket closes as the preview is read
+    })();
+    const headers = new Headers({ authorization: WRITE });
+    const res = await handleUpload({ method: "POST", url: "http://localhost/api/upload?filename=a.csv", headers, body: null, stream: () => body, signal: gone.signal });
+    expect(res.status).toBe(400);
+    expect(leftovers()).toEqual([]);
+  });
+});
+
 describe("tokens and ownership", () => {
   it("anonymous and read tokens: 403, nothing stored; write and admin tokens: 200", async () => {
     denied(await upload(CITIES_CSV, "a.csv", ""));
@@ -248,8 +263,20 @@ describe("import", () => {
     const res = await importUpload(id, { mode: "merge", fields: [{ from: "nope", id: "x" }, { from: "city", id: "_bad" }, { from: "people", type: "integer!" }], private: "yes" });
     fails(res, 409, { mode: [expect.any(String)], fields: expect.arrayContaining([expect.stringMatching(/"nope" is not a column/), expect.stringMatching(/not a valid field name/), expect.stringMatching(/not a valid field type/)]), private: [expect.any(String)] });
     fails(await importUpload(id, { mode: "append" }), 409, { resource_id: [expect.any(String)] });
+    fails(await importUpload(id, { primary_key: [1] }), 409, { primary_key: [expect.stringMatching(/^invalid value/)] });
     notFound(await importUpload(id, { mode: "append", resource_id: "missing" }));
     notFound(await importUpload(id, { mode: "replace", resource_id: "missing" }));
+    expect(leftovers()).toHaveLength(2);
+  });
+
+  it("append or replace through an alias: 409 naming the resource id, nothing written", async () => {
+    const created = ok(await admin("datastore_create", { resource: { name: "Aliased" }, fields: [{ id: "city", type: "text" }], records: [{ city: "Old" }], aliases: ["upload-alias"] }));
+    const id = ok(await upload("city\nNew\n", "a.csv")).upload_id;
+    const before = await storeChecksum();
+    for (const mode of ["append", "replace"]) {
+      fails(await importUpload(id, { mode, resource_id: "upload-alias" }), 409, { resource_id: [`"upload-alias" is an alias of ${created.resource_id}; give the resource id`] });
+    }
+    expect(await storeChecksum()).toBe(before);
     expect(leftovers()).toHaveLength(2);
   });
 

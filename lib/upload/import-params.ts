@@ -4,7 +4,7 @@
 import path from "node:path";
 import { ErrorBag } from "../datastore/errors";
 import { resolveType } from "../datastore/types";
-import { fieldNameError, isPlainObject, isUnset, type Params } from "../datastore/validate";
+import { asStringList, fieldNameError, isPlainObject, isUnset, type Params } from "../datastore/validate";
 import type { ImportOptions } from "../import/importer";
 import { FORMATS, type Format } from "../import/source";
 import { parseEncoding } from "../import/text";
@@ -89,12 +89,7 @@ export function importRequest(params: Params, upload: UploadRecord): ImportReque
       if (twice !== undefined) bag.add("fields", `two columns would be called "${twice}"`);
     }
   }
-  let primaryKey: string[] | undefined;
-  if (!isUnset(params.primary_key)) {
-    const v = typeof params.primary_key === "string" ? params.primary_key.split(",").map((s) => s.trim()).filter(Boolean) : params.primary_key;
-    if (!Array.isArray(v) || v.some((k) => typeof k !== "string")) bag.add("primary_key", "must be a list of field ids");
-    else primaryKey = v as string[];
-  }
+  const primaryKey = isUnset(params.primary_key) ? undefined : asStringList(params.primary_key, "primary_key", bag);
   const read = readParams(params, bag);
   bag.throwIfAny();
 
