@@ -13,7 +13,6 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
@@ -24,7 +23,7 @@ import { fullTextExpression } from "../lib/datastore/postgres/fts";
 import type { StoredField } from "../lib/datastore/postgres/resource";
 import { columnType } from "../lib/datastore/postgres/values";
 import { pgUnavailableReason, startCluster, type PgCluster } from "../lib/test/pg-cluster";
-import { startArgs } from "../lib/test/server";
+import { freePort, startArgs } from "../lib/test/server";
 
 type Body = Record<string, unknown>;
 
@@ -70,17 +69,6 @@ const BENCH_SETTINGS: Record<string, string | number> = {
 const SHOWN_SETTINGS = ["server_version", "shared_buffers", "maintenance_work_mem", "work_mem", "max_wal_size", "random_page_cost", "effective_cache_size", "fsync", "synchronous_commit", "full_page_writes", "wal_level", "jit", "max_parallel_maintenance_workers"];
 
 // ------------------------------------------------------------------------------- helpers
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.on("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 function stats(ms: number[]) {
   const s = [...ms].sort((a, b) => a - b);

@@ -6,9 +6,8 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
-import net from "node:net";
 import path from "node:path";
-import { startArgs } from "../lib/test/server";
+import { freePort, startArgs } from "../lib/test/server";
 import type { TimedImport } from "./bench-import";
 
 const TOKEN = "bench-upload-token";
@@ -24,17 +23,6 @@ export interface UploadBench {
   /** The upload's total rate over the command line's (1 = as fast). */
   ofCliRate: number;
   memoryMb: { beforeUpload: number; peakDuringUpload: number; peakDuringImport: number; vmHwm: number };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.on("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 function memory(pid: number): { rss: number; hwm: number } {

@@ -11,7 +11,6 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
-import net from "node:net";
 import path from "node:path";
 import { parse } from "csv-parse/sync";
 import { asyncBufferFromFile, parquetMetadataAsync, parquetRead } from "hyparquet";
@@ -23,7 +22,7 @@ import { openEngine } from "../lib/datastore/open";
 import type { SqliteEngine } from "../lib/datastore/sqlite/engine";
 import { registerFtsFunctions } from "../lib/datastore/sqlite/fts-text";
 import { bindSearch, parseSearchParams } from "../lib/datastore/search-query";
-import { startArgs } from "../lib/test/server";
+import { freePort, startArgs } from "../lib/test/server";
 import { formatImportComparison, measureImportFloor, timedImport } from "./bench-import";
 import { benchLearned, printLearned } from "./bench-learned";
 import { formatMixedLoad, mixedLoad } from "./bench-mixed";
@@ -140,18 +139,6 @@ async function buildDb(): Promise<BuildMeta> {
 }
 
 // -------------------------------------------------------------------------------- server
-
-/** A port nothing listens on, so the benchmark never measures someone else's server. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.on("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 /** The server as `npm start` runs it, or `next start` serving the same build alone. */
 /** A server on `db`. Learning indexes is off unless asked: the cached database stays as built,

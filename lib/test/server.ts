@@ -32,7 +32,8 @@ export interface RunningServer {
   kill(): Promise<void>;
 }
 
-function freePort(): Promise<number> {
+/** A loopback port nothing listens on (the servers of tests and benches start on one). */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = net.createServer();
     s.on("error", reject);
