@@ -170,20 +170,33 @@ describe.each(ENGINES)("engine contract: $name", ({ name, open }) => {
     it("undo a nested transaction alone, and never show other callers the outer one before it commits", async () => {
       await engine.createResource(meta("t"), [{ id: "n", type: "int4" }]);
       let seenDuring: number | undefined;
+      const order: string[] = [];
+      let outside: Promise<void> | undefined;
       await engine.transaction(async (tx) => {
         await tx.write("t", [{ n: 1 }], "insert");
         await expect(tx.transaction(async (inner) => {
           await inner.write("t", [{ n: 2 }], "insert");
           throw new Error("inner");
         })).rejects.toThrow("inner");
-        const outside = engine.getResource("t").then((r) => (seenDuring = r!.rowCount));
-        await new Promise((resolve) => setTimeout(resolve, 20));
-        // SQLite makes the caller wait for the commit; PostgreSQL answers the last committed state.
-        expect(seenDuring).toBe(postgres ? 0 : undefined);
-        await (postgres ? outside : undefined);
+        outside = engine.getResource("t").then((r) => {
+          seenDuring = r!.rowCount;
+          order.push("outside read");
+        });
+        if (postgres) {
+          // PostgreSQL answers the last committed state at once, on a connection of its own
+          // (opening it may take a while on a busy machine): were it made to wait for this
+          // commit, this would never resolve.
+          await outside;
+        } else {
+          // SQLite queues the read behind the transaction: the transaction's own read, sent
+          // after it, comes back first.
+          expect((await tx.getResource("t"))!.rowCount).toBe(1);
+        }
+        order.push("transaction done");
       });
-      await new Promise((resolve) => setTimeout(resolve, 0));
+      await outside;
       expect(seenDuring).toBe(postgres ? 0 : 1);
+      expect(order).toEqual(postgres ? ["outside read", "transaction done"] : ["transaction done", "outside read"]);
       expect((await engine.getResource("t"))!.rowCount).toBe(1);
     });
   });
