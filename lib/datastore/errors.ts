@@ -1,12 +1,18 @@
 // The one error type of the domain. Actions and engines throw it; lib/http maps it to CKAN's
 // envelope and status once (validation 409, not found 404, authorization 403, integrity 400).
 // An engine turns its own failures (busy, full, read-only, constraint) into these kinds.
+// Branded (lib/brand.ts): `instanceof` holds across bundles and module copies.
+import { hasBrand, mark } from "../brand";
 
 export type ErrorKind = "validation" | "not_found" | "authorization" | "integrity";
 
 export type ErrorDetails = Record<string, unknown>;
 
 export class DatastoreError extends Error {
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return hasBrand(value, "DatastoreError");
+  }
+
   /** Seconds after which the same request may succeed (sent as Retry-After). */
   retryAfter?: number;
 
@@ -17,6 +23,7 @@ export class DatastoreError extends Error {
   ) {
     super(message ?? summary(details) ?? kind);
     this.name = "DatastoreError";
+    mark(this, "DatastoreError");
   }
 
   /** 409 Validation Error: one key per bad input, each a list of messages. */
@@ -66,9 +73,14 @@ function summary(details: ErrorDetails): string | undefined {
 
 /** The store cannot be used at all (start-up): the message says why and what to do. */
 export class DatastoreUnavailable extends Error {
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return hasBrand(value, "DatastoreUnavailable");
+  }
+
   constructor(message: string) {
     super(message);
     this.name = "DatastoreUnavailable";
+    mark(this, "DatastoreUnavailable");
   }
 }
 

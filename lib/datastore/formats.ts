@@ -1,5 +1,6 @@
 // Record renderings shared by datastore_search's records_format and the dump endpoint:
 // PostgreSQL COPY-style CSV/TSV lines and the XML of CKAN's dump (contract §6.6, §9).
+import { hasBrand, mark } from "../brand";
 import { toText, type TypeName } from "./types";
 
 export interface ColumnInfo {
@@ -43,7 +44,13 @@ export type RecordsFormat = "objects" | "lists" | "csv" | "tsv";
  * and never becomes 32,000 objects there. The response envelope splices it in as it is.
  */
 export class EncodedJson {
-  constructor(readonly bytes: Uint8Array) {}
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return hasBrand(value, "EncodedJson");
+  }
+
+  constructor(readonly bytes: Uint8Array) {
+    mark(this, "EncodedJson");
+  }
 }
 
 /** The records writer's working buffer, kept for the next page (one per thread). Dead

@@ -4,13 +4,24 @@
 // -4, 1.5e-3 are one word each, as PostgreSQL's parser reads them), English stop words are
 // dropped as PostgreSQL does. `plain: false`: tsquery operators & | ! ( ) and `word:*`.
 
+import { hasBrand, mark } from "../brand";
+
 export type FtsNode =
   | { op: "term"; word: string; prefix: boolean }
   | { op: "and" | "or"; children: FtsNode[] }
   | { op: "not"; child: FtsNode };
 
 /** Thrown for a tsquery that does not parse; the action turns it into 409 `query`. */
-export class FtsSyntaxError extends Error {}
+export class FtsSyntaxError extends Error {
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return hasBrand(value, "FtsSyntaxError");
+  }
+
+  constructor(message?: string) {
+    super(message);
+    mark(this, "FtsSyntaxError");
+  }
+}
 
 // PostgreSQL's english.stop list (the Snowball stop words).
 const STOP_WORDS = new Set(

@@ -2,6 +2,8 @@
 // a reported type, a storage class, and how values are cast on the way in and rendered on
 // the way out (JSON records, PG-style text for csv/tsv/full text). Contract §2.
 
+import { hasBrand, mark } from "../brand";
+
 type ScalarType =
   | "text"
   | "int2"
@@ -21,7 +23,16 @@ export type TypeName = ScalarType | `_${Exclude<ScalarType, "json">}`;
 
 export type Stored = string | number | bigint | null;
 
-export class CastError extends Error {}
+export class CastError extends Error {
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return hasBrand(value, "CastError");
+  }
+
+  constructor(message?: string) {
+    super(message);
+    mark(this, "CastError");
+  }
+}
 
 const ALIASES: Record<string, ScalarType> = {
   text: "text",

@@ -2,6 +2,7 @@
 // (repeated keys become lists), POST JSON bodies (must be an object), and form posts.
 // Anything unreadable is a BadRequest, answered as a bare JSON string with status 400.
 import type { Principal } from "../auth/principal";
+import { hasBrand, mark } from "../brand";
 import { config } from "../config";
 import { nestedDeeperThan, type Params } from "../datastore/validate";
 
@@ -32,11 +33,16 @@ export function clientKey(request: ApiRequest, user: Principal): string {
 }
 
 export class BadRequest extends Error {
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return hasBrand(value, "BadRequest");
+  }
+
   constructor(
     message: string,
     readonly status = 400,
   ) {
     super(message);
+    mark(this, "BadRequest");
   }
 }
 

@@ -1,6 +1,7 @@
 // What every file reader gives the importer: column names, batches of rows with the
 // position each row came from (for error messages), and how far through the file it is.
 // Readers are streaming: a batch is dropped once loaded, so memory stays flat.
+import { hasBrand, mark } from "../brand";
 import type { TypeName } from "../datastore/types";
 
 export type Format = "csv" | "tsv" | "json" | "ndjson" | "xlsx" | "parquet";
@@ -9,16 +10,26 @@ export const FORMATS: Format[] = ["csv", "tsv", "json", "ndjson", "xlsx", "parqu
 
 /** A problem with the input that the user can fix; the message names the place. */
 export class ImportError extends Error {
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return hasBrand(value, "ImportError");
+  }
+
   constructor(message: string) {
     super(message);
     this.name = "ImportError";
+    mark(this, "ImportError");
   }
 }
 
 /** The import was stopped (Ctrl-C) and rolled back. */
 export class ImportInterrupted extends ImportError {
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return hasBrand(value, "ImportInterrupted");
+  }
+
   constructor() {
     super("interrupted: nothing was loaded");
+    mark(this, "ImportInterrupted");
   }
 }
 

@@ -45,6 +45,12 @@ describe("next start", () => {
   it("answers errors in CKAN's envelope: 409 validation, 404 unknown action as a bare 400", async () => {
     const bad = await api("datastore_search", { resource_id: id, limit: "x" });
     expect([bad.status, bad.body.success, bad.body.error.__type, bad.body.error.limit]).toEqual([409, false, "Validation Error", ["Invalid integer"]]);
+    // Raised inside the engine, which the instrumentation bundle opened: its error class is
+    // another copy than the route's, and must still answer 409, never 500.
+    const cast = await api("datastore_upsert", { resource_id: id, method: "insert", records: [{ title: "Dune", year: "soon" }] }, { token: ADMIN });
+    expect([cast.status, cast.body.error.__type]).toEqual([409, "Validation Error"]);
+    const duplicate = await api("datastore_upsert", { resource_id: id, method: "insert", records: [{ title: "Emma", year: 1 }] }, { token: ADMIN });
+    expect([duplicate.status, duplicate.body.error.__type]).toEqual([409, "Validation Error"]);
     const unknown = await api("no_such_action", {});
     expect([unknown.status, unknown.body]).toEqual([400, "Bad request - Action name not known: no_such_action"]);
   });

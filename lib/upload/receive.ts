@@ -4,11 +4,17 @@
 import fs from "node:fs";
 import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
+import { hasBrand, mark } from "../brand";
 
 /** The body passed the limit; nothing was kept. */
 export class TooLarge extends Error {
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return hasBrand(value, "TooLarge");
+  }
+
   constructor(readonly limit: number) {
     super(`more than ${limit} bytes`);
+    mark(this, "TooLarge");
   }
 }
 
