@@ -10,7 +10,7 @@
 import type pg from "pg";
 import { config } from "../../config";
 import type { AggregateOutput, AggregateSpec, HistogramOutput, ResourceStats, SearchOutput, SearchQuery, SummaryOptions, SummaryOutput, ValueCountsOutput } from "../engine";
-import { keysetPages } from "../sqlite/keyset";
+import { keysetPages } from "../keyset";
 import { ReadScheduler } from "../read-scheduler";
 import { aggregate } from "./aggregate";
 import { isConnectionError } from "./errors";

@@ -9,7 +9,7 @@ import { SHARE_ENV, Worker } from "node:worker_threads";
 import { config } from "../../config";
 import type { AggregateSpec, SearchOutput, SearchQuery, SummaryOptions } from "../engine";
 import { DatastoreError, type ErrorKind } from "../errors";
-import { keysetPages } from "./keyset";
+import { keysetPages } from "../keyset";
 import { ReadScheduler, type Lane } from "../read-scheduler";
 
 export type NewReadTask = { resourceId: string } & (

@@ -11,7 +11,7 @@ import { count, countPlan } from "./count";
 import { within } from "./deadline";
 import { bestFirstPage, bestFirstRank } from "./ranked";
 import { idOrderPage } from "./id-scan";
-import { keysetPages } from "./keyset";
+import { keysetPages } from "../keyset";
 import { pageSql, planSearch, type ReadPlan } from "./read-plan";
 
 /** `keepLists` false: the rows may be a transaction's uncommitted ones, so a ranked list built

@@ -1,8 +1,8 @@
-// A walk through a search in `_id` order by keyset (read-plan.ts inIdOrder), shared by the
-// dump's two readers (search.ts on one connection, read-pool.ts on the workers): the page
-// queries, each `_id` past the last row of the one before, `offset` on the first only, until
-// `limit` rows (all when negative) or a short page.
-import type { Filter, SearchQuery } from "../engine";
+// A walk through a search in `_id` order by keyset (each engine's read-plan.ts inIdOrder),
+// the same on every engine: the page queries, each `_id` past the last row of the one before,
+// `offset` on the first only, until `limit` rows (all when negative) or a short page. Dumps walk
+// it on one connection or through an engine's read scheduler.
+import type { Filter, SearchQuery } from "./engine";
 
 /** How a page ended: its row count and the `_id` of its last row. */
 export interface PageEnd {
