@@ -64,29 +64,6 @@ describe("spreadSample", () => {
     expect(spreadSample(c, r, N)).toEqual({ sql: expect.any(String), params: [JSON.stringify(first)], picked: N });
   });
 
-  it("picks increasing ids within the table's extent, one in each stretch", () => {
-    const [lo, hi] = c.db.prepare(`SELECT min(_id), max(_id) FROM ${q(r.table)}`).raw().get() as [number, number];
-    for (const n of [N, 100, 1200, 3600]) {
-      const got = ids(n);
-      expect(got).toHaveLength(n);
-      expect(got[0]).toBeGreaterThanOrEqual(lo);
-      expect(got.at(-1)).toBeLessThanOrEqual(hi);
-      for (let i = 1; i < got.length; i++) expect(got[i], `pick ${i} of ${n}`).toBeGreaterThan(got[i - 1]);
-      // stretches of whole rows here: pick i lies in stretch i
-      const step = (hi - lo + 1) / n;
-      if (Number.isInteger(step)) got.forEach((id, i) => expect(Math.floor((id - lo) / step)).toBe(i));
-    }
-  });
-
-  // Stretches of a fractional length must not floor to the same _id: the sample would hold
-  // fewer rows than `picked` says (aggregate's estimates divide by `picked`).
-  it("never picks the same _id twice, whatever the stretch length", () => {
-    for (const n of [N * 2 + 1, 1000, 3333]) {
-      const got = ids(n);
-      expect(new Set(got).size, `${n} picks`).toBe(n);
-    }
-  });
-
   it("answers null when the table is no bigger than the sample", () => {
     expect(spreadSample(c, r, ROWS)).toBeNull();
     expect(spreadSample(c, r, ROWS + 1)).toBeNull();
