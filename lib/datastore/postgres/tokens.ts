@@ -1,22 +1,9 @@
 // API tokens in the `api_tokens` table: the engine's TokenStorage. Only hashes are stored;
 // the rules (secrets, expiry, scopes) live in lib/auth/tokens.ts.
 import type pg from "pg";
-import type { TokenRecord, TokenStorage } from "../engine";
+import type { TokenStorage } from "../engine";
+import { TOKEN_COLUMNS, tokenRecord, tokenValues, type TokenRow } from "../token-row";
 import type { Queryable } from "./resource";
-
-interface Row {
-  id: string;
-  name: string;
-  scope: TokenRecord["scope"];
-  token_hash: string;
-  created: string;
-  expires: string | null;
-  last_used: string | null;
-}
-
-function record(r: Row): TokenRecord {
-  return { id: r.id, name: r.name, scope: r.scope, hash: r.token_hash, created: r.created, expires: r.expires, lastUsed: r.last_used };
-}
 
 /**
  * `db`: where tokens are read and written (the primary, or a transaction's client); `pool`:
@@ -25,21 +12,13 @@ function record(r: Row): TokenRecord {
 export function pgTokens(db: Queryable, pool: pg.Pool): TokenStorage {
   return {
     insert: async (t) => {
-      await db.query("INSERT INTO api_tokens (id, name, scope, token_hash, created, expires, last_used) VALUES ($1, $2, $3, $4, $5, $6, $7)", [
-        t.id,
-        t.name,
-        t.scope,
-        t.hash,
-        t.created,
-        t.expires,
-        t.lastUsed,
-      ]);
+      await db.query(`INSERT INTO api_tokens (${TOKEN_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)`, tokenValues(t));
     },
-    list: async () => (await db.query<Row>(`SELECT * FROM api_tokens ORDER BY created COLLATE "C", id COLLATE "C"`)).rows.map(record),
+    list: async () => (await db.query<TokenRow>(`SELECT * FROM api_tokens ORDER BY created COLLATE "C", id COLLATE "C"`)).rows.map(tokenRecord),
     findByHash: async (hash) => {
       if (hash.includes("\u0000")) return undefined; // never stored (text cannot hold NUL)
-      const { rows } = await db.query<Row>("SELECT * FROM api_tokens WHERE token_hash = $1", [hash]);
-      return rows[0] && record(rows[0]);
+      const { rows } = await db.query<TokenRow>("SELECT * FROM api_tokens WHERE token_hash = $1", [hash]);
+      return rows[0] && tokenRecord(rows[0]);
     },
     remove: async (idOrHash) => !idOrHash.includes("\u0000") && ((await db.query("DELETE FROM api_tokens WHERE id = $1 OR token_hash = $1", [idOrHash])).rowCount ?? 0) > 0,
     touch: async (id, at) => {

@@ -1,21 +1,8 @@
 // API tokens in the `api_tokens` table: the engine's TokenStorage. Only hashes are stored;
 // the rules (secrets, expiry, scopes) live in lib/auth/tokens.ts.
-import type { TokenRecord, TokenStorage } from "../engine";
+import type { TokenStorage } from "../engine";
+import { TOKEN_COLUMNS, tokenRecord, tokenValues, type TokenRow } from "../token-row";
 import type { Conn } from "./connection";
-
-interface Row {
-  id: string;
-  name: string;
-  scope: TokenRecord["scope"];
-  token_hash: string;
-  created: string;
-  expires: string | null;
-  last_used: string | null;
-}
-
-function record(r: Row): TokenRecord {
-  return { id: r.id, name: r.name, scope: r.scope, hash: r.token_hash, created: r.created, expires: r.expires, lastUsed: r.last_used };
-}
 
 /** `write` runs a write under the engine's write lock (see engine.ts); `busy`: the lock is held
  *  for seconds (a learned index's build), so a last-use refresh is skipped, not waited for. */
@@ -23,14 +10,12 @@ export function sqliteTokens(c: Conn, write: <T>(fn: () => T) => Promise<T>, bus
   return {
     insert: (t) =>
       write(() => {
-        c.db
-          .prepare("INSERT INTO api_tokens (id, name, scope, token_hash, created, expires, last_used) VALUES (?, ?, ?, ?, ?, ?, ?)")
-          .run(t.id, t.name, t.scope, t.hash, t.created, t.expires, t.lastUsed);
+        c.db.prepare(`INSERT INTO api_tokens (${TOKEN_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)`).run(...tokenValues(t));
       }),
-    list: async () => (c.db.prepare("SELECT * FROM api_tokens ORDER BY created, id").all() as Row[]).map(record),
+    list: async () => (c.db.prepare("SELECT * FROM api_tokens ORDER BY created, id").all() as TokenRow[]).map(tokenRecord),
     findByHash: async (hash) => {
-      const row = c.cache.get("SELECT * FROM api_tokens WHERE token_hash = ?").get(hash) as Row | undefined;
-      return row && record(row);
+      const row = c.cache.get("SELECT * FROM api_tokens WHERE token_hash = ?").get(hash) as TokenRow | undefined;
+      return row && tokenRecord(row);
     },
     remove: (idOrHash) => write(() => c.db.prepare("DELETE FROM api_tokens WHERE id = ? OR token_hash = ?").run(idOrHash, idOrHash).changes > 0),
     touch: async (id, at) => {

@@ -1,0 +1,25 @@
+// An API token as the `api_tokens` table holds it, on every engine: the columns an insert names
+// with the values in their order, and a row read back as the TokenRecord that the token rules
+// (lib/auth/tokens.ts) work with. Only the hash of a secret is ever stored.
+import type { TokenRecord } from "./engine";
+
+export interface TokenRow {
+  id: string;
+  name: string;
+  scope: TokenRecord["scope"];
+  token_hash: string;
+  created: string;
+  expires: string | null;
+  last_used: string | null;
+}
+
+/** The columns of an insert, in the order of tokenValues. */
+export const TOKEN_COLUMNS = "id, name, scope, token_hash, created, expires, last_used";
+
+export function tokenValues(t: TokenRecord): unknown[] {
+  return [t.id, t.name, t.scope, t.hash, t.created, t.expires, t.lastUsed];
+}
+
+export function tokenRecord(r: TokenRow): TokenRecord {
+  return { id: r.id, name: r.name, scope: r.scope, hash: r.token_hash, created: r.created, expires: r.expires, lastUsed: r.last_used };
+}
