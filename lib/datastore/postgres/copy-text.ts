@@ -3,6 +3,7 @@
 // messages, and a value loaded by COPY reads back equal to the same value written by write().
 // A field is the value's text with backslash, tab, newline and carriage return escaped; NULL
 // is `\N`; arrays are PostgreSQL array literals, every element quoted.
+import { isStoredDate, isStoredTimestamp } from "../stored-dates";
 import { CastError, isArrayType, toStorage, type TypeName } from "../types";
 import { toParam } from "./values";
 
@@ -67,39 +68,6 @@ function plainInteger(s: string, most: number): boolean {
   return true;
 }
 
-const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-
-function digits(s: string, from: number, n: number): number {
-  let v = 0;
-  for (let i = from; i < from + n; i++) {
-    const c = s.charCodeAt(i) - 48;
-    if (c < 0 || c > 9) return -1;
-    v = v * 10 + c;
-  }
-  return v;
-}
-
-/** `YYYY-MM-DD…` starting with a real day of years 100–9999 (below 100, toStorage's calendar
- *  is JavaScript's, which reads years 0–99 as 1900–1999: those take the general path). */
-function canonicalDate(s: string): boolean {
-  if (s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45) return false;
-  const y = digits(s, 0, 4);
-  const m = digits(s, 5, 2);
-  const d = digits(s, 8, 2);
-  if (y < 100 || m < 1 || m > 12 || d < 1) return false;
-  const leap = y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
-  return d <= (m === 2 && leap ? 29 : DAYS[m - 1]);
-}
-
-/** `YYYY-MM-DDTHH:MM:SS` that is a real moment: the stored form of a timestamp. */
-function canonicalTimestamp(s: string): boolean {
-  if (s.length !== 19 || s.charCodeAt(10) !== 84 || s.charCodeAt(13) !== 58 || s.charCodeAt(16) !== 58) return false;
-  const h = digits(s, 11, 2);
-  const m = digits(s, 14, 2);
-  const sec = digits(s, 17, 2);
-  return h >= 0 && h < 24 && m >= 0 && m < 60 && sec >= 0 && sec < 60 && canonicalDate(s);
-}
-
 /** Casts for every column type: fast paths for what imports carry most (strings in stored form). */
 export function fieldEncoder(t: TypeName): FieldEncoder {
   if (isArrayType(t)) {
@@ -150,7 +118,7 @@ export function fieldEncoder(t: TypeName): FieldEncoder {
     case "date":
     case "timestamp":
       return (value) => {
-        if (typeof value === "string" && (t === "date" ? value.length === 10 && canonicalDate(value) : canonicalTimestamp(value))) return value;
+        if (typeof value === "string" && (t === "date" ? isStoredDate(value) : isStoredTimestamp(value))) return value;
         const s = toStorage(t, value);
         if (s === null) return NULL_FIELD;
         const text = String(s);

@@ -9,6 +9,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { BulkLoad, Field, SealedPart } from "../engine";
 import { DatastoreError } from "../errors";
+import { isStoredDate, isStoredTimestamp } from "../stored-dates";
 import { CastError, toStorage, type Stored } from "../types";
 import type { Conn, DB, Statement } from "./connection";
 import { isUniqueViolation as isUnique, toDatastoreError } from "./errors";
@@ -33,38 +34,6 @@ const DEFAULT_FTS = { automerge: 4, hashsize: 1024 * 1024 };
 /** Parts an off-thread load may attach: SQLite attaches at most 10 databases at once. */
 export const MAX_PARTS = 8;
 
-const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-
-function digits(s: string, from: number, n: number): number {
-  let v = 0;
-  for (let i = from; i < from + n; i++) {
-    const c = s.charCodeAt(i) - 48;
-    if (c < 0 || c > 9) return -1;
-    v = v * 10 + c;
-  }
-  return v;
-}
-
-/** A string starting `YYYY-MM-DD` that is a real day (years 100–9999), or false. */
-function canonicalDate(s: string): boolean {
-  if (s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45) return false;
-  const y = digits(s, 0, 4);
-  const m = digits(s, 5, 2);
-  const d = digits(s, 8, 2);
-  if (y < 100 || m < 1 || m > 12 || d < 1) return false;
-  const leap = y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
-  return d <= (m === 2 && leap ? 29 : DAYS[m - 1]);
-}
-
-/** A `YYYY-MM-DDTHH:MM:SS` that is a real moment, or false. */
-function canonicalTimestamp(s: string): boolean {
-  if (s.length !== 19 || s.charCodeAt(10) !== 84 || s.charCodeAt(13) !== 58 || s.charCodeAt(16) !== 58) return false;
-  const h = digits(s, 11, 2);
-  const m = digits(s, 14, 2);
-  const sec = digits(s, 17, 2);
-  return h >= 0 && h < 24 && m >= 0 && m < 60 && sec >= 0 && sec < 60 && canonicalDate(s);
-}
-
 /**
  * Casts for one column. A date or timestamp already in the stored form (what Parquet and
  * our own dumps hold) is checked in place, which costs a fraction of the general parser;
@@ -72,8 +41,8 @@ function canonicalTimestamp(s: string): boolean {
  */
 export function caster(c: BulkColumn): (v: unknown) => Stored {
   const t = c.type;
-  if (t === "timestamp") return (v) => (typeof v === "string" && canonicalTimestamp(v) ? v : toStorage(t, v));
-  if (t === "date") return (v) => (typeof v === "string" && v.length === 10 && canonicalDate(v) ? v : toStorage(t, v));
+  if (t === "timestamp") return (v) => (typeof v === "string" && isStoredTimestamp(v) ? v : toStorage(t, v));
+  if (t === "date") return (v) => (typeof v === "string" && isStoredDate(v) ? v : toStorage(t, v));
   return (v) => toStorage(t, v);
 }
 
