@@ -23,7 +23,7 @@ import { fullTextExpression } from "../lib/datastore/postgres/fts";
 import type { StoredField } from "../lib/datastore/postgres/resource";
 import { columnType } from "../lib/datastore/postgres/values";
 import { pgUnavailableReason, startCluster, type PgCluster } from "../lib/test/pg-cluster";
-import { freePort, startArgs } from "../lib/test/server";
+import { freePort } from "../lib/test/server";
 
 type Body = Record<string, unknown>;
 
@@ -70,7 +70,7 @@ const SHOWN_SETTINGS = ["server_version", "shared_buffers", "maintenance_work_me
 
 // ------------------------------------------------------------------------------- helpers
 
-function stats(ms: number[]) {
+export function stats(ms: number[]) {
   const s = [...ms].sort((a, b) => a - b);
   const at = (p: number) => s[Math.min(s.length - 1, Math.floor(p * s.length))];
   return { n: s.length, median: at(0.5), p95: at(0.95) };
@@ -108,7 +108,7 @@ async function post(port: number, action: string, body: Body): Promise<{ status:
 }
 
 /** `clients` concurrent loops over `queries` until `count` requests or `seconds` are done. */
-async function load(port: number, resource: string, queries: BenchQuery[], clients: number, opts: { count?: number; seconds?: number }) {
+export async function load(port: number, resource: string, queries: BenchQuery[], clients: number, opts: { count?: number; seconds?: number }) {
   const latencies = new Map<string, number[]>(queries.map((q) => [q.name, []]));
   let sent = 0;
   let errors = 0;
@@ -128,10 +128,13 @@ async function load(port: number, resource: string, queries: BenchQuery[], clien
   return { latencies, errors, rps: total / ((Date.now() - t0) / 1000) };
 }
 
-/** The API server as `npm start` runs it, API only (--api: no explorer build needed), on `env`'s store. */
-async function startApi(env: Record<string, string>, resource: string): Promise<{ port: number; proc: ChildProcess; stop(): Promise<void> }> {
+/** The API server as `npm start` runs it, API only (--api: no explorer build needed), on `env`'s
+ *  store; from the checkout at `root` (this one by default), with that checkout's start command. */
+export async function startApi(env: Record<string, string>, resource: string, root = process.cwd()): Promise<{ port: number; proc: ChildProcess; stop(): Promise<void> }> {
   const port = await freePort();
-  const proc = spawn(process.execPath, [...startArgs(), "--api", "-H", "127.0.0.1", "-p", String(port)], {
+  const args = (JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as { scripts: { start: string } }).scripts.start.split(" ").slice(1);
+  const proc = spawn(process.execPath, [...args, "--api", "-H", "127.0.0.1", "-p", String(port)], {
+    cwd: root,
     env: { ...process.env, DATASTORE_SAMPLE_DATA: "0", DATASTORE_ADAPTIVE_INDEXES: "0", DATASTORE_ADMIN_TOKEN: TOKEN, PORT: String(port), ...env },
     stdio: ["ignore", "ignore", "inherit"],
   });
@@ -384,6 +387,42 @@ async function floorTimes(db: pg.Pool, sql: FloorSql, repeats: number): Promise<
 
 // ---------------------------------------------------------------------------------- main
 
+/** The SQLite bench's indexes, then the statistics and visibility map autovacuum would make. */
+async function prepareReads(url: string, input: PgBenchInput, table: string) {
+  const prep: Record<string, number> = {};
+  const engine = await openEngine({ databaseUrl: url, schema: SCHEMA });
+  try {
+    let s = process.hrtime.bigint();
+    await engine.setIndexes(input.resource, input.indexes);
+    prep.indexes = secondsSince(s);
+    const db = pool(url, SCHEMA, 1);
+    s = process.hrtime.bigint();
+    await db.query(`VACUUM (ANALYZE) ${ident(table)}`);
+    prep.vacuumAnalyze = secondsSince(s);
+    const size = await db.query<{ table: string; total: string }>(`SELECT pg_table_size($1)::text AS table, pg_total_relation_size($1)::text AS total`, [ident(table)]);
+    await db.end();
+    return { prep, size: { tableBytes: Number(size.rows[0].table), totalBytes: Number(size.rows[0].total) } };
+  } finally {
+    await engine.close();
+  }
+}
+
+/** The bench table in PostgreSQL, imported and prepared as benchPostgres does, for other
+ *  scenarios (bench-compare.ts): the servers' environment for it, and how to stop. */
+export async function loadedPostgres(input: PgBenchInput): Promise<{ env: Record<string, string>; stop(): Promise<void> }> {
+  const t = await target();
+  try {
+    await dropSchema(t.url, SCHEMA);
+    console.log(`[${new Date().toISOString()}] importing ${path.basename(input.csv)} into PostgreSQL (${t.described})…`);
+    timedImport(t.url, input.csv, input.resource);
+    await prepareReads(t.url, input, (await catalogEntry(t.url, input.resource)).table);
+  } catch (e) {
+    await t.cluster?.stop();
+    throw e;
+  }
+  return { env: { DATASTORE_DATABASE_URL: t.url, DATASTORE_PG_SCHEMA: SCHEMA }, stop: async () => void (await t.cluster?.stop()) };
+}
+
 export async function benchPostgres(input: PgBenchInput): Promise<void> {
   const t = await target();
   const results: Record<string, unknown> = {};
@@ -408,23 +447,8 @@ export async function benchPostgres(input: PgBenchInput): Promise<void> {
     if (floor.rows !== ours.rows) throw new Error(`the import loaded ${ours.rows} rows, the COPY by hand ${floor.rows}`);
     results.import = { ours, floor, ratio: ours.seconds / floor.seconds };
 
-    // The SQLite bench's indexes, then the statistics and visibility map autovacuum would make.
-    const prep: Record<string, number> = {};
-    const engine = await openEngine({ databaseUrl: t.url, schema: SCHEMA });
-    try {
-      let s = process.hrtime.bigint();
-      await engine.setIndexes(input.resource, input.indexes);
-      prep.indexes = secondsSince(s);
-      const db = pool(t.url, SCHEMA, 1);
-      s = process.hrtime.bigint();
-      await db.query(`VACUUM (ANALYZE) ${ident(table)}`);
-      prep.vacuumAnalyze = secondsSince(s);
-      const size = await db.query<{ table: string; total: string }>(`SELECT pg_table_size($1)::text AS table, pg_total_relation_size($1)::text AS total`, [ident(table)]);
-      results.size = { tableBytes: Number(size.rows[0].table), totalBytes: Number(size.rows[0].total) };
-      await db.end();
-    } finally {
-      await engine.close();
-    }
+    const { prep, size } = await prepareReads(t.url, input, table);
+    results.size = size;
     results.prepare = prep;
 
     // Pages over HTTP beside CKAN's SQL.

@@ -7,7 +7,8 @@
 // prints (and writes as JSON) median and p95 per query, the margin over the floor, throughput,
 // server memory, import rate, index build times and file size. Every figure comes from this run.
 // `--engine postgres` runs the PostgreSQL engine's scenarios instead (bench-postgres.ts);
-// `--only upload` runs only the upload scenario (bench-upload.ts).
+// `--only upload` runs only the upload scenario (bench-upload.ts); `--compare DIR` this
+// checkout's server beside another checkout's, taking turns (bench-compare.ts).
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
@@ -525,6 +526,12 @@ async function main() {
   // `--engine postgres`: the same scenarios on PostgreSQL, beside its floors (bench-postgres.ts).
   const at = process.argv.findIndex((a) => a === "--engine" || a.startsWith("--engine="));
   const engine = at < 0 ? "sqlite" : process.argv[at].includes("=") ? process.argv[at].split("=")[1] : process.argv[at + 1];
+  const compare = process.argv.indexOf("--compare");
+  if (compare >= 0) {
+    if (engine !== "sqlite" && engine !== "postgres") throw new Error(`--engine: "${engine}" is not an engine (sqlite, postgres)`);
+    const { benchCompare } = await import("./bench-compare");
+    return benchCompare({ dir: DIR, csv: CSV, sqliteDb: DB, resource: RESOURCE, queries: QUERIES, indexes: INDEXES, other: process.argv[compare + 1], engine });
+  }
   if (engine === "postgres") {
     const { benchPostgres } = await import("./bench-postgres");
     return benchPostgres({ dir: DIR, csv: CSV, sqliteDb: DB, resource: RESOURCE, queries: QUERIES, indexes: INDEXES });
