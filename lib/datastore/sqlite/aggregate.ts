@@ -16,18 +16,20 @@ import { quoteIdent as q } from "./sql";
 import { Memo } from "./statement-cache";
 import { Where } from "./where";
 
-/** How hard an aggregate tries to be exact; tests shrink these. Figures: README "Performance". */
+/** How hard an aggregate tries to be exact; tests shrink these. The timings behind the sizes:
+ *  docs/performance.md ("Figures behind the code's thresholds"). */
 export interface AggregateBudget {
   /** Time for the exact answer. */
   exactMs: number;
   /** Rows an exact GROUP BY may sort: SQLite sorts them after the scan, past the deadline's
-   *  reach, so more matching rows than this go to the sample (300,000 sort in about 100 ms). */
+   *  reach, so more matching rows than this go to the sample, which the deadline does bound. */
   sortRows: number;
   /** Rows of a whole table an index may group in its own order within exactMs. */
   indexRows: number;
   /** Groups an exact answer may have (JavaScript orders them all). */
   groups: number;
-  /** Rows of the spread sample (50,000 read in about 70 ms on the 3M-row bench table). */
+  /** Rows of the spread sample: enough for a chart's shape, few enough to read well within
+   *  the answer's time. */
   sampleRows: number;
   /** Fewer matching sampled rows than this try the first rows of the table as well. */
   fewRows: number;
