@@ -22,7 +22,7 @@ export interface AggregateBudget {
   /** Time for the exact answer. */
   exactMs: number;
   /** Rows an exact GROUP BY may sort: SQLite sorts them after the scan, past the deadline's
-   *  reach, so more matching rows than this go to the sample, which the deadline does bound. */
+   *  reach, so more matching rows than this go to the sample, whose size is fixed. */
   sortRows: number;
   /** Rows of a whole table an index may group in its own order within exactMs. */
   indexRows: number;
