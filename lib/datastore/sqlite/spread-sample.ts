@@ -7,8 +7,8 @@ import { quoteIdent as q } from "./sql";
 
 /** The picked rows' condition, or null when the table has no more than `n` rows (read them all). */
 export function spreadSample(c: Conn, r: Internal, n: number): SpreadSample | null {
-  // Two subqueries: SQLite reads min or max from the rowid's ends only when it is alone (together
-  // they scan the table: 110 ms on 3M rows).
+  // Two subqueries: SQLite reads min or max from the rowid's ends only when it is alone; together
+  // they scan the whole table.
   const [lo, hi] = c.cache.get(`SELECT (SELECT min(_id) FROM ${q(r.table)}), (SELECT max(_id) FROM ${q(r.table)})`, "raw").get() as [number | null, number | null];
   const ids = lo === null || hi === null ? null : spreadIds(lo, hi, n);
   return ids && { sql: "t._id IN (SELECT value FROM json_each(?))", params: [JSON.stringify(ids)], picked: ids.length };
