@@ -1,8 +1,8 @@
 // Pages in `_id` order under filters an index answers (a range, say). SQLite picks between
 // walking the table in `_id` order and reading the index then sorting the matches, but it
-// misjudges both ways: a one-sided range (delay >= 600: 274 of 3M rows) walks the whole table
-// (48 ms where the index takes 0.3 ms), and a dense one (delay 60 to 120: 113,664 rows) sorts
-// every match (6.6 ms where a walk takes 0.2 ms). The index can say how dense the matches are,
+// misjudges both ways: a sparse range walks the whole table where the index would find its few
+// rows, and a dense one sorts every match where a walk would meet a page's worth at once (the
+// bench's cases and timings: docs/performance.md). The index can say how dense the matches are,
 // cheaply: a walk wins when it meets offset + limit matches in fewer rows than there are
 // matches to sort, that is when matches > sqrt((offset + limit) × rows), so counting up to that
 // bound decides. A walk has a small time budget: when the matches bunch up late in the table,
