@@ -10,9 +10,10 @@ export type BuilderTask = { op: "plan" | "build"; resourceId: string; field: str
 
 const c = openWriter((workerData as { file: string }).file);
 // The build holds the write lock, so it is kept short: the index is sorted as declared ones
-// are (schema.ts createIndex: 3M rows 0.8 s, where the writer's in-memory temporary store took
-// 3.9 s), with temporary files chosen here, as a transaction cannot change the store; and the
-// write-ahead log is emptied after the lock is released (`checkpoint`), not in the commit.
+// are (schema.ts createIndex: small runs spilled to temporary files, faster than the writer's
+// in-memory temporary store; docs/performance.md), with temporary files chosen here, as a
+// transaction cannot change the store; and the write-ahead log is emptied after the lock is
+// released (`checkpoint`), not in the commit.
 c.db.pragma("temp_store = FILE");
 c.db.pragma("wal_autocheckpoint = 0");
 
