@@ -97,7 +97,7 @@ export function judge(c: Conn, r: Internal, read: CostedRead): Verdict {
       return { cost: cheap ? "cheap" : "expensive", shape };
     }
     case "histogram":
-      // Its min and max may walk a whole index, even under a narrow filter (150 ms measured).
+      // Its min and max may walk a whole index, even under a narrow filter.
       return { cost: r.rowCount <= SMALL_TABLE_ROWS ? "cheap" : "expensive", shape: base };
     case "summary":
       // Reads every matching row within its budget, else a sample of thousands of rows.
