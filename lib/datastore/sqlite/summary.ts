@@ -117,7 +117,7 @@ export function summary(c: Conn, r: Internal, query: SearchQuery, options: Summa
         return answer(all, all.rows, true);
       }
       // NOT INDEXED reads the range by _id rather than walking an index of a filtered field;
-      // full text walks its own matches, so its rowid is bounded too (ten times faster).
+      // full text walks its own matches, so its rowid is bounded too, or it would walk them all.
       const bound = where.ftsJoin ? ` AND t._id <= ? AND ${q(ftsTable(r.table))}.rowid <= ?` : " AND t._id <= ?";
       const first = read(bound, where.ftsJoin ? [lastId, lastId] : [lastId], undefined, " NOT INDEXED");
       firstEstimate = Math.round((first.rows * r.rowCount) / limits.firstRows);
