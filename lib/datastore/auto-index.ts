@@ -1,12 +1,13 @@
-// The rule for indexing fields people filter on, applied after a bulk import (README
+// The rule for indexing fields people filter on, applied after a bulk import (docs/performance.md,
 // "Indexes"). Filters, filter chips and value suggestions go to fields that name a category or
 // a code — an airport, a state, a species — so those are indexed: text fields whose values
 // repeat (at most MAX_DISTINCT distinct values in a sample) and are short. Each index costs
-// time and space (README, bench section), so at most MAX_AUTO are made, shortest values
-// first; other fields are indexed when declared (`indexes`, `--index`). With learned indexes
-// on (DATASTORE_ADAPTIVE_INDEXES, the default) the rule picks nothing: it guessed wrong on the
-// 3M flights (origin_state, dest_state, destination where people filter on origin), each guess
-// cost about 5 s of the import, and the fields people do use get an index after a few slow reads.
+// import time and space, so at most MAX_AUTO are made, shortest values first; other fields are
+// indexed when declared (`indexes`, `--index`). With learned indexes on
+// (DATASTORE_ADAPTIVE_INDEXES, the default) the rule picks nothing: it guessed wrong on the 3M
+// flights (origin_state, dest_state, destination where people filter on origin), each wrong
+// guess cost import time for nothing, and the fields people do use get an index after a few
+// slow reads.
 import { config } from "../config";
 import type { Field, FieldStats } from "./engine";
 
