@@ -144,7 +144,8 @@ export async function measureImportFloor(csv: string, dbFile: string, indexField
 /**
  * `npm run import` as a user runs it, into a new `dbFile` (replaced, and left for the caller),
  * timed from start to exit. Run it before measureImportFloor in one process: the floor holds
- * every parsed row in memory, and its collection slowed an import run after it by 1–2 s.
+ * every parsed row in memory, and collecting it slows an import run after it
+ * (docs/performance.md, "Import").
  */
 export function timedImport(csv: string, dbFile: string, args: string[]): TimedImport {
   for (const f of [dbFile, `${dbFile}-wal`, `${dbFile}-shm`]) fs.rmSync(f, { force: true });
