@@ -1,5 +1,6 @@
 // What every action receives: the engine and who is asking. Authorization rules live here,
-// in one place, so each action states only which right it needs.
+// in one place, so each action states only which right it needs; so does the rule for which
+// resource a write names.
 import type { Principal, Scope } from "../auth/principal";
 import type { TokenStore } from "../auth/tokens";
 import type { DatastoreEngine, Resource } from "./engine";
@@ -57,9 +58,22 @@ export async function findResource(
   return r;
 }
 
-/** Write actions need the real id: an alias (a read-only name) is not found. */
-export async function findWritableResource(ctx: ActionContext, id: string): Promise<Resource> {
-  const r = await findResource(ctx, id);
-  if (r.id !== id) throw DatastoreError.notFound(`Resource "${id}" was not found.`);
+/**
+ * The resource a write names by `id`, or undefined when there is none (a write that may create
+ * it). The one place that decides a write through an alias: an alias is a read-only name, and
+ * CKAN looks a write's resource_id up as a resource (resource_show), which an alias is not, so
+ * it is "not found" for every write: actions, imports and uploads alike.
+ */
+export async function writeTarget(engine: DatastoreEngine, id: string): Promise<Resource | undefined> {
+  const r = await engine.getResource(id);
+  if (r && r.id !== id) throw DatastoreError.notFound(`Resource "${id}" was not found.`);
+  return r;
+}
+
+/** The resource a write action changes, by its real id (writeTarget), 404 if none; one whose
+ *  table was dropped only when `inactive` is asked for (resource_patch, resource_delete). */
+export async function findWritableResource(ctx: ActionContext, id: string, opts: { inactive?: boolean } = {}): Promise<Resource> {
+  const r = await writeTarget(ctx.engine, id);
+  if (!r || (!r.active && !opts.inactive)) throw DatastoreError.notFound(`Resource "${id}" was not found.`);
   return r;
 }

@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDatastore } from "../datastore";
 import { call, freshDb } from "../test/api";
-import { admin, BOOK_FIELDS, createBooks, denied, fails, ids, invalid, notFound, ok, rowError, search, token } from "../test/contract";
+import { admin, BOOK_FIELDS, BOOK_ROWS, createBooks, denied, fails, ids, invalid, notFound, ok, rowError, search, token } from "../test/contract";
 
 beforeAll(() => {
   freshDb();
@@ -344,9 +344,10 @@ describe("primary_key, indexes and aliases", () => {
     ok(await create({ resource_id: id, aliases: ["taken_alias"] }));
   });
 
-  it("needs the real id to write: an alias as resource_id is a 409", async () => {
-    await createBooks({ aliases: "write_alias" });
-    invalid(await create({ resource_id: "write_alias", records: [{ title: "x" }] }), "resource_id");
+  it("needs the real id to write: an alias as resource_id is not found (404), as CKAN's resource_show answers", async () => {
+    const id = await createBooks({ aliases: "write_alias" });
+    notFound(await create({ resource_id: "write_alias", records: [{ title: "x" }] }));
+    expect((await search({ resource_id: id, limit: 0 })).total).toBe(BOOK_ROWS.length);
   });
 });
 

@@ -5,7 +5,7 @@
 import type { Principal } from "../auth/principal";
 import { config } from "../config";
 import { getDatastore } from "../datastore";
-import { hasScope } from "../datastore/context";
+import { findWritableResource, hasScope } from "../datastore/context";
 import { DatastoreError, ErrorBag } from "../datastore/errors";
 import { ImportInterrupted, type ImportResult } from "../import/importer";
 import { previewFile } from "../import/preview";
@@ -157,13 +157,8 @@ export async function handleUploadImport(request: ApiRequest, id: string): Promi
     const params = await bodyParams(request);
     upload = ownUpload(id, user);
     req = importRequest(params, upload);
-    const { engine } = await getDatastore();
-    if (req.mode !== "new") {
-      const rid = req.options.resourceId!;
-      const r = await engine.getResource(rid);
-      if (!r || !r.active) throw DatastoreError.notFound(`Resource "${rid}" was not found.`);
-      if (r.id !== rid) throw DatastoreError.field("resource_id", `"${rid}" is an alias of ${r.id}; give the resource id`);
-    }
+    const { engine, tokens } = await getDatastore();
+    if (req.mode !== "new") await findWritableResource({ engine, tokens, user }, req.options.resourceId!);
     // A DELETE may have come while this request waited above.
     ownUpload(id, user);
     if (running.has(id)) throw DatastoreError.field("upload", "this upload is being imported already");

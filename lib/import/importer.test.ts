@@ -5,6 +5,7 @@ import path from "node:path";
 import ExcelJS from "exceljs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { DatastoreEngine, SearchQuery } from "../datastore/engine";
+import { DatastoreError } from "../datastore/errors";
 import { parsePlain } from "../datastore/full-text";
 import { openEngine } from "../datastore/open";
 import { checksumFile } from "../datastore/sqlite/test-support";
@@ -486,5 +487,17 @@ describe("renames and replace (the upload API's options)", () => {
       /^line 3, column "city": .* \(declared int4\)$/,
     );
     expect(await failure(write("b.csv", "a\n1\n"), { resourceId: "nowhere", replace: true, wording: "api" })).toBe("resource_id: resource nowhere was not found");
+  });
+
+  it("an append or replace through an alias is not found, as every write through an alias (lib/datastore/context.ts)", async () => {
+    const first = await load(write("old.csv", "city\nOslo\n"), { resourceId: "spots" });
+    await engine.setAliases(first.resourceId, ["spot-alias"]);
+    const before = await snapshot();
+    for (const mode of [{ append: true }, { replace: true }]) {
+      const refused = await load(write("new.csv", "city\nLima\n"), { resourceId: "spot-alias", ...mode }).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(DatastoreError);
+      expect(refused).toMatchObject({ kind: "not_found", details: { message: 'Not found: Resource "spot-alias" was not found.' } });
+    }
+    expect(await snapshot()).toBe(before);
   });
 });

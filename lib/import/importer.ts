@@ -151,8 +151,9 @@ async function runOnce(
     return await engine.transaction((tx) => load(tx, source, batches, sample, opts, userTypes, widened, addColumns, input, releases));
   } catch (e) {
     // Refused by the datastore (a bad value, a key violation, a full disk): nothing was loaded.
-    // A busy store (another writer) reaches the caller as it is: trying again may succeed.
-    if (e instanceof DatastoreError && e.retryAfter === undefined) throw new ImportError(describe(e));
+    // A busy store (another writer) reaches the caller as it is: trying again may succeed; so
+    // does a resource that is not there (a write through an alias), answered as every write's.
+    if (e instanceof DatastoreError && e.retryAfter === undefined && e.kind !== "not_found") throw new ImportError(describe(e));
     throw e;
   } finally {
     for (const release of releases) await release().catch((e) => console.error("import: cleaning up after the load failed", e));

@@ -5,7 +5,7 @@
 // the data dictionary (`info`) of the fields whose ids stay.
 import { TokenStore } from "../auth/tokens";
 import { datastoreCreate } from "../datastore/actions/datastore-create";
-import type { ActionContext } from "../datastore/context";
+import { writeTarget, type ActionContext } from "../datastore/context";
 import type { DatastoreEngine, Resource } from "../datastore/engine";
 import { DatastoreError } from "../datastore/errors";
 import type { ImportOptions } from "./importer";
@@ -24,8 +24,7 @@ export interface Kept {
 export async function target(tx: DatastoreEngine, opts: ImportOptions): Promise<{ existing?: Resource; kept?: Kept }> {
   const id = opts.resourceId;
   if (!id) return {};
-  let existing = await tx.getResource(id);
-  if (existing && existing.id !== id) throw new ImportError(`"${id}" is an alias of ${existing.id}; give the resource id`);
+  let existing = await writeTarget(tx, id);
   if (existing && !existing.active) existing = undefined; // its table was dropped: created again
   const idOption = optionName(opts.wording, "resourceId");
   if (opts.replace) {

@@ -2,7 +2,7 @@
 // to an existing one. Validate (409) → authorize (403) → do it, all in one transaction.
 import { randomUUID } from "node:crypto";
 import { config } from "../../config";
-import { requireScope, type ActionContext } from "../context";
+import { requireScope, writeTarget, type ActionContext } from "../context";
 import type { Field, Resource } from "../engine";
 import { DatastoreError, ErrorBag } from "../errors";
 import { guessType, resolveType } from "../types";
@@ -121,10 +121,7 @@ export async function datastoreCreate(ctx: ActionContext, params: Params) {
   if (meta) resourceId = randomUUID();
 
   return ctx.engine.transaction(async (tx) => {
-    let existing = await tx.getResource(resourceId);
-    if (existing && existing.id !== resourceId) {
-      throw DatastoreError.field("resource_id", `"${resourceId}" is an alias; use the resource id ${existing.id}`);
-    }
+    let existing = await writeTarget(tx, resourceId);
     // A resource whose table was dropped is created as if new (the engine keeps its name).
     if (existing && !existing.active) existing = undefined;
     const known = new Map((existing?.fields ?? []).map((f) => [f.id, f]));

@@ -2,9 +2,9 @@
 // CKAN keeps `private` on the dataset). Validate (409) → write scope (403) → the real id (404).
 // Other keys are ignored: CKAN clients send back whole resource dicts (url, format…) that we
 // derive rather than store, and the answer shows what was kept.
-import { findResource, requireScope, type ActionContext } from "../context";
-import type { NewResource, Resource } from "../engine";
-import { DatastoreError, ErrorBag } from "../errors";
+import { findWritableResource, requireScope, type ActionContext } from "../context";
+import type { NewResource } from "../engine";
+import { ErrorBag } from "../errors";
 import { requireResourceId, type Params } from "../validate";
 import { resourceDict } from "./resources";
 
@@ -12,13 +12,6 @@ const MAX_NAME = 200;
 const MAX_DESCRIPTION = 10_000;
 const TRUE_WORDS = new Set(["true", "yes", "t", "y", "1", "on"]);
 const FALSE_WORDS = new Set(["false", "no", "f", "n", "0", "off"]);
-
-/** A resource in the catalog, with or without a table, by its real id (an alias is not found). */
-export async function findCatalogEntry(ctx: ActionContext, id: string): Promise<Resource> {
-  const r = await findResource(ctx, id, { inactive: true });
-  if (r.id !== id) throw DatastoreError.notFound(`Resource "${id}" was not found.`);
-  return r;
-}
 
 /** CKAN's boolean converters: a boolean, or its words as text; anything else is refused. */
 function asStrictBool(v: unknown): boolean | undefined {
@@ -58,7 +51,7 @@ export async function resourcePatch(ctx: ActionContext, params: Params) {
   const id = requireResourceId(params, "id");
   const meta = parseResourcePatch(params);
   requireScope(ctx, "write", "resource_patch");
-  const r = await findCatalogEntry(ctx, id);
+  const r = await findWritableResource(ctx, id, { inactive: true });
   if (Object.keys(meta).length) await ctx.engine.updateResourceMeta(r.id, meta);
   return resourceDict((await ctx.engine.getResource(r.id)) ?? r, ctx.siteUrl);
 }
