@@ -25,8 +25,9 @@ const CHUNK_CHARS = 256 * 1024;
  * How `_full_text` is filled. "trigger": the table's own row trigger computes it as COPY
  * inserts each row, so every row is written once and the server's text work overlaps the
  * reading of the next batch. "update": the trigger is disabled and index() fills it with
- * UPDATEs over the loaded ids afterwards (every row written twice). Measured on the 3M-row
- * bench (README "PostgreSQL"): see the report; "trigger" is the default.
+ * UPDATEs over the loaded ids afterwards (every row written twice), kept to measure the two
+ * against each other. "trigger" is the default, as it writes less (docs/performance.md,
+ * "PostgreSQL").
  */
 type FullTextMode = "trigger" | "update";
 const FULL_TEXT: FullTextMode = process.env.DATASTORE_PG_BULK_FULL_TEXT === "update" ? "update" : "trigger";
