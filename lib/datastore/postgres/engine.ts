@@ -297,7 +297,7 @@ export class PostgresEngine implements DatastoreEngine {
     return this.writing(async (db) => schema.setPrimaryKey(db, await catalog.mustLock(db, id), fields));
   }
 
-  /** No learned indexes here: PostgreSQL's planner has the declared ones (README). */
+  /** No learned indexes here: PostgreSQL's planner has the declared ones (docs/postgresql.md). */
   setIndexes(id: string, indexes: string[][], atImport: string[][] = []): Promise<void> {
     return this.writing(async (db) => {
       const r = await catalog.mustLock(db, id);
