@@ -50,7 +50,7 @@ const GRACE_MS = 2000;
 
 export function defaultReadWorkers(): number {
   // One per core (at least two) for reads of any cost, and one more that expensive reads never
-  // take, kept for cheap ones. Each costs an isolate and its page cache (README "Performance").
+  // take, kept for cheap ones. Each costs an isolate and its page cache (docs/performance.md, "Cheap reads first").
   return Math.max(2, os.availableParallelism()) + 1;
 }
 
