@@ -26,7 +26,7 @@ const PARAMS_PER_STATEMENT = 2000;
 /**
  * FTS5's settings while bulk indexing, and its defaults. Merging less eagerly merges a growing
  * index in fewer, larger steps; a larger in-memory batch of new terms (`hashsize`) writes
- * fewer segments to merge (README "Loading data" has what each saves).
+ * fewer segments to merge (docs/performance.md "Import" has what each saves).
  */
 const LOAD_FTS = { automerge: 16, hashsize: 64 * 1024 * 1024 };
 const DEFAULT_FTS = { automerge: 4, hashsize: 1024 * 1024 };
