@@ -54,7 +54,7 @@ export function openReader(file: string): Conn {
 
 /**
  * Page cache per connection, smaller for readers so the server with its read workers stays
- * small (the OS page cache holds the file anyway; README "Performance" has the figures). No
+ * small (the OS page cache holds the file anyway; docs/performance.md "Pragmas" has the figures). No
  * mmap: it was no faster warm, and counts the mapped file against the server's memory once
  * per connection.
  */
