@@ -1,7 +1,7 @@
 // The HTTP server behind `npm start`: the API goes straight to the App Router's own route
 // modules (app/**/route.ts, matched by lib/server/routes.ts), everything else to the
 // explorer's pages (the prerendered build, or Next itself in development). Next's router costs
-// the API more than the handler itself (README, bench section), and the API needs none of it.
+// the API more than the handler itself (docs/performance.md), and the API needs none of it.
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import { badPath, json } from "../http/envelope";
 import { sendResponse, toRequest } from "./node-http";
