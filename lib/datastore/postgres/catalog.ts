@@ -2,29 +2,12 @@
 // fields with the column `cN` each one lives in, keys, indexes, row count, a write version)
 // and its aliases in `datastore_aliases`. Lists and fields are read as text and parsed here,
 // so the catalog does not depend on the type parsers set for data columns.
+import { decodeCatalogRow, now, type CatalogRow, type StoredField } from "../catalog-row";
 import { DatastoreError } from "../errors";
-import type { PgResource, Queryable, StoredField } from "./resource";
+import type { PgResource, Queryable } from "./resource";
 
-interface Row {
-  id: string;
-  table_name: string;
-  name: string;
-  description: string;
-  private: number;
-  url_type: string;
-  fields: string;
-  primary_key: string;
-  indexes: string;
-  import_indexes: string;
-  learned_indexes: string;
-  next_column: number;
-  row_count: string | number;
-  created: string;
-  modified: string;
-  active: number;
-  version: string | number;
-  aliases: string;
-}
+/** A catalog row with its aliases as one JSON list (COLUMNS). */
+type Row = CatalogRow & { aliases: string };
 
 /** The columns of a catalog row over alias `r`, everything as text or int (see top). */
 const COLUMNS = `r.id, r.table_name, r.name, r.description, r.private::int AS private, r.url_type,
@@ -33,34 +16,8 @@ const COLUMNS = `r.id, r.table_name, r.name, r.description, r.private::int AS pr
   r.row_count::text AS row_count, r.created, r.modified, r.active::int AS active, r.version::text AS version,
   (SELECT coalesce(json_agg(a.alias ORDER BY a.alias COLLATE "C"), '[]')::text FROM datastore_aliases AS a WHERE a.resource_id = r.id) AS aliases`;
 
-export function now(): string {
-  return new Date().toISOString().replace(/\.\d+Z$/, "");
-}
-
 function load(row: Row | undefined): PgResource | undefined {
-  if (!row) return undefined;
-  const stored = JSON.parse(row.fields) as StoredField[];
-  return {
-    id: row.id,
-    name: row.name,
-    description: row.description,
-    private: Number(row.private) === 1,
-    urlType: row.url_type,
-    active: Number(row.active) === 1,
-    fields: stored.map(({ id, type, info }) => (info ? { id, type, info } : { id, type })),
-    primaryKey: JSON.parse(row.primary_key),
-    indexes: JSON.parse(row.indexes),
-    importIndexes: JSON.parse(row.import_indexes),
-    learnedIndexes: JSON.parse(row.learned_indexes),
-    aliases: JSON.parse(row.aliases),
-    rowCount: Number(row.row_count),
-    created: row.created,
-    modified: row.modified,
-    table: row.table_name,
-    columns: new Map(stored.map((f) => [f.id, f])),
-    nextColumn: Number(row.next_column),
-    version: Number(row.version),
-  };
+  return row && decodeCatalogRow(row, JSON.parse(row.aliases));
 }
 
 /** PostgreSQL text cannot hold NUL: no stored name has one, and the server refuses it as a

@@ -5,9 +5,10 @@
 // trigger that computes it from the row (fts.ts), recreated whenever the columns change.
 // The caller holds the transaction and has locked the resource's catalog row.
 import { createHash, randomBytes } from "node:crypto";
+import { now } from "../catalog-row";
 import type { Field, NewResource } from "../engine";
 import { DatastoreError } from "../errors";
-import { lockResource, mustGet, now, saveFields } from "./catalog";
+import { lockResource, mustGet, saveFields } from "./catalog";
 import { isUniqueViolation } from "./errors";
 import { fullTextExpression } from "./fts";
 import { ID_FIELD, quoteIdent as q, type PgResource, type Queryable, type StoredField } from "./resource";

@@ -2,76 +2,19 @@
 // fields with the column `cN` each one lives in, keys, indexes, row count, a write version)
 // and its aliases in `datastore_aliases`. Resources are read from here in every request.
 // Learned indexes (learned-indexes.ts) are listed apart from the declared ones.
-import type { Field, LearnedIndex, Resource } from "../engine";
+import { decodeCatalogRow, now, type CatalogRow, type StoredField, type StoredResource } from "../catalog-row";
 import { DatastoreError } from "../errors";
 import type { Conn } from "./connection";
 
-export interface StoredField extends Field {
-  column: string;
-}
+export { ID_FIELD, type StoredField } from "../catalog-row";
 
-interface Row {
-  id: string;
-  table_name: string;
-  name: string;
-  description: string;
-  private: number;
-  url_type: string;
-  fields: string;
-  primary_key: string;
-  indexes: string;
-  import_indexes: string;
-  learned_indexes: string;
-  next_column: number;
-  row_count: number;
-  created: string;
-  modified: string;
-  active: number;
-  version: number;
-}
+/** A resource with what the engine needs to build SQL for it (../catalog-row.ts). */
+export type Internal = StoredResource;
 
-/** A resource with what the engine needs to build SQL for it. */
-export interface Internal extends Resource {
-  importIndexes: string[][];
-  learnedIndexes: LearnedIndex[];
-  table: string;
-  columns: Map<string, StoredField>;
-  nextColumn: number;
-  /** Goes up with every write to the resource's rows or fields. */
-  version: number;
-}
-
-export const ID_FIELD: StoredField = { id: "_id", type: "int8", column: "_id" };
-
-export function now(): string {
-  return new Date().toISOString().replace(/\.\d+Z$/, "");
-}
-
-function load(c: Conn, row: Row | undefined): Internal | undefined {
+function load(c: Conn, row: CatalogRow | undefined): Internal | undefined {
   if (!row) return undefined;
-  const stored = JSON.parse(row.fields) as StoredField[];
   const aliases = c.cache.get("SELECT alias FROM datastore_aliases WHERE resource_id = ? ORDER BY alias", "pluck").all(row.id) as string[];
-  return {
-    id: row.id,
-    name: row.name,
-    description: row.description,
-    private: row.private === 1,
-    urlType: row.url_type,
-    active: row.active === 1,
-    fields: stored.map(({ id, type, info }) => (info ? { id, type, info } : { id, type })),
-    primaryKey: JSON.parse(row.primary_key),
-    indexes: JSON.parse(row.indexes),
-    importIndexes: JSON.parse(row.import_indexes),
-    learnedIndexes: JSON.parse(row.learned_indexes),
-    aliases,
-    rowCount: row.row_count,
-    created: row.created,
-    modified: row.modified,
-    table: row.table_name,
-    columns: new Map(stored.map((f) => [f.id, f])),
-    nextColumn: row.next_column,
-    version: row.version,
-  };
+  return decodeCatalogRow(row, aliases);
 }
 
 export function findResource(c: Conn, idOrAlias: string): Internal | undefined {
@@ -82,7 +25,7 @@ export function findResource(c: Conn, idOrAlias: string): Internal | undefined {
        UNION ALL SELECT r.* FROM datastore_aliases AS a JOIN datastore_resources AS r ON r.id = a.resource_id WHERE a.alias = @name
        LIMIT 1`,
     )
-    .get({ name: idOrAlias }) as Row | undefined;
+    .get({ name: idOrAlias }) as CatalogRow | undefined;
   return load(c, row);
 }
 
@@ -94,7 +37,7 @@ export function mustGet(c: Conn, id: string): Internal {
 }
 
 export function listResources(c: Conn): Internal[] {
-  const rows = c.db.prepare("SELECT * FROM datastore_resources ORDER BY name, id").all() as Row[];
+  const rows = c.db.prepare("SELECT * FROM datastore_resources ORDER BY name, id").all() as CatalogRow[];
   return rows.map((r) => load(c, r)!);
 }
 

@@ -2,8 +2,9 @@
 // `_ix_` ones), the budget a new one must fit, building one (index-builder.ts runs it on a
 // connection of its own while the engine holds its write lock), and keeping them right when the
 // declared indexes, the key or the fields change. index-learning.ts decides which to build.
+import { now } from "../catalog-row";
 import type { LearnedIndex } from "../engine";
-import { findResource, now, type Internal } from "./catalog";
+import { findResource, type Internal } from "./catalog";
 import type { Conn } from "./connection";
 import { createIndex } from "./schema";
 import { quoteIdent as q } from "./sql";

@@ -4,10 +4,11 @@
 // here; positional names keep CKAN's case-sensitive field ids safe in SQLite's
 // case-insensitive identifiers.
 import { randomBytes } from "node:crypto";
+import { ID_FIELD, now, type StoredField } from "../catalog-row";
 import type { Field, NewResource } from "../engine";
 import { DatastoreError } from "../errors";
 import { sqliteType } from "../types";
-import { ID_FIELD, findResource, mustGet, now, saveFields, type Internal, type StoredField } from "./catalog";
+import { findResource, mustGet, saveFields, type Internal } from "./catalog";
 import type { Conn } from "./connection";
 import { isUniqueViolation } from "./errors";
 import { dropFts, rebuildFts } from "./fts-index";
