@@ -286,7 +286,7 @@ describe("full-text q (§6.3)", () => {
   });
 
   // SQLite only: FTS5 folds accents; PostgreSQL's english configuration keeps them, as CKAN's
-  // does (README: where the engines differ).
+  // does (docs/postgresql.md: where the two engines differ).
   it.skipIf(isPostgres)("folds accents", async () => {
     expect(await found("marquez")).toEqual([3]);
     expect(await found("GARCIA")).toEqual([3]);
