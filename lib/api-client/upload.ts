@@ -1,4 +1,4 @@
-// The upload endpoint's three requests (see README, "Upload data"), usable outside React: send a
+// The upload endpoint's three requests (docs/loading.md, "Uploading over HTTP"), usable outside React: send a
 // file (streamed by the browser from disk, never read into memory), import it with progress read
 // line by line, delete it. Errors arrive as ApiError with the server's message verbatim.
 import { ApiError, errorFromBody } from "./errors";
