@@ -1,5 +1,5 @@
 // datastore_summary (our extension): every field of the rows a search matches, for the
-// Summary tab. Shapes as README "Extension actions" documents them.
+// Summary tab. Shapes as docs/api.md "Actions" documents them.
 import { queryOptions } from "@tanstack/react-query";
 import type { MatchRequest } from "@/lib/view-state";
 import { callAction } from "./fetch";
