@@ -42,8 +42,8 @@ const CSV_HEADER = "date,delay,distance,origin,origin_name,origin_city,destinati
 let PORT = Number(process.env.BENCH_PORT ?? 0);
 const TOKEN = "bench-admin-token";
 // Declared for the query mix. origin alone: within one value its rows are in _id order, so a
-// filtered first page reads 100 entries instead of sorting all the SEA rows (README, bench
-// section); destination+origin answers destination filters and counts both filters from the
+// filtered first page reads 100 entries instead of sorting all the SEA rows (docs/performance.md,
+// "Indexes"); destination+origin answers destination filters and counts both filters from the
 // index alone; delay for the sort.
 const INDEXES = [["origin"], ["destination", "origin"], ["delay"]];
 
@@ -113,7 +113,7 @@ async function buildDb(): Promise<BuildMeta> {
   const importSeconds = Number(process.hrtime.bigint() - t0) / 1e9;
   const engine = await openEngine({ file: DB, readWorkers: 0 });
   const rows = (await engine.getResource(RESOURCE))!.rowCount;
-  // Index build times, one index at a time (the rule in README "Indexes" picks these fields).
+  // Index build times, one index at a time (the rule in docs/performance.md "Indexes" picks these fields).
   const indexSeconds: Record<string, number> = {};
   const done: string[][] = [];
   for (const fields of INDEXES) {
