@@ -3,7 +3,7 @@
 // quote inside an unquoted field is kept as it is, records end at \n or \r\n (or at \r alone,
 // for files that use only \r). An empty line is one empty field, as csv-parse gives it.
 // Written for the importer's speed: csv-parse was a large share of a whole import's time
-// (README, bench section).
+// (docs/performance.md, "Import").
 
 export class CsvSyntaxError extends Error {
   readonly code = "CSV_QUOTE_NOT_CLOSED";
