@@ -25,7 +25,7 @@ export const config = {
   get databaseUrl(): string | undefined {
     return process.env.DATASTORE_DATABASE_URL?.trim() || undefined;
   },
-  /** A streaming replica of databaseUrl that data reads go to (README "Deployment"). */
+  /** A streaming replica of databaseUrl that data reads go to (docs/postgresql.md "Deployment"). */
   get readDatabaseUrl(): string | undefined {
     return process.env.DATASTORE_READ_DATABASE_URL?.trim() || undefined;
   },
@@ -97,7 +97,7 @@ export const config = {
   get maxBodyBytes(): number {
     return intEnv("DATASTORE_MAX_BODY_BYTES", 50 * 1024 * 1024);
   },
-  /** A file sent to POST /api/upload (README "Uploading data"); streamed to disk, never held. */
+  /** A file sent to POST /api/upload (docs/loading.md); streamed to disk, never held. */
   get maxUploadBytes(): number {
     return intEnv("DATASTORE_MAX_UPLOAD_BYTES", 4 * 1024 ** 3);
   },
@@ -134,7 +134,7 @@ export const config = {
   get maxJsonDepth(): number {
     return intEnv("DATASTORE_MAX_JSON_DEPTH", 100);
   },
-  /** Indexes learned from slow reads (README "Indexes"); `0` turns learning off, and the
+  /** Indexes learned from slow reads (docs/performance.md "Indexes"); `0` turns learning off, and the
    *  import rule (auto-index.ts) back on. */
   get adaptiveIndexes(): boolean {
     return !["0", "false", "no"].includes((process.env.DATASTORE_ADAPTIVE_INDEXES ?? "").toLowerCase());
