@@ -1,4 +1,4 @@
-// datastore_aggregate — our extension (README "Extension actions"): the rows under the current
+// datastore_aggregate — our extension (docs/api.md "Actions"): the rows under the current
 // search and filters grouped by one or two fields (a date by period, a number by bin), with a
 // count and a metric per group, for the explorer's charts and map. Bounded: exact within a time
 // budget, otherwise over a sample with `partial: true`. Checked in CKAN's order: parameters
