@@ -1,4 +1,4 @@
-// datastore_histogram — our extension (README "Extension actions"): how the values of one
+// datastore_histogram — our extension (docs/api.md "Actions"): how the values of one
 // number, date or timestamp field spread under the current search and filters, in at most
 // `bins` bins with round edges, for the explorer's range filter. Bounded as value counts are:
 // exact within a time budget, otherwise counted over the first rows with `partial: true`.
