@@ -1,4 +1,4 @@
-// datastore_summary — our extension (README "Extension actions"): every field of the rows a
+// datastore_summary — our extension (docs/api.md "Actions"): every field of the rows a
 // search matches at a glance, for the explorer's Summary tab: empties and distinct values, the
 // most common values of text and other scalars, min, max and round bins of numbers and dates.
 // Bounded: exact within a time budget, otherwise over a sample with `partial: true`.
