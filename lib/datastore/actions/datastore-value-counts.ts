@@ -1,4 +1,4 @@
-// datastore_value_counts — our extension (README "Extension actions"): the most common values
+// datastore_value_counts — our extension (docs/api.md "Actions"): the most common values
 // of one field under the current search and filters, for the explorer's value picker.
 // Exact when counting fits a time budget; otherwise counted over the first rows of the
 // table, and `partial: true` says so.
