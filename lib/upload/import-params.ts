@@ -1,4 +1,4 @@
-// The body of POST /api/upload/<id>/import (README "Uploading data") checked and turned into
+// The body of POST /api/upload/<id>/import (docs/loading.md) checked and turned into
 // the importer's options: every bad parameter is reported at once, per key, as CKAN's
 // Validation Error, before any reading or writing. The file's own problems are the importer's.
 import path from "node:path";
