@@ -1,4 +1,4 @@
-// Uploads waiting to be imported (README "Uploading data"): each a data file `<id><ext>` and a
+// Uploads waiting to be imported (docs/loading.md): each a data file `<id><ext>` and a
 // record `<id>.upload-record` beside it in config.uploadDir, named by a random id, never by anything the
 // client sent (the original name only lends its extension, for format detection). An upload
 // belongs to the token that sent it; one not used for uploadTtlSeconds is swept away.
