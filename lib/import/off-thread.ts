@@ -65,7 +65,7 @@ export async function loadOffThread(load: OffThreadLoad, job: Omit<WorkerJob, "s
     eval: true,
     env: SHARE_ENV,
     // Reading makes short-lived strings by the million: a young generation this size collects
-    // them with less work than V8's default for a worker (README "Loading data").
+    // them with less work than V8's default for a worker (docs/performance.md "Import").
     resourceLimits: { maxYoungGenerationSizeMb: 128 },
     workerData: { ...job, sink: load.sink } satisfies WorkerJob,
   });
