@@ -1,4 +1,4 @@
-// Scale-out, for real on one machine (issue 15, README "Deployment"): a PostgreSQL primary and a
+// Scale-out, for real on one machine (issue 15, docs/postgresql.md "Deployment"): a PostgreSQL primary and a
 // streaming replica (lib/test/pg-cluster.ts: initdb, pg_basebackup -R, loopback ports), two
 // API-only app servers on them as child processes (`lib/server/main.ts --api`, both loading the
 // sample data at once, so one loses that race), and CKAN action calls over HTTP. Checks:
