@@ -1,41 +1,25 @@
-// Rows grouped by one or two fields under a search (datastore_aggregate), as the SQLite engine
-// groups them (sqlite/aggregate.ts): GROUP BY in SQL; the order, limit and `others` in
-// ../aggregate-spec.ts. Exact when it fits a time budget, else over a sample spread through the
-// table (spread-sample.ts), or its first rows when the search is so selective that the sample
-// holds few of its rows, and `partial`.
-import type { AggregateGroup, AggregateKey, AggregateOutput, AggregatePeriod, AggregateSpec, SearchQuery } from "../engine";
-import { binStep, rankGroups, requireKeys } from "../aggregate-spec";
+// Rows grouped by one or two fields under a search (datastore_aggregate) in PostgreSQL: the
+// GROUP BY statements and the reads ../aggregate-groups.ts plans (exact, a spread sample, the
+// first rows), which also merges the groups; the order, limit and `others` in
+// ../aggregate-spec.ts.
+import type { AggregateKey, AggregateOutput, AggregatePeriod, AggregateSpec, SearchQuery } from "../engine";
+import { AGGREGATE_BUDGET, aggregatePlan, mergeGroups, type AggregateBudget as Budget } from "../aggregate-groups";
+import { binStep, requireKeys } from "../aggregate-spec";
 import { SQL_SNAP } from "../histogram-axis";
+import { runLater } from "../stepwise";
 import { isArrayType } from "../types";
 import { OVER_BUDGET, within } from "./budget";
 import { column, searchWhere, selectColumn } from "./read-plan";
 import { quoteIdent as q, type PgResource, type Queryable } from "./resource";
 import { nthId, spreadSample } from "./spread-sample";
 
-/** How hard an aggregate tries to be exact; tests shrink these. */
-export interface AggregateBudget {
-  /** Time for the exact answer. */
-  exactMs: number;
+/** How hard an aggregate tries to be exact (../aggregate-groups.ts); tests shrink these. */
+export interface AggregateBudget extends Budget {
   /** Rows of a whole table worth trying to group exactly within exactMs. */
   wholeRows: number;
-  /** Groups an exact answer may have (JavaScript orders them all). */
-  groups: number;
-  /** Rows of the spread sample. */
-  sampleRows: number;
-  /** Fewer matching sampled rows than this try the first rows of the table as well. */
-  fewRows: number;
-  /** The first rows read then. */
-  firstRows: number;
 }
 
-export const BUDGET: AggregateBudget = {
-  exactMs: 150,
-  wholeRows: 200_000,
-  groups: 100_000,
-  sampleRows: 50_000,
-  fewRows: 1_000,
-  firstRows: 100_000,
-};
+export const BUDGET: AggregateBudget = { ...AGGREGATE_BUDGET, wholeRows: 200_000 };
 
 /** A period's first day (weeks start on Mondays, as ISO's and histogram-axis.ts's do). */
 const PERIOD_SQL: Record<AggregatePeriod, (col: string) => string> = {
@@ -64,7 +48,7 @@ function keyColumn(r: PgResource, key: AggregateKey, bind: (v: unknown) => strin
     const { mul, div } = binStep(key.bin);
     return { sql: `floor(${SQL_SNAP(`${col}::numeric * ${bind(mul)}::numeric`)} / ${bind(div)}::numeric)`, decode: (v) => (v === null ? null : (Number(v) * div) / mul) };
   }
-  // "" and [] join NULL in the null group afterwards (merge below).
+  // "" and [] join NULL in the null group afterwards (mergeGroups).
   const c = selectColumn(f);
   const blank = f.type === "text" ? (v: unknown) => v === "" : isArrayType(f.type) ? (v: unknown) => Array.isArray(v) && v.length === 0 : () => false;
   return {
@@ -93,89 +77,30 @@ export async function aggregate(db: Queryable, r: PgResource, query: SearchQuery
   const m = spec.metric === "count" || spec.field === null ? null : `t.${q(column(r, spec.field).column)}`;
   const narrowed = !where.empty;
   const positions = keys.map((_, i) => i + 1).join(", ");
+  const decode = keys.map((k) => k.decode);
   const base = params.length;
 
   /** The grouping statement; `extra` (values bound after the rest) narrows the rows. */
-  const run = async (extra = "", extraParams: unknown[] = []): Promise<AggregateGroup[]> => {
+  const run = async (extra = "", extraParams: unknown[] = []) => {
     const sql = `SELECT ${keys.map((k) => k.sql).join(", ")}, ${metricSql(spec, m)}, min(t._id) FROM ${q(r.table)} AS t WHERE ${where.sql()}${extra} GROUP BY ${positions}`;
     const { rows } = await db.query<unknown[]>({ text: sql, values: [...params, ...extraParams], rowMode: "array" });
-    return merge(rows, keys, spec);
+    return mergeGroups(rows, decode, spec);
   };
 
-  // Unnarrowed, the rows to group are the whole table: too many for the budget is known at once.
-  const hopeless = !narrowed && r.rowCount > budget.wholeRows;
-  if (!hopeless) {
-    const groups = await within(db, budget.exactMs, () => run());
-    if (groups !== OVER_BUDGET && groups.length <= budget.groups) {
-      const rows = sum(groups);
-      return answer(groups, spec, rows, rows, false);
-    }
-  }
-
-  const sample = await spreadSample(db, r, budget.sampleRows, base + 1);
-  if (!sample) {
-    const groups = await run();
-    return answer(groups, spec, sum(groups), sum(groups), false);
-  }
-  let groups = await run(` AND ${sample.sql}`, sample.params);
-  let scanned = sample.picked;
-  if (narrowed && sum(groups) < budget.fewRows) {
-    const last = await nthId(db, r, budget.firstRows);
-    // The first rows are the whole table: the answer is exact.
-    if (last === undefined) {
-      const all = await run();
-      return answer(all, spec, sum(all), sum(all), false);
-    }
-    const first = await run(` AND t._id <= $${base + 1}`, [last]);
-    if (sum(first) > sum(groups)) [groups, scanned] = [first, budget.firstRows];
-  }
-  const rows = sum(groups);
-  const total = narrowed ? Math.max(rows, Math.round((rows * r.rowCount) / scanned)) : r.rowCount;
-  return answer(groups, spec, total, rows, true);
-}
-
-function sum(groups: AggregateGroup[]): number {
-  return groups.reduce((n, g) => n + g.count, 0);
-}
-
-function answer(all: AggregateGroup[], spec: AggregateSpec, total: number, rows: number, partial: boolean): AggregateOutput {
-  return { total, rows, partial, ...rankGroups(all, spec) };
-}
-
-interface Acc {
-  group: AggregateGroup;
-  numbers: number; // rows with a number in the metric's field
-  metric: number | null; // their total, min or max
-}
-
-/** Decodes each row's keys and merges the groups that decode alike (NULL, "" and [] are all
- *  the null key), then computes each group's value. */
-function merge(rows: unknown[][], keys: KeyColumn[], spec: AggregateSpec): AggregateGroup[] {
-  const n = keys.length;
-  const byKey = new Map<unknown, Acc>();
-  for (const row of rows) {
-    const key = keys.map((k, i) => k.decode(row[i]));
-    const count = Number(row[n]);
-    const numbers = Number(row[n + 1]);
-    const metric = row[n + 2] === null ? null : Number(row[n + 2]);
-    const id = Number(row[n + 3]);
-    const mapKey = n === 1 && (key[0] === null || typeof key[0] !== "object") ? key[0] : JSON.stringify(key);
-    const seen = byKey.get(mapKey);
-    if (!seen) {
-      byKey.set(mapKey, { group: { key, count, value: null, _id: id }, numbers, metric });
-      continue;
-    }
-    seen.group.count += count;
-    seen.group._id = Math.min(seen.group._id, id);
-    seen.numbers += numbers;
-    if (metric !== null) seen.metric = seen.metric === null ? metric : combine(spec, seen.metric, metric);
-  }
-  return [...byKey.values()].map(({ group, numbers, metric }) => {
-    group.value = spec.metric === "count" ? group.count : numbers === 0 ? null : spec.metric === "avg" ? metric! / numbers : metric;
-    return group;
+  const plan = aggregatePlan(spec, { rowCount: r.rowCount, narrowed, wholeRows: budget.wholeRows }, budget, {
+    exact: async () => {
+      const groups = await within(db, budget.exactMs, () => run());
+      return groups === OVER_BUDGET ? null : groups;
+    },
+    sample: async () => {
+      const sample = await spreadSample(db, r, budget.sampleRows, base + 1);
+      return sample && { groups: await run(` AND ${sample.sql}`, sample.params), picked: sample.picked };
+    },
+    first: async (rows) => {
+      const last = await nthId(db, r, rows);
+      return last === undefined ? undefined : run(` AND t._id <= $${base + 1}`, [last]);
+    },
+    all: () => run(),
   });
-}
-
-function combine(spec: AggregateSpec, a: number, b: number): number {
-  return spec.metric === "min" ? Math.min(a, b) : spec.metric === "max" ? Math.max(a, b) : a + b;
+  return runLater(plan);
 }
