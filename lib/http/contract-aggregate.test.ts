@@ -1,4 +1,4 @@
-// datastore_aggregate (our extension, README "Extension actions"): the whole envelope through
+// datastore_aggregate (our extension, docs/api.md "Actions"): the whole envelope through
 // the real handler, its parameters, and its errors in CKAN's order (409, then 404, then 403,
 // then 409 for fields).
 import { beforeAll, describe, expect, it } from "vitest";
