@@ -81,7 +81,7 @@ type IndexInfo = { fields: string[]; reason: string; learned?: { build_ms: numbe
 async function indexesOf(post: LearnedBenchOptions["post"], resourceId: string): Promise<IndexInfo[]> {
   const res = await post("datastore_info", { resource_id: resourceId });
   if (res.status !== 200) throw new Error(`datastore_info answered ${res.status}`);
-  return ((res.json() as { result: { meta: { indexes?: IndexInfo[] } } }).result.meta.indexes ?? []) as IndexInfo[];
+  return (res.json() as { result: { indexes?: IndexInfo[] } }).result.indexes ?? [];
 }
 
 export async function benchLearned(opts: LearnedBenchOptions): Promise<LearnedBenchResult> {

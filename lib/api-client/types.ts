@@ -18,11 +18,12 @@ export type SearchResult = {
   total_was_estimated?: boolean;
 };
 
-/** One entry of datastore_info's `meta.indexes`: an index and why it exists. */
+/** One entry of datastore_info's `indexes` (ours, beside CKAN's `meta`): an index and why it exists. */
 export type IndexInfo = { fields: string[]; reason: "primary_key" | "declared" | "import" | "learned" };
 
 export type InfoResult = {
-  meta: { id: string; count: number; aliases?: string[]; indexes?: IndexInfo[] };
+  meta: { id: string; count: number; aliases?: string[] };
+  indexes?: IndexInfo[];
   fields: DatastoreField[];
 };
 

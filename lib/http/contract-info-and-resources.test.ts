@@ -52,12 +52,12 @@ describe("datastore_info (§7)", () => {
         idx_size: expect.any(Number),
         db_size: expect.any(Number),
         aliases: ["books_alias"],
-        // Ours, beside CKAN's keys: why each index exists.
-        indexes: [
-          { fields: ["title"], reason: "primary_key" },
-          { fields: ["year"], reason: "declared" },
-        ],
       },
+      // Ours, beside CKAN's meta: why each index exists.
+      indexes: [
+        { fields: ["title"], reason: "primary_key" },
+        { fields: ["year"], reason: "declared" },
+      ],
       fields: [
         { id: "title", type: "text", info: { label: "Title" }, schema: schema("text", { is_index: true, index_name: expect.any(String) }) },
         { id: "author", type: "text", schema: schema("text") },
@@ -71,6 +71,16 @@ describe("datastore_info (§7)", () => {
       ],
     });
     for (const k of ["size", "idx_size", "db_size"]) expect(r.meta[k]).toBeGreaterThanOrEqual(0);
+    // CKAN's test_info_success: meta has exactly seven keys.
+    expect(Object.keys(r.meta)).toHaveLength(7);
+  });
+
+  it("leaves out meta with include_meta false, and each field's schema with include_fields_schema false (CKAN 2.12)", async () => {
+    const r = ok(await call("datastore_info", { resource_id: R, include_meta: false, include_fields_schema: "false" }));
+    expect(Object.keys(r).sort()).toEqual(["fields", "indexes"]);
+    expect(r.fields[0]).toEqual({ id: "title", type: "text", info: { label: "Title" } });
+    expect(r.fields.some((f: object) => "schema" in f)).toBe(false);
+    expect(Object.keys(ok(await call("datastore_info", { resource_id: R, include_fields_schema: false })).meta)).toHaveLength(7);
   });
 
   it("reports the primary key as an index but not a unique key (CKAN quirk)", async () => {

@@ -1,10 +1,11 @@
-// datastore_info (contract §7): validate → exists (404) → may read (403) → describe. Beside
-// CKAN's keys, `meta.indexes` says why each index exists (README "Indexes"); CKAN clients
-// ignore the extra key.
+// datastore_info (contract §7): validate → exists (404) → may read (403) → describe. `meta`
+// holds CKAN's seven keys exactly (CKAN's own test_info_success counts them); ours, `indexes`
+// (why each index exists, README "Indexes"), stands beside it, where CKAN clients ignore it.
+// CKAN 2.12's include_meta and include_fields_schema (default true) leave out their parts.
 import type { Resource } from "../engine";
 import { findResource, requireRead, type ActionContext } from "../context";
 import { nativeType } from "../types";
-import { requireResourceId, type Params } from "../validate";
+import { asBool, requireResourceId, type Params } from "../validate";
 
 export type IndexReason = "primary_key" | "declared" | "import" | "learned";
 
@@ -23,31 +24,28 @@ export function describeIndexes(r: Resource) {
 export async function datastoreInfo(ctx: ActionContext, params: Params) {
   const r = await findResource(ctx, requireResourceId(params), { noun: "Resource/Alias" });
   requireRead(ctx, r, "datastore_info");
-  const stats = await ctx.engine.stats(r);
+  const includeMeta = asBool(params.include_meta, true);
+  const includeSchema = asBool(params.include_fields_schema, true);
   const indexed = new Set([...r.indexes.flat(), ...r.primaryKey, ...(r.learnedIndexes ?? []).flatMap((ix) => ix.fields)]);
-  return {
-    meta: {
-      id: r.id,
-      count: r.rowCount,
-      table_type: "BASE TABLE",
-      size: stats.size,
-      idx_size: stats.idxSize,
-      db_size: stats.dbSize,
-      aliases: r.aliases,
-      indexes: describeIndexes(r),
-    },
-    fields: r.fields.map((f) => ({
-      id: f.id,
-      type: f.type,
-      ...(f.info ? { info: f.info } : {}),
-      schema: {
-        native_type: nativeType(f.type),
-        notnull: false,
-        index_name: indexed.has(f.id) ? `${r.id}_${f.id}_idx` : null,
-        is_index: indexed.has(f.id),
-        // CKAN makes the key a unique index, not a constraint, so it reports false.
-        uniquekey: false,
-      },
-    })),
-  };
+  const fields = r.fields.map((f) => ({
+    id: f.id,
+    type: f.type,
+    ...(f.info ? { info: f.info } : {}),
+    ...(includeSchema
+      ? {
+          schema: {
+            native_type: nativeType(f.type),
+            notnull: false,
+            index_name: indexed.has(f.id) ? `${r.id}_${f.id}_idx` : null,
+            is_index: indexed.has(f.id),
+            // CKAN makes the key a unique index, not a constraint, so it reports false.
+            uniquekey: false,
+          },
+        }
+      : {}),
+  }));
+  if (!includeMeta) return { indexes: describeIndexes(r), fields };
+  const stats = await ctx.engine.stats(r);
+  const meta = { id: r.id, count: r.rowCount, table_type: "BASE TABLE", size: stats.size, idx_size: stats.idxSize, db_size: stats.dbSize, aliases: r.aliases };
+  return { meta, indexes: describeIndexes(r), fields };
 }

@@ -60,8 +60,8 @@ export async function datastoreSearch(ctx: ActionContext, params: Params) {
     result.total = out.total;
     result.total_was_estimated = out.totalEstimated ?? false;
   }
-  // Echoed when sent (CKAN 2.12 always echoes it; 2.11 clients compare whole results).
-  if (!isUnset(params.include_next_page)) result.include_next_page = p.includeNextPage;
+  // Always echoed, as CKAN 2.12 does (its schema defaults it to false).
+  result.include_next_page = p.includeNextPage;
   // next_page only after a non-empty page in `_id` order (CKAN 2.12).
   if (bound.nextPage && out.lastId !== undefined) result.next_page = { _id: { [bound.nextPage]: out.lastId } };
   return result;
