@@ -1,4 +1,4 @@
-// datastore_histogram (our extension, README "Actions"): the whole envelope through the real
+// datastore_histogram (our extension, docs/api.md "Actions"): the whole envelope through the real
 // handler, its parameters, and its errors in value counts' order (409, then 404, then 403).
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, freshDb } from "../test/api";
