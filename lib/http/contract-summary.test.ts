@@ -1,11 +1,11 @@
-// datastore_summary (our extension, README "Extension actions"): the whole envelope through the
+// datastore_summary (our extension, docs/api.md "Actions"): the whole envelope through the
 // real handler, its parameters, and its errors in value counts' order (409, then 404, then 403).
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { mustGet } from "../datastore/sqlite/catalog";
 import type { Conn } from "../datastore/sqlite/connection";
 import { spreadSample } from "../datastore/sqlite/spread-sample";
 import { StatementCache } from "../datastore/sqlite/statement-cache";
-import { SUMMARY_LIMITS } from "../datastore/sqlite/summary";
+import { SUMMARY_LIMITS } from "../datastore/summary-plan";
 import { withRawDb } from "../datastore/sqlite/test-support";
 import { call, freshDb, isPostgres } from "../test/api";
 import { admin, createBooks, denied, fails, invalid, notFound, ok, token } from "../test/contract";
