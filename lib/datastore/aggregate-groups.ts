@@ -8,14 +8,15 @@ import type { AggregateGroup, AggregateOutput, AggregateSpec } from "./engine";
 import { rankGroups } from "./aggregate-spec";
 import { got, type Got, type Plan } from "./stepwise";
 
-/** How hard an aggregate tries to be exact, on every engine; tests shrink these. Figures:
- *  README "Performance". */
+/** How hard an aggregate tries to be exact, on every engine; tests shrink these. The timings
+ *  behind the sizes: docs/performance.md ("Figures behind the code's thresholds"). */
 export interface AggregateBudget {
   /** Time for the exact answer. */
   exactMs: number;
   /** Groups an exact answer may have (JavaScript orders them all). */
   groups: number;
-  /** Rows of the spread sample (50,000 read in about 70 ms on the 3M-row bench table). */
+  /** Rows of the spread sample: enough for a chart's shape, few enough to read well within
+   *  the answer's time. */
   sampleRows: number;
   /** Fewer matching sampled rows than this try the first rows of the table as well. */
   fewRows: number;
