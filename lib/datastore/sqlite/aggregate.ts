@@ -20,7 +20,7 @@ import { Where } from "./where";
 /** How hard an aggregate tries to be exact (../aggregate-groups.ts), with SQLite's own sizes. */
 export interface AggregateBudget extends Budget {
   /** Rows an exact GROUP BY may sort: SQLite sorts them after the scan, past the deadline's
-   *  reach, so more matching rows than this go to the sample (300,000 sort in about 100 ms). */
+   *  reach, so more matching rows than this go to the sample, whose size is fixed. */
   sortRows: number;
   /** Rows of a whole table an index may group in its own order within exactMs. */
   indexRows: number;
