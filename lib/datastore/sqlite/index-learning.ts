@@ -1,7 +1,7 @@
 // Indexes follow use: the engine reports every read's time and query here; a field that a
 // slow read filtered or sorted on without an index to start from counts as evidence, and a
-// field with enough evidence (docs/performance.md "Indexes": 3 reads over 50 ms within ten minutes) gets
-// an index, built by a worker thread (index-builder.ts) while the engine's write lock is held,
+// field with enough evidence (docs/performance.md "Indexes": by default 3 reads over 50 ms
+// within ten minutes) gets an index, built by a worker thread (index-builder.ts) while the engine's write lock is held,
 // one build at a time, within a per-resource budget. Evidence lives in memory: it is cheap to
 // gather again after a restart, and recording it in the file would make every slow read a write.
 import path from "node:path";
