@@ -125,7 +125,7 @@ const SORT_RUN_KIB = 2048;
 /**
  * Runs a CREATE INDEX with SQLite's sorter at its fastest: runs of SORT_RUN_KIB (the sorter
  * sizes them by the page cache) spilled to temporary files. The writer keeps temporary data in
- * memory, where the sorter's spills are several times slower (README "Loading data"). The
+ * memory, where the sorter's spills are slower (docs/performance.md, "Import"). The
  * connection's own settings come back afterwards.
  */
 export function createIndex(c: Conn, sql: string): void {
