@@ -1,4 +1,4 @@
-// The upload endpoint (README "Uploading data"): POST /api/upload streams a file to disk and
+// The upload endpoint (docs/loading.md): POST /api/upload streams a file to disk and
 // answers a preview, POST /api/upload/<id>/import loads it with the importer (optionally as a
 // stream of NDJSON progress lines), DELETE /api/upload/<id> drops it. Write scope, and an
 // upload is its token's alone. HTTP only: files live in lib/upload, reading in lib/import.
