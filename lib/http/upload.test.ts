@@ -1,4 +1,4 @@
-// The upload endpoint (README "Uploading data"; /work/notes/upload-contract.md) through the
+// The upload endpoint (docs/loading.md; /work/notes/upload-contract.md) through the
 // real route handlers on a real store: every format, the body limits, bad files, token rules
 // and ownership, new / append / replace with renames, types and keys, the NDJSON progress
 // stream, and, over a real HTTP server, a client that leaves mid-upload or mid-import.
