@@ -1,7 +1,8 @@
 // datastore_info (contract §7): validate → exists (404) → may read (403) → describe. `meta`
 // holds CKAN's seven keys exactly (CKAN's own test_info_success counts them); ours, `indexes`
 // (why each index exists, docs/performance.md "Indexes"), stands beside it, where CKAN
-// clients ignore it. CKAN 2.12's include_meta and include_fields_schema (default true) leave out their parts.
+// clients ignore it. CKAN 2.12's include_meta and include_fields_schema (default true) leave
+// out their parts.
 import type { Resource } from "../engine";
 import { findResource, requireRead, type ActionContext } from "../context";
 import { nativeType } from "../types";
