@@ -50,7 +50,7 @@ const FAST_FLOAT = "999999999999999";
  * true/false. Most values never reach JS (a call costs about what indexing the value does):
  * - text: ftsText changes only a dot or minus before a digit; two GLOBs that open with that
  *   literal find one in a fast scan (a pattern opening with a class such as [-.] scans
- *   character by character, several times slower).
+ *   character by character instead).
  * - numbers: their text is one number, so every dot and minus joins. Floats print as %.15g,
  *   as records show them (4, not SQLite's 4.0; 13.4); from 1e15 on, JS prints them.
  * - dates need nothing, date-times only their T.
