@@ -2,17 +2,13 @@
 // a dict ANDs its keys, a top-level list of dicts ORs them, `$or`/`$and` take lists of dicts
 // and merge into a parent of the same kind, `$$name` spells a field starting with `$`, and a
 // field's value is a scalar (eq), a list (any of; operator dicts in it are ORed) or a dict of
-// operators (ANDed). Same messages, same limits. Two extensions of ours ride in the operator
-// dicts under names CKAN answers 409 for: `x_empty` and `x_not_in`.
-import type { CompareOp, Filter } from "./engine";
+// operators (ANDed), each operator as operators.ts defines it. Same messages, same limits.
+import type { Filter } from "./engine";
 import { DatastoreError } from "./errors";
+import { operatorNamed } from "./operators";
 
 const MAX_DEPTH = 10;
 const MAX_OPS = 100;
-
-const COMPARE_OPS = new Set<string>(["eq", "gt", "gte", "lt", "lte"]);
-/** Our extensions; the `x_` prefix keeps them apart from any operator CKAN may add. */
-export const EXTENSION_OPS = { empty: "x_empty", notIn: "x_not_in" } as const;
 
 type Json = unknown;
 type Group = "$or" | "$and";
@@ -126,13 +122,10 @@ class Parser {
 
   private operator(field: string, op: string, value: Json): Filter | null {
     return this.leaf(field, () => {
-      if (COMPARE_OPS.has(op)) return { op: op as CompareOp, field, value };
-      // CKAN builds SQL for `in` too, though its docs do not name it.
-      if (op === "in") return { op: "in", field, values: Array.isArray(value) ? value : [value] };
-      if (op === EXTENSION_OPS.empty && typeof value === "boolean") return { op: "empty", field, empty: value };
-      if (op === EXTENSION_OPS.notIn && isScalarOrList(value)) return { op: "not_in", field, values: Array.isArray(value) ? value : [value] };
-      this.opError ??= unknownOp(field, op, value);
-      return null;
+      const known = operatorNamed(op);
+      const f = known?.parse(field, value) ?? null;
+      if (f === null) this.opError ??= unknownOp(field, op, value, known?.takes);
+      return f;
     });
   }
 
@@ -154,11 +147,10 @@ class Parser {
   }
 }
 
-function unknownOp(field: string, op: string, value: Json): string {
+/** CKAN's message; our extensions add what they take. */
+function unknownOp(field: string, op: string, value: Json, takes: string | undefined): string {
   const message = `Unknown filter operation: FilterOp(field=${pyRepr(field)}, op=${pyRepr(op)}, value=${pyRepr(value)})`;
-  if (op === EXTENSION_OPS.empty) return `${message}: ${EXTENSION_OPS.empty} takes true or false`;
-  if (op === EXTENSION_OPS.notIn) return `${message}: ${EXTENSION_OPS.notIn} takes a value or a list of values`;
-  return message;
+  return takes ? `${message}: ${op} takes ${takes}` : message;
 }
 
 /** Nested groups of the parent's kind merge into it. */
@@ -216,11 +208,6 @@ function isDictOrListOfDicts(v: Json): boolean {
 
 function isGroupKey(key: string): boolean {
   return key.startsWith("$") && !key.startsWith("$$");
-}
-
-function isScalarOrList(v: Json): boolean {
-  const scalar = (x: Json) => x === null || typeof x !== "object";
-  return scalar(v) || (Array.isArray(v) && v.every(scalar));
 }
 
 /** Python's str() of a JSON value, as CKAN's messages (and its text casts) print them. */

@@ -1,7 +1,11 @@
 // Filter chips <-> the API's `filters` object. One chip per key, ANDed as the API ANDs keys: a
 // field that is any of some values, none of them, within a range, empty or not empty; anything
 // else the API takes (a `$or` group, `gt`, a mixed list) is kept as it is and shown as JSON.
+// What each operator takes and its words come from the API's own operator registry.
+import { OPERATORS, formatScalar, operatorNamed, rangeWords } from "../datastore/operators";
 import type { FieldFilter, Filters, Operators, Scalar } from "./types";
+
+export { formatScalar };
 
 /** A range bound as the API takes it: a number, or an ISO date / timestamp string. */
 export type Bound = string | number;
@@ -29,22 +33,10 @@ function isDict(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-const scalarOrList = (v: unknown) => isScalar(v) || (Array.isArray(v) && v.length > 0 && v.every(isScalar));
-
-const OPERATOR_CHECKS: Record<keyof Operators, (v: unknown) => boolean> = {
-  eq: scalarOrList,
-  gt: isScalar,
-  gte: isScalar,
-  lt: isScalar,
-  lte: isScalar,
-  x_empty: (v) => typeof v === "boolean",
-  x_not_in: scalarOrList,
-};
-
 function isOperators(value: unknown): value is Operators {
   if (!isDict(value)) return false;
   const entries = Object.entries(value);
-  return entries.length > 0 && entries.every(([op, v]) => Object.hasOwn(OPERATOR_CHECKS, op) && OPERATOR_CHECKS[op as keyof Operators](v));
+  return entries.length > 0 && entries.every(([op, v]) => operatorNamed(op)?.inUrl(v) === true);
 }
 
 function isFieldFilter(value: unknown): value is FieldFilter {
@@ -174,28 +166,17 @@ export function filtersFromChips(chips: Chip[]): Filters {
   return chips.reduce<Filters>((filters, chip) => withChip(filters, chip), {});
 }
 
-export function formatScalar(value: Scalar): string {
-  if (value === null) return "null";
-  if (value === "") return '""';
-  return String(value);
-}
-
 /** What a person would say: `delay: 60 to 120`, `state: not CA or OR`, `county: is empty`. */
 export function describeChip(chip: Chip): string {
   switch (chip.kind) {
     case "is":
-      return `${chip.field}: ${chip.values.map(formatScalar).join(" or ")}`;
+      return `${chip.field}: ${OPERATORS.in.words(chip.values)}`;
     case "not":
-      return `${chip.field}: not ${chip.values.map(formatScalar).join(" or ")}`;
-    case "range": {
-      // A timestamp range over whole days reads as dates: from midnight, to the day's last second.
-      const from = typeof chip.from === "string" ? chip.from.replace(/T00:00(:00)?$/, "") : chip.from;
-      const to = typeof chip.to === "string" ? chip.to.replace(/T23:59:59$/, "") : chip.to;
-      if (from !== null && to !== null) return `${chip.field}: ${from} to ${to}`;
-      return from !== null ? `${chip.field}: from ${from}` : `${chip.field}: up to ${to}`;
-    }
+      return `${chip.field}: ${OPERATORS.x_not_in.words(chip.values)}`;
+    case "range":
+      return `${chip.field}: ${rangeWords(chip.from, chip.to)}`;
     case "empty":
-      return `${chip.field}: ${chip.empty ? "is empty" : "is not empty"}`;
+      return `${chip.field}: ${OPERATORS.x_empty.words(chip.empty)}`;
     case "other":
       return chip.field === null ? JSON.stringify({ [chip.key]: chip.value }) : `${chip.field}: ${JSON.stringify(chip.value)}`;
   }

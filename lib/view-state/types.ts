@@ -1,20 +1,13 @@
 // The explorer's view, named as the datastore_search API names it (resource_id, q, filters,
 // limit, offset, sort, fields). Pure data: shared by the URL codec, the API client and the UI.
 
-export type Scalar = string | number | boolean | null;
+import type { OperatorValues, Scalar } from "../datastore/operators";
 
-/** A field's operators (CKAN 2.12's, plus our `x_` extensions); several keys are ANDed. */
-export type Operators = {
-  eq?: Scalar | Scalar[];
-  gt?: Scalar;
-  gte?: Scalar;
-  lt?: Scalar;
-  lte?: Scalar;
-  /** true: NULL or ""; false: anything else. */
-  x_empty?: boolean;
-  /** None of these (rows with an empty value pass). */
-  x_not_in?: Scalar | Scalar[];
-};
+export type { Scalar };
+
+/** A field's operators (CKAN 2.12's, plus our `x_` extensions), as the API's operator registry
+ *  defines them; several keys are ANDed. */
+export type Operators = OperatorValues;
 
 /** A field's condition: equality, operators, or a list of either meaning any of them. */
 export type FieldFilter = Scalar | Operators | (Scalar | Operators)[];

@@ -4,6 +4,7 @@ import { canRead, type ActionContext } from "../context";
 import type { Filter, Resource, SearchOutput, SearchQuery } from "../engine";
 import { pyStr } from "../filters";
 import { termsOf } from "../full-text";
+import { conditionMatches } from "../operators";
 
 export async function tableMetadataResource(ctx: ActionContext) {
   const resource: Resource = {
@@ -69,19 +70,5 @@ export async function tableMetadataResource(ctx: ActionContext) {
 function matches(f: Filter, row: Record<string, unknown>): boolean {
   if (f.op === "and" || f.op === "or") return f.op === "and" ? f.of.every((x) => matches(x, row)) : f.of.some((x) => matches(x, row));
   const cell = row[f.field] as string | number | null;
-  const blank = cell === null || cell === "";
-  const cast = (v: unknown) => (v === null ? null : typeof cell === "number" ? Number(v) : pyStr(v));
-  switch (f.op) {
-    case "empty":
-      return blank === f.empty;
-    case "in":
-      return f.values.some((v) => cast(v) !== null && cast(v) === cell);
-    case "not_in":
-      return cell === null || !f.values.some((v) => cast(v) === cell);
-    default: {
-      const v = cast(f.value);
-      if (v === null || cell === null) return false;
-      return { eq: cell === v, gt: cell > v, gte: cell >= v, lt: cell < v, lte: cell <= v }[f.op];
-    }
-  }
+  return conditionMatches(cell, f, (v) => (v === null ? null : typeof cell === "number" ? Number(v) : pyStr(v)));
 }

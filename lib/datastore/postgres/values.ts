@@ -2,7 +2,7 @@
 // value is bound for it (cast exactly as types.ts casts for SQLite), and how each column type's
 // text comes back as the JSON value the SQLite engine answers for the same cell.
 import type pg from "pg";
-import { CastError, isArrayType, toStorage, type TypeName } from "../types";
+import { CastError, isArrayType, toStorage, type Stored, type TypeName } from "../types";
 
 const SCALAR_COLUMN: Record<string, string> = {
   text: "text",
@@ -34,7 +34,11 @@ export function columnType(t: TypeName): string {
  * array literal), json as its JSON text.
  */
 export function toParam(t: TypeName, value: unknown): unknown {
-  const stored = toStorage(t, value);
+  return storedParam(t, toStorage(t, value));
+}
+
+/** A value as toStorage casts it, in the shape pg binds for a column of type t. */
+export function storedParam(t: TypeName, stored: Stored): unknown {
   if (stored === null) return null;
   if (isArrayType(t)) {
     const items = JSON.parse(String(stored)) as unknown[];

@@ -10,7 +10,8 @@ import type { Conn } from "./connection";
 import { isUniqueViolation } from "./errors";
 import { ftsSource } from "./sql";
 import { ftsTable } from "./fts-index";
-import { Where, allOf } from "./where";
+import { allOf } from "../where";
+import { Where } from "./where";
 import { quoteIdent as q } from "./sql";
 
 /** Writes `records`; the caller holds the transaction. */

@@ -1,10 +1,11 @@
-// The WHERE clause of a read or delete over `t` (the resource table): filters and full-text
-// conditions, with every value a bound parameter and every identifier from the catalog.
-import type { Filter, FtsCondition } from "../engine";
-import { DatastoreError } from "../errors";
-import { CastError, isArrayType, toStorage, type Stored, type TypeName } from "../types";
-import { pyStr } from "../filters";
-import { str } from "../validate";
+// The WHERE clause of a read or delete over `t`, in SQLite's dialect: the shared builder
+// (../where.ts) with `?` placeholders, values as the columns store them, arrays compared by their
+// order key (array-order.ts), and full text through the resource's FTS5 table.
+import type { FtsCondition } from "../engine";
+import { isArrayType, type Stored } from "../types";
+import { WhereBuilder, allOf } from "../where";
+
+export { allOf }; // for summary.ts, until it imports ../where
 import { ID_FIELD, type Internal, type StoredField } from "./catalog";
 import { DEADLINE_CHECK } from "./deadline";
 import { ftsTable } from "./fts-index";
@@ -14,87 +15,38 @@ import { compileFts, quoteIdent as q } from "./sql";
  *  `ORDER BY 0` as a column number. */
 const NO_RANK = "0.0";
 
-export class Where {
-  parts: string[] = [];
+export class Where extends WhereBuilder<StoredField> {
+  readonly TRUE = "1";
+  readonly FALSE = "0";
   params: unknown[] = [];
   ftsJoin = "";
   /** The positive full-text expression (the first parameter when there is one). */
   ftsMatch: string | null = null;
-  /** Rank expressions by rank column name ("rank", "rank <field>"). */
-  ranks = new Map<string, string>();
 
-  constructor(readonly r: Internal) {}
-
-  private col(fieldId: string): StoredField {
-    if (fieldId === "_id") return ID_FIELD;
-    const f = this.r.columns.get(fieldId);
-    if (!f) throw DatastoreError.field("filters", `field "${fieldId}" not in table`);
-    return f;
+  constructor(readonly r: Internal) {
+    super(r.columns, ID_FIELD);
   }
 
-  /** ANDs a filter tree (engine.ts Filter) into the condition. */
-  filter(f: Filter): void {
-    this.parts.push(this.compile(f));
+  column(field: StoredField): string {
+    return `t.${q(field.column)}`;
   }
 
-  private compile(f: Filter): string {
-    switch (f.op) {
-      case "and":
-        return f.of.length ? `(${allOf(f.of.map((x) => this.compile(x)))})` : "1";
-      case "or":
-        return f.of.length ? `(${anyOf(f.of.map((x) => this.compile(x)))})` : "0";
-      case "empty": {
-        const { col, field } = this.column(f.field);
-        const blank = field.type === "text" ? ` OR ${col} = ''` : isArrayType(field.type) ? ` OR ${col} = '[]'` : "";
-        return f.empty ? `(${col} IS NULL${blank})` : `NOT (${col} IS NULL${blank})`;
-      }
-      case "in":
-      case "not_in": {
-        const { col, field } = this.column(f.field);
-        const values = f.values.map((v) => this.cast(field, v)).filter((v) => v !== null);
-        if (f.op === "not_in") return values.length ? `(${col} IS NULL OR ${col} NOT IN (${this.bind(values)}))` : "1";
-        if (values.length === 0) return "0";
-        return values.length === 1 ? `${col} = ${this.bind(values)}` : `${col} IN (${this.bind(values)})`;
-      }
-      default: {
-        const { col, field } = this.column(f.field);
-        const v = this.cast(field, f.value);
-        // SQL NULL compares as unknown: the row does not match (CKAN).
-        if (v === null) return "0";
-        // Stored timestamps are whole seconds; the cast drops a bound's fraction, so a bound
-        // between two seconds moves the comparison to the whole second on its other side.
-        let op = f.op;
-        if (field.type === "timestamp" && hasFraction(f.value)) {
-          if (op === "eq") return "0";
-          op = op === "lt" ? "lte" : op === "gte" ? "gt" : op;
-        }
-        if (op === "eq") return `${col} = ${this.bind([v])}`;
-        if (field.type === "json") throw new CastError(`operator does not exist: json ${SQL_OPS[op]} unknown`);
-        // Arrays order element by element, as in PostgreSQL (array-order.ts).
-        if (isArrayType(field.type)) return `ds_array_key(${col}) ${SQL_OPS[op]} ds_array_key(${this.bind([v])})`;
-        return `${col} ${SQL_OPS[op]} ${this.bind([v])}`;
-      }
-    }
+  bind(_field: StoredField, value: Exclude<Stored, null>): string {
+    this.params.push(value);
+    return "?";
   }
 
-  private column(fieldId: string): { col: string; field: StoredField } {
-    const field = this.col(fieldId);
-    return { col: `t.${q(field.column)}`, field };
+  equatable(col: string): string {
+    return col;
   }
 
-  private bind(values: Stored[]): string {
-    this.params.push(...values);
-    return values.map(() => "?").join(", ");
+  /** Arrays order element by element, as in PostgreSQL (array-order.ts). */
+  ordered(expr: string, field: StoredField): string {
+    return isArrayType(field.type) ? `ds_array_key(${expr})` : expr;
   }
 
-  /** A filter value as the column stores it; null for SQL NULL. A JSON number compared with
-   *  an integer column stays as it is (PostgreSQL compares `int4 > 5.5` exactly, and a
-   *  bound past the type's range is no error there). */
-  private cast(field: StoredField, v: unknown): Stored {
-    const integer = field === ID_FIELD || INTEGER_TYPES.has(field.type);
-    if (integer && typeof v === "number" && Number.isFinite(v)) return v;
-    if (field === ID_FIELD) return v === null ? null : toStorage("int8", v);
-    return filterValue(field.type, v);
+  emptyArray(col: string): string {
+    return `${col} = '[]'`;
   }
 
   /** Adds the full-text conditions and their rank expressions (`ranks`). */
@@ -106,7 +58,7 @@ export class Where {
     const positiveConds: FtsCondition[] = [];
     for (const c of conds) {
       if (c.tree === null || fields.length === 0) {
-        this.parts.push("0");
+        this.parts.push(this.FALSE);
         this.ranks.set(c.rank, NO_RANK);
         continue;
       }
@@ -149,38 +101,4 @@ function bm25(fts: string, fields: StoredField[], field: string | null): string 
 export function bm25ToRank(raw: number | null): number {
   const s = raw === null ? 0 : -raw;
   return s / (1 + s);
-}
-
-/** ANDs conditions as a balanced tree, in order: SQLite refuses expressions over 1000 deep,
- *  which a plain chain of one condition per filter (or key column) would reach. */
-export function allOf(parts: string[]): string {
-  if (parts.length <= 8) return parts.join(" AND ");
-  const mid = parts.length >> 1;
-  return `(${allOf(parts.slice(0, mid))}) AND (${allOf(parts.slice(mid))})`;
-}
-
-const SQL_OPS = { gt: ">", gte: ">=", lt: "<", lte: "<=" } as const;
-
-const INTEGER_TYPES = new Set<TypeName>(["int2", "int4", "int8"]);
-
-/** True for a timestamp text with a non-zero fraction of a second ("…:05.25"). */
-function hasFraction(v: unknown): boolean {
-  return typeof v === "string" && /\d:\d{2}\.\d*[1-9]/.test(v);
-}
-
-/** ORs conditions as a balanced tree (see allOf). */
-function anyOf(parts: string[]): string {
-  if (parts.length <= 8) return parts.join(" OR ");
-  const mid = parts.length >> 1;
-  return `(${anyOf(parts.slice(0, mid))}) OR (${anyOf(parts.slice(mid))})`;
-}
-
-/** Casts a filter value for comparison with a column. CKAN 2.12 passes every value for a text
- *  field through Python's str() first, so `null` there is the text "None". */
-function filterValue(t: TypeName, v: unknown): Stored {
-  if (t === "text") return pyStr(v);
-  if (v === null) return null;
-  if (t === "json") return JSON.stringify(v);
-  if (isArrayType(t) && !Array.isArray(v)) throw new CastError(`malformed array literal: "${str(v)}"`);
-  return toStorage(t, v);
 }

@@ -1,0 +1,95 @@
+// The WHERE clause of a read or delete over `t` (the resource's table), as every engine builds
+// it: a filter tree's groups as balanced AND/OR trees, each condition as its operator writes it
+// (operators.ts), filter values cast as CKAN casts them. An engine's Where adds its dialect
+// (quoting, placeholders, casts for its driver) and its full text.
+import type { Filter } from "./engine";
+import { DatastoreError } from "./errors";
+import { pyStr } from "./filters";
+import { conditionSql, type SqlWriter } from "./operators";
+import { CastError, isArrayType, toStorage, type Stored, type TypeName } from "./types";
+import { str } from "./validate";
+
+/** A field as an engine keeps it: the column it lives in is generated, never a request's name. */
+export interface ColumnField {
+  id: string;
+  type: TypeName;
+  column: string;
+}
+
+const INTEGER_TYPES = new Set<TypeName>(["int2", "int4", "int8"]);
+
+export abstract class WhereBuilder<F extends ColumnField> implements SqlWriter<F> {
+  /** The ANDed conditions. */
+  parts: string[] = [];
+  /** Rank expressions by rank column name ("rank", "rank <field>"). */
+  ranks = new Map<string, string>();
+  abstract readonly TRUE: string;
+  abstract readonly FALSE: string;
+
+  constructor(
+    private readonly columns: ReadonlyMap<string, F>,
+    /** The engine's `_id` field. */
+    protected readonly idField: F,
+  ) {}
+
+  col(fieldId: string): F {
+    if (fieldId === "_id") return this.idField;
+    const f = this.columns.get(fieldId);
+    if (!f) throw DatastoreError.field("filters", `field "${fieldId}" not in table`);
+    return f;
+  }
+
+  /** ANDs a filter tree (engine.ts Filter) into the condition. */
+  filter(f: Filter): void {
+    this.parts.push(this.compile(f));
+  }
+
+  private compile(f: Filter): string {
+    if (f.op === "and") return f.of.length ? `(${allOf(f.of.map((x) => this.compile(x)))})` : this.TRUE;
+    if (f.op === "or") return f.of.length ? `(${anyOf(f.of.map((x) => this.compile(x)))})` : this.FALSE;
+    return conditionSql(this, f);
+  }
+
+  /** `_id`, or a field of an integer type. */
+  protected isInteger(field: F): boolean {
+    return field === this.idField || INTEGER_TYPES.has(field.type);
+  }
+
+  /**
+   * A filter value as the field's column compares it; null for SQL NULL. A JSON number compared
+   * with an integer column stays as it is: `int4 > 5.5` compares exactly, and a bound past the
+   * type's range is no error. CKAN 2.12 passes every value for a text field through Python's
+   * str() first, so `null` there is the text "None".
+   */
+  cast(field: F, v: unknown): Stored {
+    if (this.isInteger(field) && typeof v === "number" && Number.isFinite(v)) return v;
+    if (field === this.idField) return v === null ? null : toStorage("int8", v);
+    const t = field.type;
+    if (t === "text") return pyStr(v);
+    if (v === null) return null;
+    if (t === "json") return JSON.stringify(v);
+    if (isArrayType(t) && !Array.isArray(v)) throw new CastError(`malformed array literal: "${str(v)}"`);
+    return toStorage(t, v);
+  }
+
+  abstract column(field: F): string;
+  abstract equatable(col: string, field: F): string;
+  abstract ordered(expr: string, field: F): string;
+  abstract emptyArray(col: string): string;
+  abstract bind(field: F, value: Exclude<Stored, null>): string;
+}
+
+/** ANDs conditions as a balanced tree, in order: SQLite refuses expressions over 1000 deep,
+ *  which a plain chain of one condition per filter (or key column) would reach. */
+export function allOf(parts: string[]): string {
+  if (parts.length <= 8) return parts.join(" AND ");
+  const mid = parts.length >> 1;
+  return `(${allOf(parts.slice(0, mid))}) AND (${allOf(parts.slice(mid))})`;
+}
+
+/** ORs conditions as a balanced tree (see allOf). */
+function anyOf(parts: string[]): string {
+  if (parts.length <= 8) return parts.join(" OR ");
+  const mid = parts.length >> 1;
+  return `(${anyOf(parts.slice(0, mid))}) OR (${anyOf(parts.slice(mid))})`;
+}
