@@ -4,62 +4,28 @@
 // result, or asking the same search again, reads only the page's rows. Any write to the
 // resource raises its version, so a list never outlives the rows it ranked.
 import type { SearchQuery } from "../engine";
+import { RankedLists as Lists, pagePositions, sharedRank, type RankedList } from "../ranked";
 import { column, selectColumn } from "./read-plan";
 import { quoteIdent as q, type PgResource, type Queryable } from "./resource";
 import type { PgWhere } from "./where";
 
-interface RankedList {
+interface IdRanks extends RankedList {
   ids: Float64Array;
   ranks: Float64Array; // ts_rank as PostgreSQL prints it (a real), best first
 }
 
-/** Ids held in lists; a list longer than this is used once and not kept. */
-const MAX_CACHED_IDS = 1_000_000;
-
-/** Ranked lists, least recently used first out. */
-export class RankedLists {
-  private lists = new Map<string, RankedList>();
-  private held = 0;
-
-  has(key: string): boolean {
-    return this.lists.has(key);
-  }
-
-  async get(key: string, make: () => Promise<RankedList>): Promise<RankedList> {
-    const hit = this.lists.get(key);
-    if (hit) {
-      this.lists.delete(key); // most recently used last
-      this.lists.set(key, hit);
-      return hit;
-    }
-    const list = await make();
-    if (list.ids.length > MAX_CACHED_IDS || this.lists.has(key)) return list;
-    while (this.held + list.ids.length > MAX_CACHED_IDS) {
-      const [oldest, old] = this.lists.entries().next().value!;
-      this.lists.delete(oldest);
-      this.held -= old.ids.length;
-    }
-    this.lists.set(key, list);
-    this.held += list.ids.length;
-    return list;
-  }
-}
+/** Ranked lists, shared by the read pool's connections. */
+export class RankedLists extends Lists<IdRanks> {}
 
 /**
  * The rank expression when `query` is best-first over full text alone (no filters, no empty
- * query, not distinct, ordered by one rank expression that every rank column shares); else
+ * query, ordered by one ts_rank expression that every rank column shares: ../ranked.ts); else
  * null, and the general plan orders every match by rank.
  */
 export function bestFirstRank(where: PgWhere, query: SearchQuery): string | null {
-  if (query.distinct || where.parts.length > 0 || where.fts.length === 0 || where.fts.includes("FALSE") || query.sort.length === 0) return null;
-  const expr = where.ranks.get(query.sort[0].field);
-  if (!expr?.startsWith("ts_rank(")) return null;
-  if (query.sort.some((s) => where.ranks.get(s.field) !== expr || s.desc !== query.sort[0].desc)) return null;
-  for (const name of query.columns) {
-    const other = where.ranks.get(name);
-    if (other !== undefined && other !== expr) return null;
-  }
-  return expr;
+  if (where.parts.length > 0 || where.fts.length === 0 || where.fts.includes(where.FALSE)) return null;
+  const expr = sharedRank(where.ranks, query);
+  return expr?.startsWith("ts_rank(") ? expr : null;
 }
 
 /** Where a list is kept: the resource's version, its conditions and their values, the rank. */
@@ -72,7 +38,7 @@ function numbers(csv: string | null): Float64Array {
 }
 
 /** Every match's id and rank, best first, equal ranks in `_id` order: one row of two lists. */
-async function rankAll(db: Queryable, r: PgResource, where: PgWhere, rank: string): Promise<RankedList> {
+async function rankAll(db: Queryable, r: PgResource, where: PgWhere, rank: string): Promise<IdRanks> {
   const sql =
     `SELECT string_agg(id::text, ',' ORDER BY s DESC, id), string_agg(s::text, ',' ORDER BY s DESC, id) ` +
     `FROM (SELECT t._id AS id, ${rank} AS s FROM ${q(r.table)} AS t WHERE ${where.sql()}) AS m`;
@@ -90,14 +56,14 @@ export async function bestFirstPage(
   query: SearchQuery,
   lists?: RankedLists,
 ): Promise<{ rows: unknown[][]; total: number }> {
-  const make = () => rankAll(db, r, where, rank);
-  const list = lists ? await lists.get(listKey(r, where, rank), make) : await make();
+  const key = lists ? listKey(r, where, rank) : "";
+  let list = lists?.get(key);
+  if (!list) {
+    list = await rankAll(db, r, where, rank);
+    lists?.keep(key, list);
+  }
   const n = list.ids.length;
-  const best = query.sort[0].desc; // rank desc = best first
-  const from = Math.min(query.offset, n);
-  const to = Math.min(n, from + Math.max(0, query.limit < 0 ? n : query.limit));
-  const positions: number[] = [];
-  for (let i = from; i < to; i++) positions.push(best ? i : n - 1 - i);
+  const positions = pagePositions(n, query);
   const select: string[] = [];
   const decoders: ((v: unknown, pos: number) => unknown)[] = [];
   for (const name of query.columns) {
