@@ -1,11 +1,11 @@
-// The one HTTP entry point for /api/action/{name} and /api/3/action/{name}: read the
-// parameters, authenticate, run the action, wrap the answer. No datastore logic here.
-import { config } from "../config";
-import { getDatastore } from "../datastore";
+// /api/action/{name} and /api/3/action/{name}: CKAN's action API through the one pipeline
+// (pipeline.ts). What is the action API's own: which actions exist and take GET, JSONP, and
+// datastore_search's `_links`. No datastore logic here.
 import { ACTIONS } from "../datastore/actions";
-import { envelopeParts, failure, helpUrl, json, partsResponse, success } from "./envelope";
-import { bodyParams, clientKey, queryParams, type ApiRequest } from "./params";
 import type { Params } from "../datastore/validate";
+import { envelopeParts, json, partsResponse, success } from "./envelope";
+import { bodyParams, queryParams, type ApiRequest } from "./params";
+import { serve } from "./pipeline";
 
 const CALLBACK_RE = /^[A-Za-z_$][\w$.]{0,63}$/;
 
@@ -30,8 +30,23 @@ function links(url: URL, method: string, params: Params, result: Record<string, 
   return out;
 }
 
+/** The parameters, and the JSONP callback a GET named (taken out of the parameters). */
+interface ActionParams {
+  params: Params;
+  callback?: string;
+}
+
+async function readParams(request: ApiRequest, url: URL, method: string): Promise<ActionParams> {
+  if (method !== "GET") return { params: await bodyParams(request) };
+  const params = queryParams(url.searchParams);
+  // JSONP (legacy): the answer is wrapped, and the request is anonymous.
+  const callback = typeof params.callback === "string" && CALLBACK_RE.test(params.callback) ? params.callback : undefined;
+  delete params.callback;
+  delete params._;
+  return { params, callback };
+}
+
 export async function handleAction(request: ApiRequest, name: string): Promise<Response> {
-  const help = helpUrl(request, name);
   const action = Object.hasOwn(ACTIONS, name) ? ACTIONS[name] : undefined;
   if (!action) return json(`Bad request - Action name not known: ${name}`, 400);
   const method = request.method.toUpperCase();
@@ -41,28 +56,17 @@ export async function handleAction(request: ApiRequest, name: string): Promise<R
   if (method === "GET" && !action.read) {
     return json("Bad request - JSON Error: Invalid request. Please use POST method for your request", 400);
   }
-  try {
-    const url = new URL(request.url);
-    const params = method === "GET" ? queryParams(url.searchParams) : await bodyParams(request);
-    let callback: string | undefined;
-    if (method === "GET") {
-      // JSONP (legacy): the answer is wrapped, and the request is anonymous.
-      if (typeof params.callback === "string" && CALLBACK_RE.test(params.callback)) callback = params.callback;
-      delete params.callback;
-      delete params._;
-    }
-    const { engine, tokens } = await getDatastore();
-    const user = callback ? { scope: null } : await tokens.authenticate(request.headers.get("authorization"));
-    const result = await action.run({ engine: engine.forClient(clientKey(request, user)), tokens, user, siteUrl: config.siteUrl ?? url.origin }, params);
-    if (name === "datastore_search" && result && typeof result === "object") {
-      (result as Record<string, unknown>)._links = links(url, method, params, result as Record<string, unknown>);
-    }
-    if (callback) {
-      return partsResponse([`${callback}(`, ...envelopeParts(help, result), ");"], "application/javascript;charset=utf-8");
-    }
-    return success(help, result);
-  } catch (e) {
-    return failure(help, e);
-  }
+  return serve(request, {
+    name,
+    params: (req, url) => readParams(req, url, method),
+    anonymous: ({ callback }) => callback !== undefined,
+    run: async ({ ctx, params }) => action.run(ctx, params.params),
+    answer(result, { url, params, help }) {
+      if (name === "datastore_search" && result && typeof result === "object") {
+        (result as Record<string, unknown>)._links = links(url, method, params.params, result as Record<string, unknown>);
+      }
+      if (!params.callback) return success(help, result);
+      return partsResponse([`${params.callback}(`, ...envelopeParts(help, result), ");"], "application/javascript;charset=utf-8");
+    },
+  });
 }
-

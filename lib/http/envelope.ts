@@ -1,9 +1,12 @@
-// CKAN's response envelope (contract §1): success 200 with `result`; DatastoreError mapped to
-// its status and `__type` in this one place (the dump uses the same table); anything
-// unexpected a logged, generic 500. Engines map their own failures, so no database codes here.
+// CKAN's response envelope (contract §1), the one writer of every answer the API gives
+// (actions, dumps, uploads, and an import's NDJSON lines): success 200 with `result`; every
+// error mapped to its status and `__type` in this one place; anything unexpected a logged,
+// generic 500. Engines map their own failures, so no database codes here.
 import { randomUUID } from "node:crypto";
 import { DatastoreError, DatastoreUnavailable, type ErrorKind } from "../datastore/errors";
 import { EncodedJson } from "../datastore/formats";
+import { ImportError } from "../import/source";
+import { CutOff, TooLarge } from "../upload/receive";
 import { BadRequest, type ApiRequest } from "./params";
 
 const STATUS: Record<ErrorKind, number> = { validation: 409, not_found: 404, authorization: 403, integrity: 400 };
@@ -98,19 +101,71 @@ export function success(help: string, result: unknown): Response {
   return partsResponse(envelopeParts(help, result), JSON_TYPE);
 }
 
-/** The error response for anything an action or the request reader threw. */
-export function failure(help: string, error: unknown): Response {
-  if (error instanceof BadRequest) return json(error.message, error.status);
+export interface FailureOptions {
+  /** The status of a refused parameter: 409, but 400 for a dump, as CKAN's dump answers. */
+  validationStatus?: number;
+}
+
+type Mapped = { status: number; headers?: Record<string, string> } & ({ bare: string } | { error: Record<string, unknown> });
+
+/** Any error as CKAN's answer: a bare string (400s the request reader or the server refused)
+ *  or the envelope's `error`, with its status. */
+function mapError(error: unknown, opts: FailureOptions): Mapped {
+  if (error instanceof BadRequest) return { status: error.status, bare: error.message };
+  if (error instanceof CutOff) return { status: 400, bare: `Bad request - ${error.message}` };
+  if (error instanceof TooLarge) return { status: 413, error: { __type: "Request Entity Too Large", message: error.message } };
+  // An importer's complaint about a file or its options is a Validation Error.
+  if (error instanceof ImportError) error = new DatastoreError("validation", { message: error.message });
   if (error instanceof DatastoreError) {
     const { status, type } = errorStatus(error);
-    return json({ help, success: false, error: { __type: type, ...error.details } }, status, retryHeaders(error));
+    return { status: status === 409 ? (opts.validationStatus ?? 409) : status, error: { __type: type, ...error.details }, headers: retryHeaders(error) };
   }
   if (error instanceof DatastoreUnavailable) {
     // The database went away (PostgreSQL restarting, a cut connection): the next try may work.
     console.error(`datastore: unavailable: ${error.message}`);
-    const message = "The datastore is unavailable for the moment; try again shortly.";
-    return json({ help, success: false, error: { __type: "Service Unavailable", message } }, 503, { "retry-after": "5" });
+    return { status: 503, error: { __type: "Service Unavailable", message: "The datastore is unavailable for the moment; try again shortly." }, headers: { "retry-after": "5" } };
   }
   console.error("datastore: internal error", error);
-  return json({ help, success: false, error: { __type: "Internal Server Error", message: "Internal Server Error" } }, 500);
+  return { status: 500, error: { __type: "Internal Server Error", message: "Internal Server Error" } };
+}
+
+/** The error response for anything an entry or the request reader threw. */
+export function failure(help: string, error: unknown, opts: FailureOptions = {}): Response {
+  const m = mapError(error, opts);
+  return "bare" in m ? json(m.bare, m.status, m.headers) : json({ help, success: false, error: m.error }, m.status, m.headers);
+}
+
+const NDJSON_TYPE = "application/x-ndjson;charset=utf-8";
+
+/**
+ * A long job's answer as NDJSON (an upload's import): a line for each report `run` sends as it
+ * goes, then exactly one final line, `{success: true, result}` or `{success: false, error}`
+ * with the envelope's error (a `message` always). The client going away calls `cancel`.
+ */
+export function progressStream(run: (send: (report: unknown) => void) => Promise<unknown>, cancel: () => void): Response {
+  const encoder = new TextEncoder();
+  const body = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      const line = (value: unknown) => {
+        try {
+          controller.enqueue(encoder.encode(`${JSON.stringify(value)}\n`));
+        } catch {
+          /* the stream was cancelled: the job is stopping */
+        }
+      };
+      try {
+        line({ success: true, result: await run(line) });
+      } catch (e) {
+        const m = mapError(e, {});
+        line({ success: false, error: "bare" in m ? { __type: "Bad Request", message: m.bare } : { message: e instanceof Error ? e.message : String(e), ...m.error } });
+      }
+      try {
+        controller.close();
+      } catch {
+        /* cancelled */
+      }
+    },
+    cancel,
+  });
+  return new Response(body, { status: 200, headers: { "content-type": NDJSON_TYPE, "cache-control": "no-store" } });
 }

@@ -2,9 +2,9 @@
 // and writes them through the engine's BulkSink in parts; this thread takes each part into the
 // resource (engine.ts OffThreadLoad), full text included, while the worker reads on. Parts
 // shrink towards the end of the file, so little is left to take once the worker is done.
-import path from "node:path";
-import { SHARE_ENV, Worker } from "node:worker_threads";
+import { SHARE_ENV } from "node:worker_threads";
 import type { BulkSinkSpec, OffThreadLoad, SealedPart } from "../datastore/engine";
+import { sourceWorker } from "../source-worker";
 import type { Plan, RowRules } from "./rows";
 import { ImportError, ImportInterrupted, RestartImport, type ReadOptions } from "./source";
 
@@ -51,18 +51,11 @@ export interface OffThreadCallbacks {
   signal?: AbortSignal;
 }
 
-/** The worker's source: beside this file under tsx (`npm start`, tests, the command line); a
- *  bundle (`next start`) has no such file (lib/upload/import-thread.ts then loads on one thread). */
-const WORKER_ENTRY = path.join(__dirname, "load-worker.ts");
-
 /** Runs the worker to the end of the file and takes every part it writes; returns the rows loaded. */
 export async function loadOffThread(load: OffThreadLoad, job: Omit<WorkerJob, "sink">, on: OffThreadCallbacks): Promise<number> {
-  // TypeScript source beside this file, through both of tsx's hooks: the readers are imported
-  // on demand (open.ts).
-  const entry = WORKER_ENTRY;
-  const boot = `require("tsx/cjs/api").register(); import("tsx/esm/api").then((tsx) => { tsx.register(); require(${JSON.stringify(entry)}); });`;
-  const worker = new Worker(boot, {
-    eval: true,
+  // Both of tsx's hooks: the readers are imported on demand (open.ts).
+  const worker = sourceWorker("lib/import/load-worker.ts", {
+    esm: true,
     env: SHARE_ENV,
     // Reading makes short-lived strings by the million: a young generation this size collects
     // them with less work than V8's default for a worker (docs/performance.md "Import").

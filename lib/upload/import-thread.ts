@@ -1,17 +1,15 @@
 // Runs an upload's import on a worker thread with its own engine (import-worker.ts). In the
 // server's process the SQLite engine makes every other caller wait while a transaction is open,
 // so an import there would hold up every request for its whole length; on a thread of its own
-// it is one more writer, like `npm run import`, and reads go on. Without the worker's source
-// (a `next start` bundle) the import runs in-process on the server's engine.
-import fs from "node:fs";
-import path from "node:path";
-import { SHARE_ENV, Worker } from "node:worker_threads";
+// it is one more writer, like `npm run import`, and reads go on. The same under `npm start` and
+// `next start`: the thread runs the worker's source (lib/source-worker.ts), not a bundle.
+import { SHARE_ENV } from "node:worker_threads";
 import { storeOptions } from "../datastore";
-import type { DatastoreEngine } from "../datastore/engine";
 import type { EngineOptions } from "../datastore/open";
 import { DatastoreError, type ErrorDetails, type ErrorKind } from "../datastore/errors";
-import { ImportInterrupted, importFile, type ImportOptions, type ImportProgress, type ImportResult } from "../import/importer";
+import { ImportInterrupted, type ImportOptions, type ImportProgress, type ImportResult } from "../import/importer";
 import { ImportError } from "../import/source";
+import { sourceWorker } from "../source-worker";
 
 /** What the thread is given: plain data only (no callbacks, no signal). */
 export interface ImportJob {
@@ -52,18 +50,14 @@ function revive(e: ThreadError): Error {
   }
 }
 
-const ENTRY = path.join(__dirname, "import-worker.ts");
-
 export interface ImportCallbacks {
   onProgress?: (p: ImportProgress) => void;
   signal: AbortSignal;
 }
 
-/** Imports `file` as `importFile` does, on a thread of its own when it can. */
-export async function importUpload(engine: DatastoreEngine, file: string, options: ImportJob["options"], on: ImportCallbacks): Promise<ImportResult> {
-  if (!fs.existsSync(ENTRY)) return importFile(engine, file, { ...options, offThread: false, signal: on.signal, onProgress: on.onProgress });
-  const boot = `require("tsx/cjs/api").register(); import("tsx/esm/api").then((tsx) => { tsx.register(); require(${JSON.stringify(ENTRY)}); });`;
-  const worker = new Worker(boot, { eval: true, env: SHARE_ENV, workerData: { file, store: storeOptions(), options } satisfies ImportJob });
+/** Imports `file` as `importFile` does, on a thread of its own. */
+export async function importUpload(file: string, options: ImportJob["options"], on: ImportCallbacks): Promise<ImportResult> {
+  const worker = sourceWorker("lib/upload/import-worker.ts", { esm: true, env: SHARE_ENV, workerData: { file, store: storeOptions(), options } satisfies ImportJob });
   const onAbort = () => worker.postMessage({ kind: "abort" });
   on.signal.addEventListener("abort", onAbort);
   if (on.signal.aborted) onAbort();

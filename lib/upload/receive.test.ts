@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { TooLarge, receive } from "./receive";
+import { CutOff, TooLarge, receive } from "./receive";
 
 async function* chunks(n: number, size: number, fail?: Error): AsyncGenerator<Uint8Array> {
   for (let i = 0; i < n; i++) yield new Uint8Array(size).fill(65);
@@ -24,9 +24,9 @@ describe("receive", () => {
     expect(fs.existsSync(file)).toBe(false);
   });
 
-  it("removes the file when the body breaks off", async () => {
+  it("removes the file when the body breaks off, and says the upload was cut off", async () => {
     const file = path.join(dir, "cut");
-    await expect(receive(chunks(3, 1000, Object.assign(new Error("aborted"), { code: "ECONNRESET" })), file, 10_000)).rejects.toThrow("aborted");
+    await expect(receive(chunks(3, 1000, Object.assign(new Error("aborted"), { code: "ECONNRESET" })), file, 10_000)).rejects.toBeInstanceOf(CutOff);
     expect(fs.existsSync(file)).toBe(false);
   });
 });

@@ -13,8 +13,20 @@ export class TooLarge extends Error {
   }
 
   constructor(readonly limit: number) {
-    super(`more than ${limit} bytes`);
+    super(`Upload is larger than the limit of ${limit} bytes (DATASTORE_MAX_UPLOAD_BYTES)`);
     mark(this, "TooLarge");
+  }
+}
+
+/** The client went away before its body was all there; nothing was kept. */
+export class CutOff extends Error {
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return hasBrand(value, "CutOff");
+  }
+
+  constructor() {
+    super("the upload was cut off");
+    mark(this, "CutOff");
   }
 }
 
@@ -35,13 +47,13 @@ export async function receive(body: AsyncIterable<Uint8Array>, file: string, lim
     // The file opens asynchronously: removed before its open completes, it would come back.
     if (!out.closed) await new Promise<void>((resolve) => out.once("close", () => resolve()));
     fs.rmSync(file, { force: true });
-    throw e;
+    throw clientGone(e) ? new CutOff() : e;
   }
   return size;
 }
 
 /** Whether an error means the client went away mid-body. */
-export function clientGone(e: unknown): boolean {
+function clientGone(e: unknown): boolean {
   const code = (e as NodeJS.ErrnoException | null)?.code;
   return code === "ECONNRESET" || code === "ERR_STREAM_PREMATURE_CLOSE" || code === "ECONNABORTED" || (e as Error | null)?.message === "aborted";
 }
