@@ -9,7 +9,8 @@ import { openEngine } from "../open";
 import { mustGet } from "./catalog";
 import { openReader, type Conn } from "./connection";
 import { spreadSample } from "./spread-sample";
-import { SUMMARY_LIMITS, summary, type SummaryLimits } from "./summary";
+import { SUMMARY_LIMITS, type SummaryLimits } from "../summary-plan";
+import { summary } from "./summary";
 
 const tempFile = () => path.join(fs.mkdtempSync(path.join(os.tmpdir(), "summary-")), "s.db");
 /** The `_id`s the spread sample of `n` rows picks in resource `id` of `file`. */
