@@ -1,10 +1,13 @@
 // The one way to open a datastore: configuration in, an engine out. The server, the importer,
 // the seed, backup, the CLIs and the tests all come through here; nothing else constructs an
-// engine. DATASTORE_DATABASE_URL selects PostgreSQL (postgres/), else SQLite (sqlite/).
+// engine, and no engine reads the configuration itself: what it needs is passed from here.
+// DATASTORE_DATABASE_URL selects PostgreSQL (postgres/), else SQLite (sqlite/).
 import { config } from "../config";
 import type { DatastoreEngine } from "./engine";
+import type { ReadLimits } from "./read-limits";
 import { openPostgresEngine } from "./postgres/engine";
 import { openSqliteEngine } from "./sqlite/engine";
+import type { LearnSettings } from "./sqlite/index-learning";
 
 export interface EngineOptions {
   /** The SQLite file; default DATASTORE_DB. Ignored when a database URL is given or set. */
@@ -18,17 +21,37 @@ export interface EngineOptions {
   readDatabaseUrl?: string;
   /** PostgreSQL: the schema holding everything; default DATASTORE_PG_SCHEMA, else `datastore`. */
   schema?: string;
+  /** PostgreSQL: connections per pool; default DATASTORE_PG_POOL. */
+  poolSize?: number;
+  /** Reads judged expensive that may run at once; default DATASTORE_EXPENSIVE_READS, else the
+   *  engine's own rule. */
+  expensiveReads?: number;
+  /** Read time limits; default the configuration's (DATASTORE_QUERY_TIMEOUT_MS,
+   *  DATASTORE_COUNT_BUDGET_MS), read as reads start. */
+  limits?: ReadLimits;
+  /** SQLite: index learning; default the configuration's (DATASTORE_ADAPTIVE_*). */
+  learning?: LearnSettings;
 }
 
 export async function openEngine(options: EngineOptions = {}): Promise<DatastoreEngine> {
   const databaseUrl = options.databaseUrl ?? (options.file === undefined ? config.databaseUrl : undefined);
+  const limits = options.limits ?? config;
+  const expensiveReads = options.expensiveReads ?? config.expensiveReads;
   if (databaseUrl) {
     return openPostgresEngine({
       url: databaseUrl,
       readUrl: options.readDatabaseUrl ?? config.readDatabaseUrl,
       schema: options.schema ?? config.pgSchema,
-      poolSize: config.pgPoolSize,
+      poolSize: options.poolSize ?? config.pgPoolSize,
+      expensiveReads,
+      limits,
     });
   }
-  return openSqliteEngine({ file: options.file ?? config.dbPath, readWorkers: options.readWorkers ?? config.readWorkers });
+  return openSqliteEngine({
+    file: options.file ?? config.dbPath,
+    readWorkers: options.readWorkers ?? config.readWorkers,
+    expensiveReads,
+    limits,
+    learning: options.learning ?? config,
+  });
 }

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { config } from "../config";
 import type { DatastoreEngine, SearchQuery } from "./engine";
 import { DatastoreError } from "./errors";
 import { openEngine } from "./open";
@@ -70,7 +71,7 @@ describe("read pool lanes (two workers, one expensive read at a time)", () => {
     ]);
     const words = ["alpha", "beta", "gamma", "delta"];
     await engine.write(resourceId, Array.from({ length: ROWS }, (_, i) => ({ n: (i * 7919) % ROWS, word: words[i % 4] })), "insert");
-    pool = new ReadPool(file, 2);
+    pool = new ReadPool(file, 2, undefined, config);
   });
 
   afterAll(async () => {

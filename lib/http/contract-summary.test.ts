@@ -1,6 +1,7 @@
 // datastore_summary (our extension, docs/api.md "Actions"): the whole envelope through the
 // real handler, its parameters, and its errors in value counts' order (409, then 404, then 403).
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { config } from "../config";
 import { mustGet } from "../datastore/sqlite/catalog";
 import type { Conn } from "../datastore/sqlite/connection";
 import { spreadSample } from "../datastore/sqlite/spread-sample";
@@ -34,7 +35,7 @@ const ones = (...values: unknown[]) => values.map((value) => ({ value, count: 1 
 /** The `_id`s the engine's spread sample of `n` rows picks in a resource. */
 function sampleIds(resourceId: string, n: number): number[] {
   return withRawDb(FILE, (db) => {
-    const c: Conn = { db, cache: new StatementCache(db) };
+    const c: Conn = { db, cache: new StatementCache(db), limits: config };
     return JSON.parse(spreadSample(c, mustGet(c, resourceId), n)!.params[0] as string) as number[];
   });
 }

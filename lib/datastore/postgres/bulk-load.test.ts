@@ -6,6 +6,7 @@ import { randomBytes } from "node:crypto";
 import fc from "fast-check";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { config } from "../../config";
 import type { BulkLoad, DatastoreEngine, Field, SearchQuery } from "../engine";
 import { DatastoreError } from "../errors";
 import { parsePlain } from "../full-text";
@@ -120,7 +121,7 @@ describe.skipIf(!url)("PostgreSQL bulk load", () => {
   let raw: pg.Pool;
 
   beforeAll(async () => {
-    engine = await openPostgresEngine({ url: url!, schema, poolSize: 4 });
+    engine = await openPostgresEngine({ url: url!, schema, poolSize: 4, limits: config });
     raw = new pg.Pool({ connectionString: url, max: 2, options: `-c search_path="${schema}"` });
   });
   afterAll(async () => {

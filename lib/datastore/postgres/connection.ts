@@ -3,7 +3,6 @@
 // search_path, the read time budget as statement_timeout, our application_name and the type
 // parsers of values.ts, all sent in the startup packet, so no query is spent on them.
 import pg from "pg";
-import { config } from "../../config";
 import { quoteIdent } from "./resource";
 import { pgTypes } from "./values";
 
@@ -15,6 +14,8 @@ export interface PoolOptions {
   size: number;
   /** Named in logs: "primary" or "replica". */
   role: string;
+  /** The read time limit (ms; 0: none). */
+  statementTimeoutMs: number;
 }
 
 /** A value of the startup `options` (`-c name=value`): spaces and backslashes escaped. */
@@ -29,7 +30,7 @@ export function createPool(o: PoolOptions): pg.Pool {
     application_name: APPLICATION_NAME,
     // Reads are bounded by the time budget; write transactions lift it (engine.ts), as a large
     // import or index build may take minutes.
-    statement_timeout: config.queryTimeoutMs || undefined,
+    statement_timeout: o.statementTimeoutMs || undefined,
     options: `-c search_path=${startupValue(quoteIdent(o.schema))}`,
     types: pgTypes,
     // A server that does not answer fails the request, instead of holding it forever.

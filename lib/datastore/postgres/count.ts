@@ -3,7 +3,6 @@
 // unless the client sent `total_estimation_threshold`: then a count that overruns the count
 // budget gives way to PostgreSQL's own estimate of the matching rows (EXPLAIN, as CKAN reads the
 // planner's estimates), when that estimate is at least the threshold (CKAN's rule: >=).
-import { config } from "../../config";
 import type { SearchQuery } from "../engine";
 import { OVER_BUDGET, within } from "./budget";
 import type { ReadPlan } from "./read-plan";
@@ -26,15 +25,16 @@ export function countPlan(r: PgResource, plan: ReadPlan, query: SearchQuery): Co
   return { sql: `SELECT count(*)::int8 FROM (${matchesSql(r, plan, query)}) AS m`, params: plan.params };
 }
 
-/** `db`: a client inside a transaction (the budget's savepoint needs one). */
-export async function count(db: Queryable, r: PgResource, plan: ReadPlan, query: SearchQuery): Promise<{ total: number; estimated: boolean }> {
+/** `db`: a client inside a transaction (the budget's savepoint needs one); `budgetMs`: the
+ *  count budget (ReadLimits). */
+export async function count(db: Queryable, r: PgResource, plan: ReadPlan, query: SearchQuery, budgetMs: number): Promise<{ total: number; estimated: boolean }> {
   const how = countPlan(r, plan, query);
   if ("rows" in how) return { total: how.rows, estimated: false };
   const exact = async () => Number((await db.query<[number]>({ text: how.sql, values: how.params, rowMode: "array" })).rows[0][0]);
   const threshold = query.totalEstimationThreshold;
   // No threshold: exact, as CKAN counts; the connection's statement_timeout still bounds it.
   if (threshold === undefined) return { total: await exact(), estimated: false };
-  const counted = await within(db, config.countBudgetMs, exact);
+  const counted = await within(db, budgetMs, exact);
   if (counted !== OVER_BUDGET) return { total: counted, estimated: false };
   const estimate = await estimateRows(db, matchesSql(r, plan, query), plan.params);
   if (estimate >= threshold) return { total: estimate, estimated: true };

@@ -7,6 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { config } from "../../config";
 import type { SearchQuery } from "../engine";
 import { DatastoreError, DatastoreUnavailable } from "../errors";
 import { openPostgresEngine, type PostgresEngine } from "./engine";
@@ -31,7 +32,7 @@ describe.skipIf(!url)("PostgreSQL engine", () => {
   let raw: pg.Pool;
 
   beforeAll(async () => {
-    engine = await openPostgresEngine({ url: url!, schema, poolSize: 4 });
+    engine = await openPostgresEngine({ url: url!, schema, poolSize: 4, limits: config });
     raw = new pg.Pool({ connectionString: url, max: 2 });
   });
   afterAll(async () => {
@@ -43,7 +44,7 @@ describe.skipIf(!url)("PostgreSQL engine", () => {
   const rows = async (id: string, columns: string[]) => (await engine.search((await engine.getResource(id))!, all(columns))).rows;
 
   it("migrates once when two servers open the same schema together, and checks it", async () => {
-    const [a, b] = await Promise.all([0, 1].map(() => openPostgresEngine({ url: url!, schema, poolSize: 2 })));
+    const [a, b] = await Promise.all([0, 1].map(() => openPostgresEngine({ url: url!, schema, poolSize: 2, limits: config })));
     await a.check("full");
     await Promise.all([a.close(), b.close()]);
     const { rows: v } = await raw.query(`SELECT version FROM "${schema}".datastore_schema_version`);
@@ -52,15 +53,15 @@ describe.skipIf(!url)("PostgreSQL engine", () => {
 
   it("refuses a schema newer than the build", async () => {
     const other = `t_core_${randomBytes(4).toString("hex")}`;
-    const e = await openPostgresEngine({ url: url!, schema: other, poolSize: 2 });
+    const e = await openPostgresEngine({ url: url!, schema: other, poolSize: 2, limits: config });
     await e.close();
     await raw.query(`UPDATE "${other}".datastore_schema_version SET version = 99`);
-    await expect(openPostgresEngine({ url: url!, schema: other, poolSize: 2 })).rejects.toThrow(/version 99, newer/);
+    await expect(openPostgresEngine({ url: url!, schema: other, poolSize: 2, limits: config })).rejects.toThrow(/version 99, newer/);
     await raw.query(`DROP SCHEMA "${other}" CASCADE`);
   });
 
   it("says where it could not connect, without the password", async () => {
-    const err = await openPostgresEngine({ url: "postgresql://app:s3cret@127.0.0.1:1/app", schema, poolSize: 2 }).catch((e: unknown) => e);
+    const err = await openPostgresEngine({ url: "postgresql://app:s3cret@127.0.0.1:1/app", schema, poolSize: 2, limits: config }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(DatastoreUnavailable);
     expect((err as Error).message).toMatch(/cannot connect to PostgreSQL at app@127\.0\.0\.1:1\/app/);
     expect((err as Error).message).not.toContain("s3cret");
@@ -219,7 +220,7 @@ describe.skipIf(!url)("PostgreSQL engine", () => {
   });
 
   it("serializes two app servers' writes to one resource", async () => {
-    const other = await openPostgresEngine({ url: url!, schema, poolSize: 4 });
+    const other = await openPostgresEngine({ url: url!, schema, poolSize: 4, limits: config });
     try {
       await engine.createResource(meta("shared"), [{ id: "n", type: "int4" }]);
       const writes = Array.from({ length: 20 }, (_, i) => (i % 2 ? engine : other).write("shared", [{ n: i }], "insert"));

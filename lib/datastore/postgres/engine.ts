@@ -4,7 +4,6 @@
 // health, backup; the reads' files); this file sequences them: transactions and savepoints,
 // the per-resource lock, and PostgreSQL's failures mapped to the datastore's errors (errors.ts).
 import type pg from "pg";
-import { config } from "../../config";
 import type {
   AggregateOutput,
   AggregateSpec,
@@ -27,6 +26,7 @@ import type {
   WriteMethod,
 } from "../engine";
 import { DatastoreError, DatastoreUnavailable } from "../errors";
+import type { ReadLimits } from "../read-limits";
 import { aggregate } from "./aggregate";
 import { pgDump } from "./backup";
 import { openBulkLoad } from "./bulk-load";
@@ -52,22 +52,26 @@ export interface PostgresOptions {
   readUrl?: string;
   schema: string;
   poolSize: number;
+  /** Reads judged expensive that may run at once; default all connections but two. */
+  expensiveReads?: number;
+  limits: ReadLimits;
 }
 
 /** How long a write waits for another writer's lock on the same resource (SQLite's busy wait). */
 const LOCK_TIMEOUT_MS = 10_000;
 
 export async function openPostgresEngine(options: PostgresOptions): Promise<PostgresEngine> {
-  const primary = createPool({ url: options.url, schema: options.schema, size: options.poolSize, role: "primary" });
+  const pool = { schema: options.schema, size: options.poolSize, statementTimeoutMs: options.limits.queryTimeoutMs };
+  const primary = createPool({ ...pool, url: options.url, role: "primary" });
   try {
     await migrate(primary, options.schema);
   } catch (e) {
     await primary.end().catch(() => undefined);
     throw new DatastoreUnavailable(explainConnectError(e, options.url, options.schema));
   }
-  const replica = options.readUrl ? createPool({ url: options.readUrl, schema: options.schema, size: options.poolSize, role: "replica" }) : undefined;
-  const expensiveLimit = config.expensiveReads ?? Math.max(1, options.poolSize - 2);
-  const reads = new PgReads({ primary, replica, schema: options.schema, expensiveLimit });
+  const replica = options.readUrl ? createPool({ ...pool, url: options.readUrl, role: "replica" }) : undefined;
+  const expensiveLimit = options.expensiveReads ?? Math.max(1, options.poolSize - 2);
+  const reads = new PgReads({ primary, replica, schema: options.schema, expensiveLimit, limits: options.limits });
   return new PostgresEngine({ primary, replica, reads, options, closed: false }, null);
 }
 
@@ -89,15 +93,6 @@ interface Tx {
   nested: Promise<unknown>;
   /** A bulk load read its rows from a stream: the transaction cannot be run again. */
   bulk: boolean;
-}
-
-function mapped(e: unknown): unknown {
-  return toDatastoreError(e);
-}
-
-/** Inside a transaction, a retryable failure reaches transaction() as it is, to be retried there. */
-function mappedInTx(e: unknown): unknown {
-  return isRetryable(e) ? e : toDatastoreError(e);
 }
 
 /** Starts a write transaction: no read time budget, a bounded wait for other writers' locks. */
@@ -154,6 +149,15 @@ export class PostgresEngine implements DatastoreEngine {
     };
   }
 
+  private mapped(e: unknown): unknown {
+    return toDatastoreError(e, this.shared.options.limits.queryTimeoutMs);
+  }
+
+  /** Inside a transaction, a retryable failure reaches transaction() as it is, to be retried there. */
+  private mappedInTx(e: unknown): unknown {
+    return isRetryable(e) ? e : this.mapped(e);
+  }
+
   /** Where catalog reads go: the transaction's connection, else the primary. */
   private get db(): Queryable {
     return this.tx?.client ?? this.shared.primary;
@@ -164,7 +168,7 @@ export class PostgresEngine implements DatastoreEngine {
     try {
       return await fn();
     } catch (e) {
-      throw this.tx ? mappedInTx(e) : mapped(e);
+      throw this.tx ? this.mappedInTx(e) : this.mapped(e);
     }
   }
 
@@ -176,7 +180,7 @@ export class PostgresEngine implements DatastoreEngine {
       return await pool.connect();
     } catch (e) {
       if (/timeout exceeded when trying to connect/.test((e as Error)?.message ?? "") && pool.totalCount >= this.shared.options.poolSize) throw DatastoreError.busy();
-      throw mapped(e);
+      throw this.mapped(e);
     }
   }
 
@@ -199,7 +203,7 @@ export class PostgresEngine implements DatastoreEngine {
       } catch (e) {
         await abandon(client, e);
         if (attempt === 0 && (isRetryable(e) || staleConnection(e, begun))) continue;
-        throw mapped(e);
+        throw this.mapped(e);
       }
     }
   }
@@ -211,7 +215,7 @@ export class PostgresEngine implements DatastoreEngine {
     try {
       await tx.client.query(`SAVEPOINT ${name}`);
     } catch (e) {
-      throw mappedInTx(e);
+      throw this.mappedInTx(e);
     }
     try {
       const result = await fn();
@@ -225,7 +229,7 @@ export class PostgresEngine implements DatastoreEngine {
           console.error("datastore: rollback to savepoint failed", undo);
         }
       }
-      throw mappedInTx(e);
+      throw this.mappedInTx(e);
     }
   }
 
@@ -252,7 +256,7 @@ export class PostgresEngine implements DatastoreEngine {
         await abandon(client, e);
         // Run again once after a deadlock, unless a bulk load consumed its input.
         if (attempt === 0 && ((isRetryable(e) && !tx.bulk) || staleConnection(e, begun))) continue;
-        throw mapped(e);
+        throw this.mapped(e);
       }
     }
   }
@@ -386,7 +390,7 @@ export class PostgresEngine implements DatastoreEngine {
   search(resource: Resource, query: SearchQuery): Promise<SearchOutput> {
     return this.read(
       resource,
-      (db, r) => search(db, r, query),
+      (db, r) => search(db, r, query, this.shared.options.limits),
       (r) => this.shared.reads.search(r, query, this.client),
     );
   }
@@ -436,7 +440,7 @@ export class PostgresEngine implements DatastoreEngine {
   async *iterate(resource: Resource, query: SearchQuery): AsyncIterableIterator<unknown[][]> {
     const r = await this.guard(() => this.current(resource));
     if (this.tx) {
-      const out = await this.guard(() => search(this.tx!.client, r, query));
+      const out = await this.guard(() => search(this.tx!.client, r, query, this.shared.options.limits));
       if (out.rows.length) yield out.rows;
       return;
     }
@@ -449,7 +453,7 @@ export class PostgresEngine implements DatastoreEngine {
           next = await chunks.next();
         } catch (e) {
           done = true;
-          throw mapped(e);
+          throw this.mapped(e);
         }
         if (next.done) {
           done = true;

@@ -1,6 +1,5 @@
 // PostgreSQL's failures in the datastore's words: the only place that knows SQLSTATE codes.
 // Anything not recognised passes through unchanged (a 500 with details in the log).
-import { config } from "../../config";
 import { DatastoreError, DatastoreUnavailable } from "../errors";
 import { CastError } from "../types";
 
@@ -43,13 +42,14 @@ export function uniquenessError(orig: string): DatastoreError {
   });
 }
 
-export function toDatastoreError(e: unknown): unknown {
+/** `queryTimeoutMs`: the reads' time limit, which a statement timeout ran past. */
+export function toDatastoreError(e: unknown, queryTimeoutMs: number): unknown {
   if (e instanceof DatastoreError || e instanceof DatastoreUnavailable) return e;
   if (e instanceof CastError) return DatastoreError.field("query", e.message);
   const code = codeOf(e);
   const message = (e as Error)?.message ?? String(e);
   // statement_timeout (also a cancel from pg_cancel_backend, which only an operator sends).
-  if (code === "57014") return DatastoreError.tooLong(config.queryTimeoutMs);
+  if (code === "57014") return DatastoreError.tooLong(queryTimeoutMs);
   if (code === "23505") return uniquenessError(message);
   if (code.startsWith("22")) return DatastoreError.field("query", message);
   // Still failing after the one retry (engine.ts): nothing was written, try again shortly.

@@ -3,6 +3,7 @@
 // past its budget is estimated only when the client allows it.
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { config } from "../../config";
 import type { SearchQuery } from "../engine";
 import { PgReads } from "./read-pool";
 import { makeBigResource, makeResource, testDb, type TestDb } from "./reads-test-support";
@@ -32,7 +33,7 @@ afterAll(async () => {
 
 describe("lanes", () => {
   it("a small table's page is cheap; a big page or a scan of a big table is expensive", async () => {
-    const reads = new PgReads({ primary: db.pool, schema: db.schema, expensiveLimit: 1 });
+    const reads = new PgReads({ primary: db.pool, schema: db.schema, expensiveLimit: 1, limits: config });
     await reads.search(small, base, "a");
     await reads.search(big, base, "a");
     expect(reads.answered).toEqual({ cheap: 2, expensive: 0 });
@@ -43,7 +44,7 @@ describe("lanes", () => {
   });
 
   it("expensive reads run at most expensiveLimit at once, cheap ones meanwhile", async () => {
-    const reads = new PgReads({ primary: db.pool, schema: db.schema, expensiveLimit: 1 });
+    const reads = new PgReads({ primary: db.pool, schema: db.schema, expensiveLimit: 1, limits: config });
     const scans = ["a", "a", "b"].map((client, i) => reads.histogram(big, "n", { ...base, filters: [{ op: "gt", field: "n", value: i }] }, 10, client));
     const cheap = await reads.search(small, base, "c");
     expect(cheap.rows).toHaveLength(10);
@@ -53,7 +54,7 @@ describe("lanes", () => {
   });
 
   it("the same answers through the pool as on one connection", async () => {
-    const reads = new PgReads({ primary: db.pool, schema: db.schema, expensiveLimit: 2 });
+    const reads = new PgReads({ primary: db.pool, schema: db.schema, expensiveLimit: 2, limits: config });
     const out = await reads.search(big, { ...base, filters: [{ op: "in", field: "n", values: [3, 4] }], limit: 3 }, "");
     expect(out).toEqual({ rows: [[4, 3], [5, 4], [1004, 3]], total: 120, totalEstimated: false });
     const counts = await reads.valueCounts(small, "n", base, 2, "");
@@ -66,7 +67,7 @@ describe("lanes", () => {
 
 describe("the query time limit", () => {
   it("a read past it fails with statement_timeout's SQLSTATE, and the next reads run", async () => {
-    const reads = new PgReads({ primary: db.pool, schema: db.schema, expensiveLimit: 1 });
+    const reads = new PgReads({ primary: db.pool, schema: db.schema, expensiveLimit: 1, limits: config });
     const slow: SearchQuery = { ...base, sort: [{ field: "name", desc: false, nullsFirst: false }, { field: "day", desc: true, nullsFirst: true }], offset: 50_000 };
     process.env.DATASTORE_QUERY_TIMEOUT_MS = "1";
     let err: unknown;
@@ -83,7 +84,7 @@ describe("the query time limit", () => {
 
 describe("deep pages", () => {
   it("in _id order without conditions seek to the page, with or without gaps", async () => {
-    const reads = new PgReads({ primary: db.pool, schema: db.schema, expensiveLimit: 1 });
+    const reads = new PgReads({ primary: db.pool, schema: db.schema, expensiveLimit: 1, limits: config });
     const q: SearchQuery = { ...base, offset: 30_000, limit: 3, lastId: true };
     expect(await reads.search(big, q, "")).toEqual({ rows: [[30_001, 0], [30_002, 1], [30_003, 2]], total: 60_000, totalEstimated: false, lastId: 30_003 });
     // The catalog's count no longer matches the ids' extent: OFFSET it is.
@@ -93,7 +94,7 @@ describe("deep pages", () => {
 
 describe("replica", () => {
   it("reads on the replica when it has the resource's version, else on the primary", async () => {
-    const reads = new PgReads({ primary: db.pool, replica, schema: db.schema, expensiveLimit: 2 });
+    const reads = new PgReads({ primary: db.pool, replica, schema: db.schema, expensiveLimit: 2, limits: config });
     const r = { ...small, version: 5 };
     await reads.search(r, base, ""); // no catalog row there yet: the primary
     await db.pool.query("INSERT INTO datastore_resources VALUES ($1, 4)", [r.id]);
@@ -107,7 +108,7 @@ describe("replica", () => {
   it("an unreachable replica gives way to the primary", async () => {
     const dead = new pg.Pool({ connectionString: "postgresql://app@127.0.0.1:1/app", connectionTimeoutMillis: 2000 });
     dead.on("error", () => undefined);
-    const reads = new PgReads({ primary: db.pool, replica: dead, schema: db.schema, expensiveLimit: 2 });
+    const reads = new PgReads({ primary: db.pool, replica: dead, schema: db.schema, expensiveLimit: 2, limits: config });
     const out = await reads.search(small, base, "");
     expect(out.rows).toHaveLength(10);
     expect(reads.served).toEqual({ primary: 1, replica: 0 });
@@ -123,14 +124,14 @@ describe("dumps", () => {
   }
 
   it("in _id order, by keyset, 1000 rows a chunk", async () => {
-    const reads = new PgReads({ primary: db.pool, schema: db.schema, expensiveLimit: 1 });
+    const reads = new PgReads({ primary: db.pool, schema: db.schema, expensiveLimit: 1, limits: config });
     const chunks = await all(reads.iterate(big, { ...base, filters: [{ op: "lt", field: "n", value: 25 }], limit: -1, includeTotal: false }, ""));
     expect(chunks.map((c) => c.length)).toEqual([1000, 500]);
     expect(chunks.flat().map((row) => row[0])).toEqual(Array.from({ length: 1500 }, (_, i) => Math.floor(i / 25) * 1000 + (i % 25) + 1));
   });
 
   it("in any other order, through a cursor; stopping early gives the connection back", async () => {
-    const reads = new PgReads({ primary: db.pool, schema: db.schema, expensiveLimit: 1 });
+    const reads = new PgReads({ primary: db.pool, schema: db.schema, expensiveLimit: 1, limits: config });
     const q: SearchQuery = { ...base, columns: ["n", "name"], sort: [{ field: "n", desc: true, nullsFirst: true }, { field: "_id", desc: false, nullsFirst: false }], limit: 2500, offset: 10, includeTotal: false };
     const chunks = await all(reads.iterate(big, q, ""));
     expect(chunks.map((c) => c.length)).toEqual([1000, 1000, 500]);
@@ -147,7 +148,7 @@ describe("dumps", () => {
 
 describe("bounded counts", () => {
   it("exact without a threshold; past the budget, PostgreSQL's estimate when it reaches the threshold", async () => {
-    const reads = new PgReads({ primary: db.pool, schema: db.schema, expensiveLimit: 1 });
+    const reads = new PgReads({ primary: db.pool, schema: db.schema, expensiveLimit: 1, limits: config });
     const q: SearchQuery = { ...base, filters: [{ op: "gte", field: "name", value: "name 1" }], limit: 1 };
     const budget = process.env.DATASTORE_COUNT_BUDGET_MS;
     process.env.DATASTORE_COUNT_BUDGET_MS = "1";
@@ -171,7 +172,7 @@ describe("bounded counts", () => {
 
 describe("bounded extensions on a big table", () => {
   it("value counts, histogram, summary and aggregate: a sample, partial", async () => {
-    const reads = new PgReads({ primary: db.pool, schema: db.schema, expensiveLimit: 1 });
+    const reads = new PgReads({ primary: db.pool, schema: db.schema, expensiveLimit: 1, limits: config });
     // The catalog says the table is huge: unnarrowed reads go straight to their samples.
     const huge = { ...big, rowCount: 10_000_000 };
     const counts = await reads.valueCounts(huge, "name", base, 3, "");

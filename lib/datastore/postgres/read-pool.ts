@@ -8,9 +8,9 @@
 // version there: behind the version the engine just read from the primary (or missing), the
 // replica has not replayed a write already acknowledged, and the read goes to the primary.
 import type pg from "pg";
-import { config } from "../../config";
 import type { AggregateOutput, AggregateSpec, HistogramOutput, ResourceStats, SearchOutput, SearchQuery, SummaryOptions, SummaryOutput, ValueCountsOutput } from "../engine";
 import { keysetPages } from "../keyset";
+import type { ReadLimits } from "../read-limits";
 import { ReadScheduler } from "../read-scheduler";
 import { aggregate } from "./aggregate";
 import { isConnectionError } from "./errors";
@@ -30,6 +30,7 @@ export interface PgReadsOptions {
   replica?: pg.Pool;
   schema: string;
   expensiveLimit: number;
+  limits: ReadLimits;
 }
 
 /** Rows per chunk of a dump (as the SQLite engine's). */
@@ -37,8 +38,9 @@ const DUMP_CHUNK_ROWS = 1000;
 
 type PoolName = "primary" | "replica";
 
-/** A read's transaction: one snapshot, read only, under the query time limit as configured now. */
-const BEGIN_READ = () => `BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SET LOCAL statement_timeout = ${Math.max(0, Math.round(config.queryTimeoutMs))}`;
+/** A read's transaction: one snapshot, read only, under the query time limit in force now. */
+const BEGIN_READ = (limits: ReadLimits) =>
+  `BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SET LOCAL statement_timeout = ${Math.max(0, Math.round(limits.queryTimeoutMs))}`;
 
 /** A connection in a read-only transaction, on the pool that serves the read. */
 interface Session {
@@ -64,7 +66,7 @@ export class PgReads {
   }
 
   search(r: PgResource, q: SearchQuery, client: string): Promise<SearchOutput> {
-    return this.read(r, client, { op: "search", query: q }, (db) => search(db, r, q, this.lists));
+    return this.read(r, client, { op: "search", query: q }, (db) => search(db, r, q, this.opts.limits, this.lists));
   }
 
   valueCounts(r: PgResource, field: string, q: SearchQuery, limit: number, client: string): Promise<ValueCountsOutput> {
@@ -186,7 +188,7 @@ export class PgReads {
       let c: pg.PoolClient | null = null;
       try {
         c = await replica.connect();
-        await c.query(BEGIN_READ());
+        await c.query(BEGIN_READ(this.opts.limits));
         const { rows } = await c.query<[unknown]>({ text: "SELECT version FROM datastore_resources WHERE id = $1", values: [r.id], rowMode: "array" });
         if (rows.length && Number(rows[0][0]) >= r.version) return { db: c, pool: "replica" };
         await c.query("ROLLBACK");
@@ -200,7 +202,7 @@ export class PgReads {
     }
     const c = await this.opts.primary.connect();
     try {
-      await c.query(BEGIN_READ());
+      await c.query(BEGIN_READ(this.opts.limits));
     } catch (e) {
       c.release(isConnectionError(e) ? (e as Error) : true);
       throw e;

@@ -5,6 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { config } from "../../config";
 import type { AggregateSpec, DatastoreEngine, Field, Resource, SearchQuery, SortClause } from "../engine";
 import { parsePlain, parseTsQuery } from "../full-text";
 import { openEngine } from "../open";
@@ -108,7 +109,7 @@ describe("search: the SQLite engine's page and total", () => {
     it(name, async () => {
       const q = { ...base, ...patch };
       const want = await sqlite.search(sr, q);
-      const got = await inTx((c) => search(c, r, q));
+      const got = await inTx((c) => search(c, r, q, config));
       expect(got.records && new TextDecoder().decode(got.records)).toEqual(want.records && new TextDecoder().decode(want.records));
       expect({ ...got, records: undefined }).toEqual({ ...want, records: undefined });
     });
@@ -125,7 +126,7 @@ describe("search: the SQLite engine's page and total", () => {
       const tree = plain ? parsePlain(text) : parseTsQuery(text);
       const q: SearchQuery = { ...base, columns: ["_id"], fts: [{ field: null, tree, rank: "rank" }], sort: [by("rank", true)], limit: 1000 };
       const want = await sqlite.search(sr, q);
-      const got = await inTx((c) => search(c, r, q));
+      const got = await inTx((c) => search(c, r, q, config));
       expect(got.total, text).toBe(want.total);
       expect(got.rows.map((x) => x[0]).sort(), text).toEqual(want.rows.map((x) => x[0]).sort());
       // A negated search of one field leaves out rows where the field is NULL, as CKAN's
@@ -133,7 +134,7 @@ describe("search: the SQLite engine's page and total", () => {
       if (text.startsWith("!")) continue;
       const field: SearchQuery = { ...q, fts: [{ field: "name", tree, rank: "rank name" }], sort: [by("rank name", true)] };
       const wantField = await sqlite.search(sr, field);
-      const gotField = await inTx((c) => search(c, r, field));
+      const gotField = await inTx((c) => search(c, r, field, config));
       expect(gotField.rows.map((x) => x[0]).sort(), text).toEqual(wantField.rows.map((x) => x[0]).sort());
     }
   });
@@ -153,8 +154,8 @@ describe("best-first pages from a kept ranked list", () => {
           [500, 10],
         ]) {
           const q: SearchQuery = { ...base, columns: ["_id", "name", "rank"], fts, sort: [by("rank", desc)], offset, limit };
-          const plain = await inTx((c) => search(c, r, q));
-          expect(await inTx((c) => search(c, r, q, lists)), `${text} ${desc} ${offset}`).toEqual(plain);
+          const plain = await inTx((c) => search(c, r, q, config));
+          expect(await inTx((c) => search(c, r, q, config, lists)), `${text} ${desc} ${offset}`).toEqual(plain);
         }
       }
     }

@@ -2,6 +2,7 @@
 // its total): the page as rows, or straight into JSON bytes, then the total; and the same
 // statement read through a cursor in chunks for dumps.
 import type { SearchOutput, SearchQuery } from "../engine";
+import type { ReadLimits } from "../read-limits";
 import { encodeRecords, RecordsWriter } from "../formats";
 import { count, countPlan } from "./count";
 import { bestFirstPage, bestFirstRank, type RankedLists } from "./ranked";
@@ -11,7 +12,7 @@ import type { PgResource, Queryable } from "./resource";
 
 /** `lists`: where best-first pages keep their ranked lists (the read pool's); without them (in a
  *  write transaction) every match is ranked by the page statement itself. */
-export async function search(db: Queryable, r: PgResource, query: SearchQuery, lists?: RankedLists): Promise<SearchOutput> {
+export async function search(db: Queryable, r: PgResource, query: SearchQuery, limits: ReadLimits, lists?: RankedLists): Promise<SearchOutput> {
   const plan = planSearch(r, query);
   const rank = lists ? bestFirstRank(plan.where, query) : null;
   if (rank !== null) {
@@ -48,7 +49,7 @@ export async function search(db: Queryable, r: PgResource, query: SearchQuery, l
   if (query.includeTotal) {
     // A page short of its limit holds the last match: its end is the total, and nothing is counted.
     const short = query.limit >= 0 && rows.length < query.limit && (rows.length > 0 || query.offset === 0);
-    const { total, estimated } = short ? { total: query.offset + rows.length, estimated: false } : await count(db, r, plan, query);
+    const { total, estimated } = short ? { total: query.offset + rows.length, estimated: false } : await count(db, r, plan, query, limits.countBudgetMs);
     out.total = total;
     out.totalEstimated = estimated;
   }

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { config } from "../../config";
 import type { AggregateGroup, AggregateKey, AggregateMetric, AggregatePeriod, AggregateSpec, DatastoreEngine, Field, Resource, SearchQuery } from "../engine";
 import { DatastoreError } from "../errors";
 import { parsePlain } from "../full-text";
@@ -280,7 +281,7 @@ describe("aggregate over a sample", () => {
     await engine.createResource({ id: "a", name: "a", description: "", private: false }, FIELDS);
     await engine.write("a", RECORDS, "insert");
     await engine.close();
-    c = openReader(file);
+    c = openReader(file, config);
     r = mustGet(c, "a");
   });
   afterAll(() => c.db.close());
@@ -347,7 +348,7 @@ describe("aggregate on a big table", () => {
     await engine.write("big", Array.from({ length: BIG }, (_, k) => ({ g: `g${k % 50}`, h: `g${k % 50}`, v: k })), "insert");
     await engine.setIndexes("big", [["g"]]);
     await engine.close();
-    c = openReader(file);
+    c = openReader(file, config);
     r = mustGet(c, "big");
   }, 60_000);
   afterAll(() => c.db.close());

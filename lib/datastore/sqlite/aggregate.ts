@@ -1,7 +1,6 @@
 // Rows grouped by one or two fields under a search (datastore_aggregate) in SQLite: the GROUP BY
 // statements and the reads ../aggregate-groups.ts plans (exact, a spread sample, the first
 // rows), which also merges the groups; the order, limit and `others` in ../aggregate-spec.ts.
-import { config } from "../../config";
 import type { AggregateKey, AggregateOutput, AggregatePeriod, AggregateSpec, SearchQuery } from "../engine";
 import { AGGREGATE_BUDGET, aggregatePlan, mergeGroups, sum, type AggregateBudget as Budget } from "../aggregate-groups";
 import { binStep, requireKeys } from "../aggregate-spec";
@@ -110,7 +109,7 @@ export function aggregate(c: Conn, r: Internal, query: SearchQuery, spec: Aggreg
   };
   const run = (s: Statement) => c.cache.get(s.sql, "raw").all(...s.params) as unknown[][];
   const decode = keys.map((k) => k.decode);
-  const read = (s: Statement, ms = config.queryTimeoutMs) => within(c.db, ms, () => mergeGroups(run(s), decode, spec));
+  const read = (s: Statement, ms = c.limits.queryTimeoutMs) => within(c.db, ms, () => mergeGroups(run(s), decode, spec));
 
   const whole = statement();
   const indexed = !sorts(c, whole);

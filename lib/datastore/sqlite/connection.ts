@@ -2,6 +2,7 @@
 // readers (read workers, streams). Pragmas and the user functions every connection needs
 // are set here and nowhere else.
 import Database from "better-sqlite3";
+import type { ReadLimits } from "../read-limits";
 import fs from "node:fs";
 import path from "node:path";
 import { installArrayKey } from "./array-order";
@@ -14,21 +15,23 @@ import { StatementCache } from "./statement-cache";
 export type DB = Database.Database;
 export type Statement = Database.Statement;
 
-/** A connection with its prepared-statement cache: what every part of the engine works on. */
+/** A connection with its prepared-statement cache, and the limits its reads run under: what
+ *  every part of the engine works on. */
 export interface Conn {
   db: DB;
   cache: StatementCache;
+  limits: ReadLimits;
 }
 
-function conn(db: DB): Conn {
+function conn(db: DB, limits: ReadLimits): Conn {
   installDeadline(db);
   installArrayKey(db);
   installBinCounts(db);
   registerFtsFunctions(db);
-  return { db, cache: new StatementCache(db) };
+  return { db, cache: new StatementCache(db), limits };
 }
 
-export function openWriter(file: string): Conn {
+export function openWriter(file: string, limits: ReadLimits): Conn {
   if (file !== ":memory:") fs.mkdirSync(path.dirname(file), { recursive: true });
   const db = new Database(file);
   // WAL lets readers run while one writer writes; NORMAL sync is durable across process
@@ -39,17 +42,17 @@ export function openWriter(file: string): Conn {
   db.pragma("foreign_keys = ON");
   db.pragma("temp_store = MEMORY");
   setCache(db, 32);
-  const c = conn(db);
+  const c = conn(db, limits);
   migrate(c);
   return c;
 }
 
 /** A read-only connection for a read worker or a stream: the writer owns migrations and WAL. */
-export function openReader(file: string): Conn {
+export function openReader(file: string, limits: ReadLimits): Conn {
   const db = new Database(file, { readonly: true, fileMustExist: true });
   db.pragma("busy_timeout = 10000");
   setCache(db, 16);
-  return conn(db);
+  return conn(db, limits);
 }
 
 /**

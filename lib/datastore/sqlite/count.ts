@@ -3,7 +3,6 @@
 // counting statement. That count is exact (within the query's time limit), unless the client
 // sent `total_estimation_threshold`: then one that overruns the count budget may be answered by
 // an estimate scaled up from the first rows (CKAN's `total_was_estimated`).
-import { config } from "../../config";
 import type { SearchQuery } from "../engine";
 import type { Internal } from "./catalog";
 import type { Conn } from "./connection";
@@ -32,7 +31,7 @@ export function count(c: Conn, r: Internal, plan: ReadPlan, query: SearchQuery):
   // No threshold: exact, as CKAN counts; the caller's query time limit still bounds it.
   if (!how.budgeted || threshold === undefined) return { total: exact(), estimated: false };
   try {
-    return { total: within(c.db, config.countBudgetMs, exact), estimated: false };
+    return { total: within(c.db, c.limits.countBudgetMs, exact), estimated: false };
   } catch (e) {
     if (!(e instanceof DeadlineExceeded)) throw e;
   }

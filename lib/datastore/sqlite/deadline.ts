@@ -3,17 +3,21 @@
 // connection's deadline has passed, which stops the statement.
 import type Database from "better-sqlite3";
 
-/** Thrown from inside SQLite (by `ds_deadline()`) when a read runs past its time budget. */
-export class DeadlineExceeded extends Error {}
+/** Thrown from inside SQLite (by `ds_deadline()`) when a read runs past its time budget of `ms`. */
+export class DeadlineExceeded extends Error {
+  constructor(readonly ms: number) {
+    super("deadline");
+  }
+}
 
-const deadlines = new WeakMap<Database.Database, { at: number }>();
+const deadlines = new WeakMap<Database.Database, { at: number; ms: number }>();
 
 export function installDeadline(db: Database.Database): void {
   if (deadlines.has(db)) return;
-  const state = { at: Infinity };
+  const state = { at: Infinity, ms: Infinity };
   deadlines.set(db, state);
   db.function("ds_deadline", { deterministic: false }, () => {
-    if (Date.now() > state.at) throw new DeadlineExceeded("deadline");
+    if (Date.now() > state.at) throw new DeadlineExceeded(state.ms);
     return 1;
   });
 }
@@ -21,12 +25,13 @@ export function installDeadline(db: Database.Database): void {
 /** Runs fn with reads on `db` limited to `ms` (nested budgets keep the earlier deadline). */
 export function within<T>(db: Database.Database, ms: number, fn: () => T): T {
   const state = deadlines.get(db)!;
-  const saved = state.at;
-  state.at = Math.min(saved, Date.now() + ms);
+  const saved = { ...state };
+  const at = Date.now() + ms;
+  if (at < state.at) Object.assign(state, { at, ms });
   try {
     return fn();
   } finally {
-    state.at = saved;
+    Object.assign(state, saved);
   }
 }
 

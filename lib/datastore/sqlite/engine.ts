@@ -27,9 +27,9 @@ import type {
   ValueCountsOutput,
   WriteMethod,
 } from "../engine";
-import { config } from "../../config";
 import { aggregate } from "./aggregate";
 import { DatastoreError, DatastoreUnavailable } from "../errors";
+import type { ReadLimits } from "../read-limits";
 import { BulkLoader, bulkLoadHandle } from "./bulk-load";
 import * as catalog from "./catalog";
 import type { Internal } from "./catalog";
@@ -37,7 +37,7 @@ import { openReader, openWriter, type Conn } from "./connection";
 import { toDatastoreError } from "./errors";
 import { checkDatabase, explainOpenError } from "./health";
 import { histogram } from "./histogram";
-import { IndexLearner, type LearnEvent } from "./index-learning";
+import { IndexLearner, type LearnEvent, type LearnSettings } from "./index-learning";
 import * as learned from "./learned-indexes";
 import { ReadPool, defaultExpensiveReads, defaultReadWorkers } from "./read-pool";
 import * as schema from "./schema";
@@ -59,20 +59,22 @@ export interface SqliteOptions {
   readWorkers?: number;
   /** Reads judged expensive that may run at once (read-cost.ts). Default: all workers but one. */
   expensiveReads?: number;
+  limits: ReadLimits;
+  learning: LearnSettings;
 }
 
 export async function openSqliteEngine(options: SqliteOptions): Promise<SqliteEngine> {
   let c: Conn;
   try {
-    c = openWriter(options.file);
+    c = openWriter(options.file, options.limits);
   } catch (e) {
     throw new DatastoreUnavailable(explainOpenError(e, options.file));
   }
   const workers = options.readWorkers ?? defaultReadWorkers();
-  const pool = workers > 0 ? new ReadPool(options.file, workers, options.expensiveReads ?? config.expensiveReads ?? defaultExpensiveReads(workers)) : undefined;
+  const pool = workers > 0 ? new ReadPool(options.file, workers, options.expensiveReads ?? defaultExpensiveReads(workers), options.limits) : undefined;
   const lock = new WriteLock();
-  const learner = options.file === ":memory:" ? undefined : new IndexLearner(options.file, lock);
-  return new SqliteEngine(c, options.file, pool, lock, null, learner);
+  const learner = options.file === ":memory:" ? undefined : new IndexLearner(options.file, lock, options.learning);
+  return new SqliteEngine(c, options.file, pool, lock, options.learning, null, learner);
 }
 
 function mapped(e: unknown): unknown {
@@ -95,9 +97,9 @@ function rollBack(db: Conn["db"], ...statements: string[]): void {
 
 export class SqliteEngine implements DatastoreEngine {
   readonly tokens: TokenStorage;
-  /** Index learning (index-learning.ts), unless DATASTORE_ADAPTIVE_INDEXES turns it off. */
+  /** Index learning (index-learning.ts), unless its settings turn it off. */
   get learnsIndexes(): boolean {
-    return config.adaptiveIndexes;
+    return this.learning.adaptiveIndexes;
   }
 
   constructor(
@@ -105,6 +107,7 @@ export class SqliteEngine implements DatastoreEngine {
     private readonly file: string,
     private readonly pool: ReadPool | undefined,
     private readonly lock: WriteLock,
+    private readonly learning: LearnSettings,
     /** The transaction this engine belongs to (its handle inside `transaction`), or null. */
     private readonly tx: { nested: WriteLock; depth: number } | null,
     /** Learns indexes from this engine's reads (not a transaction's). */
@@ -146,7 +149,7 @@ export class SqliteEngine implements DatastoreEngine {
         throw mapped(e);
       }
       try {
-        const result = await fn(new SqliteEngine(this.c, this.file, this.pool, this.lock, { nested: new WriteLock(), depth: 0 }));
+        const result = await fn(new SqliteEngine(this.c, this.file, this.pool, this.lock, this.learning, { nested: new WriteLock(), depth: 0 }));
         db.exec("COMMIT");
         return result;
       } catch (e) {
@@ -157,7 +160,7 @@ export class SqliteEngine implements DatastoreEngine {
   }
 
   forClient(client: string): DatastoreEngine {
-    return new SqliteEngine(this.c, this.file, this.pool, this.lock, this.tx, this.learner, client);
+    return new SqliteEngine(this.c, this.file, this.pool, this.lock, this.learning, this.tx, this.learner, client);
   }
 
   /** A nested transaction: a savepoint, one at a time per transaction (names are by depth). */
@@ -354,7 +357,7 @@ export class SqliteEngine implements DatastoreEngine {
     }
     let reader: Conn;
     try {
-      reader = openReader(this.file);
+      reader = openReader(this.file, this.c.limits);
     } catch (e) {
       throw mapped(e);
     }
@@ -404,7 +407,7 @@ export class SqliteEngine implements DatastoreEngine {
     const out = path.resolve(target);
     if (fs.existsSync(out)) throw new DatastoreUnavailable(`${out} exists; choose a new file`);
     const started = Date.now();
-    const reader = openReader(this.file);
+    const reader = openReader(this.file, this.c.limits);
     try {
       await reader.db.backup(`${out}.partial`, { progress: () => 0x7fffffff });
     } finally {

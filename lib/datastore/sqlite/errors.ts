@@ -3,7 +3,6 @@
 import { DatastoreError } from "../errors";
 import { CastError } from "../types";
 import { DeadlineExceeded } from "./deadline";
-import { config } from "../../config";
 
 export function codeOf(e: unknown): string {
   return String((e as { code?: unknown })?.code ?? "");
@@ -17,7 +16,7 @@ export function isUniqueViolation(e: unknown): boolean {
 export function toDatastoreError(e: unknown): unknown {
   if (e instanceof DatastoreError) return e;
   if (e instanceof CastError) return DatastoreError.field("query", e.message);
-  if (e instanceof DeadlineExceeded) return DatastoreError.tooLong(config.queryTimeoutMs);
+  if (e instanceof DeadlineExceeded) return DatastoreError.tooLong(e.ms);
   const code = codeOf(e);
   if (code === "SQLITE_BUSY" || code === "SQLITE_LOCKED") return DatastoreError.busy();
   if (code === "SQLITE_FULL") return DatastoreError.cannotWrite("full");

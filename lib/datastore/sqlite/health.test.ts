@@ -3,12 +3,13 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { config } from "../../config";
 import { DatastoreUnavailable } from "../errors";
 import { openWriter } from "./connection";
 import { checkDatabase, explainOpenError } from "./health";
 import { checksumFile } from "./test-support";
 
-const openDatabase = (file: string) => openWriter(file).db;
+const openDatabase = (file: string) => openWriter(file, config).db;
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "datastore-health-"));
 

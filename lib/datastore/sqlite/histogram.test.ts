@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { config } from "../../config";
 import type { DatastoreEngine, Field, HistogramOutput, Resource, SearchQuery } from "../engine";
 import { DatastoreError } from "../errors";
 import { parsePlain } from "../full-text";
@@ -162,7 +163,7 @@ describe("histogram on a big table", () => {
   });
 
   it("counts an unnarrowed table past 500,000 rows over 20,000 rows spread through it, and says so", () => {
-    const c = openReader(file);
+    const c = openReader(file, config);
     try {
       const r = mustGet(c, "big");
       // The shortcut looks at the catalog's row count, so a pretended one shows it.

@@ -3,7 +3,6 @@
 // value counts are: exact when it fits a time budget; otherwise over 20,000 rows spread through
 // the table (or, when few of those match, the first rows) and `partial`.
 import type Database from "better-sqlite3";
-import { config } from "../../config";
 import type { HistogramOutput, SearchQuery } from "../engine";
 import { DatastoreError } from "../errors";
 import { axisFor, scaleOf, SQL_SNAP, type Axis } from "../histogram-axis";
@@ -84,11 +83,11 @@ export function histogram(c: Conn, r: Internal, field: string, query: SearchQuer
   // when a narrow search leaves too few of them, the first rows, as value counts read them.
   const sample = spreadSample(c, r, SAMPLE_ROWS);
   if (sample) {
-    const out = within(c.db, config.queryTimeoutMs, () => run(` AND ${sample.sql}`, sample.params, " NOT INDEXED"));
+    const out = within(c.db, c.limits.queryTimeoutMs, () => run(` AND ${sample.sql}`, sample.params, " NOT INDEXED"));
     const narrowed = query.filters.length > 0 || query.fts.length > 0;
     if (!narrowed || out.bins.reduce((n, b) => n + b.count, 0) >= MIN_MATCHES) return { ...out, partial: true };
   }
   const lastId = c.cache.get(`SELECT _id FROM ${q(r.table)} ORDER BY _id LIMIT 1 OFFSET ?`, "pluck").get(ROW_BUDGET - 1) as number | undefined;
-  const out = within(c.db, config.queryTimeoutMs, () => (lastId === undefined ? run("", [], " NOT INDEXED") : run(" AND t._id <= ?", [lastId], " NOT INDEXED")));
+  const out = within(c.db, c.limits.queryTimeoutMs, () => (lastId === undefined ? run("", [], " NOT INDEXED") : run(" AND t._id <= ?", [lastId], " NOT INDEXED")));
   return { ...out, partial: true };
 }

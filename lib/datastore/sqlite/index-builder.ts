@@ -8,7 +8,8 @@ import { budgetRefusal, buildLearned, type LearnLimits } from "./learned-indexes
 
 export type BuilderTask = { op: "plan" | "build"; resourceId: string; field: string; reads: number; limits: LearnLimits } | { op: "checkpoint" };
 
-const c = openWriter((workerData as { file: string }).file);
+// No read time limits: a build is bounded by its budget (learned-indexes.ts), not by a read's time.
+const c = openWriter((workerData as { file: string }).file, { queryTimeoutMs: Infinity, countBudgetMs: Infinity });
 // The build holds the write lock, so it is kept short: the index is sorted as declared ones
 // are (schema.ts createIndex: small runs spilled to temporary files, faster than the writer's
 // in-memory temporary store; docs/performance.md), with temporary files chosen here, as a

@@ -6,7 +6,6 @@
 // gather again after a restart, and recording it in the file would make every slow read a write.
 import path from "node:path";
 import { SHARE_ENV, Worker } from "node:worker_threads";
-import { config } from "../../config";
 import type { Filter, Resource, SearchQuery } from "../engine";
 import { isArrayType } from "../types";
 import type { BuilderTask } from "./index-builder";
@@ -18,6 +17,20 @@ const WINDOW_MS = 10 * 60_000;
 const MAX_TRACKED = 10_000;
 /** A scan of fewer rows takes a few ms: a slow read of such a table waited for something else. */
 export const LEARN_MIN_ROWS = 10_000;
+
+/** Index learning's settings (configuration: DATASTORE_ADAPTIVE_*), read as reads finish. */
+export interface LearnSettings {
+  /** Off: nothing is learned (the import rule, auto-index.ts, picks indexes instead). */
+  readonly adaptiveIndexes: boolean;
+  /** A read at least this slow is evidence for indexing the fields it filters or sorts on. */
+  readonly adaptiveSlowMs: number;
+  /** Slow reads of one field (within ten minutes) that earn it an index. */
+  readonly adaptiveReads: number;
+  /** Learned indexes one resource may have. */
+  readonly adaptiveMaxIndexes: number;
+  /** Learned indexes may take at most this share of their table's size (percent). */
+  readonly adaptiveMaxSizePercent: number;
+}
 
 /** What the last build did, for tests and the bench (the catalog keeps the index itself). */
 export interface LearnEvent {
@@ -68,12 +81,14 @@ export class IndexLearner {
   constructor(
     private readonly file: string,
     private readonly lock: WriteLock,
+    private readonly settings: LearnSettings,
   ) {}
 
   /** A read finished (or failed) after `ms`; `sorted`: its sort order was the read's own. */
   observe(r: Resource, query: SearchQuery, ms: number, sorted: boolean): void {
-    if (!config.adaptiveIndexes || ms < config.adaptiveSlowMs || r.rowCount < LEARN_MIN_ROWS) return;
-    const limits = { maxIndexes: config.adaptiveMaxIndexes, maxSizePercent: config.adaptiveMaxSizePercent };
+    const settings = this.settings;
+    if (!settings.adaptiveIndexes || ms < settings.adaptiveSlowMs || r.rowCount < LEARN_MIN_ROWS) return;
+    const limits = { maxIndexes: settings.adaptiveMaxIndexes, maxSizePercent: settings.adaptiveMaxSizePercent };
     if ((r.learnedIndexes?.length ?? 0) >= limits.maxIndexes) return;
     const indexed = leadingFields(r);
     const now = Date.now();
@@ -86,7 +101,7 @@ export class IndexLearner {
       this.evidence.delete(key); // re-inserted last: the map stays in order of last use
       this.evidence.set(key, times);
       if (this.evidence.size > MAX_TRACKED) this.evidence.delete(this.evidence.keys().next().value!);
-      if (times.length < config.adaptiveReads || this.running || (this.resting.get(key) ?? 0) > now) continue;
+      if (times.length < settings.adaptiveReads || this.running || (this.resting.get(key) ?? 0) > now) continue;
       this.running = this.learn(r.id, field, times.length, limits)
         .catch((e) => console.error("datastore: learning an index failed", e))
         .finally(() => (this.running = null));

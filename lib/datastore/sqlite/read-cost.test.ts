@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { config } from "../../config";
 import type { DatastoreEngine, Filter, SearchQuery } from "../engine";
 import { parsePlain } from "../full-text";
 import { openEngine } from "../open";
@@ -37,7 +38,7 @@ describe("read cost: cheap or expensive, from SQLite's plan", () => {
     await engine.setIndexes("costs", [["n"], ["k"]]);
     await engine.createResource({ id: "small", name: "small", description: "", private: false }, [{ id: "u", type: "int4" }]);
     await engine.write("small", Array.from({ length: 500 }, (_, i) => ({ u: i })), "insert");
-    c = openReader(file);
+    c = openReader(file, config);
   });
 
   afterAll(async () => {

@@ -6,9 +6,9 @@
 import os from "node:os";
 import path from "node:path";
 import { SHARE_ENV, Worker } from "node:worker_threads";
-import { config } from "../../config";
 import type { AggregateSpec, SearchOutput, SearchQuery, SummaryOptions } from "../engine";
 import { DatastoreError, type ErrorKind } from "../errors";
+import type { ReadLimits } from "../read-limits";
 import { keysetPages } from "../keyset";
 import { ReadScheduler, type Lane } from "../read-scheduler";
 
@@ -20,8 +20,9 @@ export type NewReadTask = { resourceId: string } & (
   | { op: "summary"; query: SearchQuery; options: SummaryOptions }
   | { op: "stats" }
 );
-/** `judge`: the worker decides whether it is cheap enough to answer now (read-cost.ts). */
-export type ReadTask = NewReadTask & { id: number; judge: boolean };
+/** `judge`: the worker decides whether it is cheap enough to answer now (read-cost.ts);
+ *  `limits`: the engine's read limits when the task was sent. */
+export type ReadTask = NewReadTask & { id: number; judge: boolean; limits: ReadLimits };
 
 type Reply = {
   id: number;
@@ -72,6 +73,7 @@ export class ReadPool {
     private file: string,
     size: number,
     expensiveLimit = defaultExpensiveReads(size),
+    private readonly limits: ReadLimits,
   ) {
     this.scheduler = new ReadScheduler(Math.max(1, expensiveLimit));
     for (let i = 0; i < size; i++) this.slots.push(this.spawn());
@@ -81,7 +83,6 @@ export class ReadPool {
     // The worker is TypeScript source, loaded through tsx, found from the project root: a
     // bundler (next build) moves this file, so a path relative to it would not survive.
     const file = path.join(process.cwd(), "lib/datastore/sqlite/read-worker.ts");
-    // Workers read the same live environment, so configuration stays in one place.
     const options = { workerData: { file: this.file }, env: SHARE_ENV as typeof SHARE_ENV };
     const worker = new Worker(`require("tsx/cjs/api").register(); require(${JSON.stringify(file)});`, { ...options, eval: true });
     const slot: Slot = { worker, busy: false };
@@ -94,7 +95,8 @@ export class ReadPool {
   /** Runs a read; `client` (a token id or an address) is whose turn it takes when expensive. */
   run(task: NewReadTask, client = ""): Promise<unknown> {
     return new Promise((resolve, reject) => {
-      this.scheduler.push({ task: { ...task, id: this.nextId++, judge: true }, client, resolve, reject }, "cheap", client);
+      const limits = { queryTimeoutMs: this.limits.queryTimeoutMs, countBudgetMs: this.limits.countBudgetMs };
+      this.scheduler.push({ task: { ...task, id: this.nextId++, judge: true, limits }, client, resolve, reject }, "cheap", client);
       this.dispatch();
     });
   }
@@ -125,7 +127,7 @@ export class ReadPool {
       const slot = this.slotFor(job.task)!;
       slot.busy = true;
       job.slot = slot;
-      job.timer = setTimeout(() => this.timeout(job), config.queryTimeoutMs + GRACE_MS);
+      job.timer = setTimeout(() => this.timeout(job), job.task.limits.queryTimeoutMs + GRACE_MS);
       this.running.set(job.task.id, job);
       slot.worker.postMessage(job.task);
     }
@@ -180,7 +182,7 @@ export class ReadPool {
       void job.slot.worker.terminate();
       this.replace(job.slot);
     }
-    job.reject(DatastoreError.tooLong(config.queryTimeoutMs));
+    job.reject(DatastoreError.tooLong(job.task.limits.queryTimeoutMs));
     this.dispatch();
   }
 

@@ -16,7 +16,9 @@ import { sizes } from "./statistics";
 import { summary } from "./summary";
 import { valueCounts } from "./value-counts";
 
-const c = openReader((workerData as { file: string }).file);
+// The limits come with each task (read-pool.ts), as the engine had them when it was sent.
+const limits = { queryTimeoutMs: 0, countBudgetMs: 0 };
+const c = openReader((workerData as { file: string }).file, limits);
 
 const EXPENSIVE = Symbol("expensive");
 
@@ -47,6 +49,7 @@ function verdict(r: Internal, task: ReadTask): Verdict | null {
 }
 
 function run(task: ReadTask): unknown {
+  Object.assign(limits, task.limits);
   // One read transaction: the catalog, the plan and the rows come from the same snapshot.
   return c.db.transaction(() => {
     const r = mustGet(c, task.resourceId);

@@ -1,6 +1,5 @@
 // Runs a search on one connection: the page (as rows, or straight into JSON bytes), then the
 // total; and the same plan as a stream of row chunks for dumps.
-import { config } from "../../config";
 import type { SearchOutput, SearchQuery } from "../engine";
 import { RecordsWriter } from "../formats";
 import type { Stored } from "../types";
@@ -33,7 +32,7 @@ export function search(c: Conn, r: Internal, query: SearchQuery, keepLists = tru
     if (query.includeTotal) Object.assign(out, { total: page.total, totalEstimated: false });
     return out;
   }
-  return within(c.db, config.queryTimeoutMs, () => {
+  return within(c.db, c.limits.queryTimeoutMs, () => {
     const byId = idOrderPage(c, r, plan, query);
     // Row by row: with `encode`, a 32,000-row page goes straight into JSON bytes, never held as rows.
     const rows = byId?.rows ?? (c.cache.get(sql, "raw").iterate(...params, query.limit, offset) as IterableIterator<Stored[]>);

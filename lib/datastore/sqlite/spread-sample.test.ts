@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { config } from "../../config";
 import { openEngine } from "../open";
 import { mustGet, type Internal } from "./catalog";
 import { openReader, type Conn } from "./connection";
@@ -37,7 +38,7 @@ describe("spreadSample", () => {
     ]);
     await engine.write("p", Array.from({ length: ROWS }, (_, k) => ({ alt: k % 2 ? "odd" : "even", hour: k % PERIOD })), "insert");
     await engine.close();
-    c = openReader(file);
+    c = openReader(file, config);
     r = mustGet(c, "p");
   });
   afterAll(() => c.db.close());
@@ -55,7 +56,7 @@ describe("spreadSample", () => {
   it("gives the same table the same sample, on any connection", () => {
     const first = ids();
     expect(ids()).toEqual(first);
-    const other = openReader(file);
+    const other = openReader(file, config);
     try {
       expect(ids(N, other)).toEqual(first);
     } finally {

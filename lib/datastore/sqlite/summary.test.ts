@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { config } from "../../config";
 import type { DatastoreEngine, Field, FieldSummary, Resource, SearchQuery, SummaryOutput } from "../engine";
 import { DatastoreError } from "../errors";
 import { parsePlain } from "../full-text";
@@ -15,7 +16,7 @@ import { summary } from "./summary";
 const tempFile = () => path.join(fs.mkdtempSync(path.join(os.tmpdir(), "summary-")), "s.db");
 /** The `_id`s the spread sample of `n` rows picks in resource `id` of `file`. */
 function sampleIds(file: string, id: string, n: number): number[] {
-  const c = openReader(file);
+  const c = openReader(file, config);
   try {
     return JSON.parse(spreadSample(c, mustGet(c, id), n)!.params[0] as string) as number[];
   } finally {
@@ -231,7 +232,7 @@ describe("summary past its budgets", () => {
     const rows = Array.from({ length: BIG }, (_, k) => ({ n: k + 1, cat: "abcd"[k % 4], tag: k % 60 === 5 ? "rare" : null, kind: k % 3 ? "many" : "few" }));
     await engine.write("big", rows, "insert");
     await engine.setIndexes("big", [["kind"]]);
-    c = openReader(file);
+    c = openReader(file, config);
     picks = sampleIds(file, "big", SMALL.sampleRows);
   });
   afterAll(async () => {

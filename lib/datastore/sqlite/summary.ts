@@ -1,7 +1,6 @@
 // The figures of a resource's fields under a search (datastore_summary) in SQLite: the reads
 // ../summary-plan.ts plans (exact, a spread sample, the first rows), each one statement whose
 // rows are read once, as raw arrays, every field tallied in the same pass.
-import { config } from "../../config";
 import type { SearchQuery, SummaryOptions, SummaryOutput } from "../engine";
 import { runNow } from "../stepwise";
 import { SUMMARY_LIMITS, summaryPlan, tally, type SummaryLimits } from "../summary-plan";
@@ -66,5 +65,5 @@ export function summary(c: Conn, r: Internal, query: SearchQuery, options: Summa
       return read(bound, where.ftsJoin ? [lastId, lastId] : [lastId], undefined, " NOT INDEXED");
     },
   });
-  return within(c.db, config.queryTimeoutMs, () => runNow(steps));
+  return within(c.db, c.limits.queryTimeoutMs, () => runNow(steps));
 }

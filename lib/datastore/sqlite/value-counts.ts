@@ -1,6 +1,5 @@
 // The most common values of one field under a search (datastore_value_counts). Exact when the
 // count fits its time budget; otherwise exact over the first rows of the table and `partial`.
-import { config } from "../../config";
 import type { SearchQuery, ValueCountsOutput } from "../engine";
 import { fromStorage, type Stored } from "../types";
 import { ID_FIELD, type Internal } from "./catalog";
@@ -37,7 +36,7 @@ export function valueCounts(c: Conn, r: Internal, field: string, query: SearchQu
     }
   }
   const last = c.cache.get(`SELECT _id FROM ${q(r.table)} ORDER BY _id LIMIT 1 OFFSET ?`, "pluck").get(ROW_BUDGET - 1) as number | undefined;
-  const rows = within(c.db, config.queryTimeoutMs, () =>
+  const rows = within(c.db, c.limits.queryTimeoutMs, () =>
     c.cache
       .get(countSql(last === undefined ? "" : " AND t._id <= ?", " NOT INDEXED"), "raw")
       .all(...where.params, ...(last === undefined ? [] : [last]), limit) as [Stored, number][],

@@ -4,6 +4,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { config } from "../../config";
 import type { Filter, SearchQuery } from "../engine";
 import { openEngine } from "../open";
 import type { SqliteEngine } from "./engine";
@@ -44,7 +45,7 @@ describe("filters use indexes", () => {
   async function plan(filters: Filter[], sort = base.sort): Promise<{ page: string; count: string | undefined }> {
     const r = (await engine.getResource("f"))!;
     const [page, count] = engine.searchStatements(r, { ...base, filters, sort });
-    const reader = openReader(file); // registers the functions the statements call
+    const reader = openReader(file, config); // registers the functions the statements call
     try {
       const explain = (s: { sql: string; params: unknown[] }) =>
         (reader.db.prepare(`EXPLAIN QUERY PLAN ${s.sql}`).all(...s.params) as { detail: string }[]).map((x) => x.detail).join("; ");
@@ -84,7 +85,7 @@ describe("filters use indexes", () => {
   });
 
   it("a page in _id order walks the table under a dense filter, reads the index under a sparse one", async () => {
-    const reader = openReader(file);
+    const reader = openReader(file, config);
     try {
       const r = catalog.mustGet(reader, "f");
       const page = (filters: Filter[]) => reader.db.transaction(() => idOrderPage(reader, r, planSearch(reader, r, { ...base, filters }), { ...base, filters }))();
