@@ -4,8 +4,6 @@
 import type { FtsCondition } from "../engine";
 import { isArrayType, type Stored } from "../types";
 import { WhereBuilder, allOf } from "../where";
-
-export { allOf }; // for summary.ts, until it imports ../where
 import { ID_FIELD, type Internal, type StoredField } from "./catalog";
 import { DEADLINE_CHECK } from "./deadline";
 import { ftsTable } from "./fts-index";
