@@ -60,7 +60,7 @@ export function summary(c: Conn, r: Internal, query: SearchQuery, options: Summa
       const lastId = c.cache.get(`SELECT _id FROM ${q(r.table)} ORDER BY _id LIMIT 1 OFFSET ?`, "pluck").get(rows - 1) as number | undefined;
       if (lastId === undefined) return undefined;
       // NOT INDEXED reads the range by _id rather than walking an index of a filtered field;
-      // full text walks its own matches, so its rowid is bounded too (ten times faster).
+      // full text walks its own matches, so its rowid is bounded too, or it would walk them all.
       const bound = where.ftsJoin ? ` AND t._id <= ? AND ${q(ftsTable(r.table))}.rowid <= ?` : " AND t._id <= ?";
       return read(bound, where.ftsJoin ? [lastId, lastId] : [lastId], undefined, " NOT INDEXED");
     },
