@@ -6,7 +6,7 @@ import type { SearchQuery } from "../engine";
 import { type Cost, type CostedRead, type Verdict, SMALL_TABLE_ROWS, CHEAP_PAGE_ROWS, CHEAP_ROWS, CHEAP_COUNT_ROWS, CHEAP_GROUP_ROWS, SLOW_MS, SLOW_STRIKES, SLOW_FOR_MS } from "../read-cost-rule";
 import { countPlan, explained, matchesSql, type PlanNode } from "./count";
 import { bestFirstRank, listKey, type RankedLists } from "./ranked";
-import { limitParam, pageSql, planSearch, searchWhere } from "./read-plan";
+import { limitParam, pageSql, planSearch, searchWhere, type ReadPlan } from "./read-plan";
 import { quoteIdent as q, type PgResource, type Queryable } from "./resource";
 
 /** Verdicts kept (least recently used out). */
@@ -18,16 +18,17 @@ export class CostJudge {
   private plans = new Map<string, PlanNode>();
   private slow = new Map<string, { strikes: number; until: number }>();
 
-  /** `db`: the connection the read would run on (the plan is that server's). */
-  async judge(db: Queryable, r: PgResource, read: CostedRead): Promise<Verdict> {
+  /** `db`: the connection the read would run on (the plan is that server's). `plan`: a
+   *  search's, when the caller built it already (it runs the search with it). */
+  async judge(db: Queryable, r: PgResource, read: CostedRead, plan?: ReadPlan): Promise<Verdict> {
     const base = `${read.op}\0${r.table}\0${r.version}`;
     switch (read.op) {
       case "search": {
-        const plan = planSearch(r, read.query);
-        const page = pageSql(r, plan, read.query.distinct);
+        const searchPlan = plan ?? planSearch(r, read.query);
+        const page = pageSql(r, searchPlan, read.query.distinct);
         const shape = `${base}\0${read.query.includeTotal ? "total" : ""}\0${page}`;
         if (this.wasSlow(shape)) return { cost: "expensive", shape };
-        return { cost: await this.searchCost(db, r, read.query), shape };
+        return { cost: await this.searchCost(db, r, read.query, searchPlan), shape };
       }
       case "aggregate":
       case "valueCounts": {
@@ -66,11 +67,10 @@ export class CostJudge {
     return (this.slow.get(shape)?.until ?? 0) > Date.now();
   }
 
-  private async searchCost(db: Queryable, r: PgResource, query: SearchQuery): Promise<Cost> {
+  private async searchCost(db: Queryable, r: PgResource, query: SearchQuery, plan: ReadPlan): Promise<Cost> {
     const limit = query.limit < 0 ? r.rowCount : Math.min(query.limit, r.rowCount);
     if (limit > CHEAP_PAGE_ROWS) return "expensive";
     if (r.rowCount <= SMALL_TABLE_ROWS) return "cheap";
-    const plan = planSearch(r, query);
     // Best-first: cheap once the list is kept; building it ranks every match.
     const rank = bestFirstRank(plan.where, query);
     if (rank !== null && this.lists.has(listKey(r, plan.where, rank))) return "cheap";

@@ -75,14 +75,15 @@ export function observe(c: Conn, shape: string, ms: number): void {
   m.set(shape, { strikes, until: strikes >= SLOW_STRIKES ? Date.now() + SLOW_FOR_MS : 0 });
 }
 
-export function judge(c: Conn, r: Internal, read: CostedRead): Verdict {
+/** The verdict on a read; a search's comes with its plan, which runs it (built once). */
+export function judge(c: Conn, r: Internal, read: CostedRead): Verdict & { plan?: ReadPlan } {
   const base = `${read.op}\0${r.table}\0${r.version}`;
   switch (read.op) {
     case "search": {
       const plan = planSearch(c, r, read.query);
       const shape = `${base}\0${read.query.includeTotal ? "total" : ""}\0${pageSql(plan, read.query.distinct)}`;
       if (wasSlow(c, shape)) return { cost: "expensive", shape };
-      return { cost: searchCost(c, r, read.query, plan), shape };
+      return { cost: searchCost(c, r, read.query, plan), shape, plan };
     }
     // An aggregate as value counts: a narrow index range is cheap to group; else a sample is read.
     case "aggregate":
