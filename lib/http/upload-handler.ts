@@ -1,4 +1,4 @@
-// The upload endpoint (README "Uploading data") through the one pipeline: POST /api/upload
+// The upload endpoint (docs/loading.md) through the one pipeline: POST /api/upload
 // streams a file to disk and answers a preview, POST /api/upload/<id>/import loads it
 // (optionally answering NDJSON progress lines), DELETE /api/upload/<id> drops it. The rules
 // (write scope, ownership, the size limit, one import at a time) are lib/upload/uploads.ts's.
