@@ -1,4 +1,4 @@
-// Uploads as the API offers them (README "Uploading data"), without HTTP: who may (write
+// Uploads as the API offers them (docs/loading.md), without HTTP: who may (write
 // scope, and an upload is its sender's alone), the size limit, the preview, and the imports
 // running, one at a time per upload, each on a thread of its own (import-thread.ts). The rules
 // are decided here once; lib/http/upload-handler.ts only reads requests and writes answers.
