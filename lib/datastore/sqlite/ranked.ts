@@ -3,8 +3,8 @@
 // kept per connection, so paging through a result, or asking the same search again, reads
 // only the page's rows. Any write to the resource raises its version, so a list never
 // outlives the rows it ranked.
-import { config } from "../../config";
 import type { SearchQuery } from "../engine";
+import { RankedLists, pagePositions, sharedRank, type RankedList } from "../ranked";
 import { fromStorage, type Stored } from "../types";
 import { ID_FIELD, type Internal } from "./catalog";
 import type { Conn } from "./connection";
@@ -14,59 +14,22 @@ import { column } from "./schema";
 import { quoteIdent as q } from "./sql";
 import { Where, bm25ToRank } from "./where";
 
-interface RankedList {
+interface IdRanks extends RankedList {
   ids: Int32Array | Float64Array;
   ranks: Float32Array; // raw bm25, ascending (best first); float4, as CKAN's rank
 }
 
-/** Ids held in lists per connection; a list longer than this is used once and not kept. */
-const MAX_CACHED_IDS = 1_000_000;
-
-class RankedLists {
-  private lists = new Map<string, RankedList>();
-  private held = 0;
-
-  has(key: string): boolean {
-    return this.lists.has(key);
-  }
-
-  get(key: string, make: () => RankedList): RankedList {
-    const hit = this.lists.get(key);
-    if (hit) {
-      this.lists.delete(key); // most recently used last
-      this.lists.set(key, hit);
-      return hit;
-    }
-    const list = make();
-    if (list.ids.length > MAX_CACHED_IDS) return list;
-    while (this.held + list.ids.length > MAX_CACHED_IDS) {
-      const [oldest, old] = this.lists.entries().next().value!;
-      this.lists.delete(oldest);
-      this.held -= old.ids.length;
-    }
-    this.lists.set(key, list);
-    this.held += list.ids.length;
-    return list;
-  }
-}
-
-const perConnection = new WeakMap<Conn, RankedLists>();
+const perConnection = new WeakMap<Conn, RankedLists<IdRanks>>();
 
 /**
  * The rank expression when `query` is best-first over full text alone (no filters, no
- * negations, not distinct, ordered by one rank expression that every rank column shares);
+ * negations, ordered by one bm25 expression that every rank column shares: ../ranked.ts);
  * else null, and the general plan orders the whole join by rank.
  */
 export function bestFirstRank(where: Where, query: SearchQuery): string | null {
-  if (query.distinct || where.parts.length > 0 || where.ftsMatch === null || query.sort.length === 0) return null;
-  const expr = where.ranks.get(query.sort[0].field);
-  if (!expr?.startsWith("bm25(")) return null;
-  if (query.sort.some((s) => where.ranks.get(s.field) !== expr || s.desc !== query.sort[0].desc)) return null;
-  for (const name of query.columns) {
-    const other = where.ranks.get(name);
-    if (other !== undefined && other !== expr) return null;
-  }
-  return expr;
+  if (where.parts.length > 0 || where.ftsMatch === null) return null;
+  const expr = sharedRank(where.ranks, query);
+  return expr?.startsWith("bm25(") ? expr : null;
 }
 
 function listKey(r: Internal, match: string, rank: string): string {
@@ -78,11 +41,11 @@ export function hasRankedList(c: Conn, r: Internal, match: string, rank: string)
   return perConnection.get(c)?.has(listKey(r, match, rank)) ?? false;
 }
 
-function rankedList(c: Conn, r: Internal, match: string, rank: string, keep: boolean): RankedList {
+function rankedList(c: Conn, r: Internal, match: string, rank: string, keep: boolean): IdRanks {
   let lists = perConnection.get(c);
   if (!lists) perConnection.set(c, (lists = new RankedLists()));
   const key = listKey(r, match, rank);
-  const make = () => {
+  const make = (): IdRanks => {
     const fts = q(ftsTable(r.table));
     // Every match with its score in one row of two JSON arrays (in rowid order): cheaper than
     // a row per match, and than SQLite's sort of them. LIMIT -1 keeps the subquery whole, where
@@ -90,17 +53,17 @@ function rankedList(c: Conn, r: Internal, match: string, rank: string, keep: boo
     const sql =
       `SELECT json_group_array(id), json_group_array(s) FROM ` +
       `(SELECT rowid AS id, ${rank} AS s FROM ${fts} WHERE ${fts} MATCH ? AND (rowid % 251 != 0 OR ds_deadline()) LIMIT -1)`;
-    const [idsJson, scoresJson] = within(c.db, config.queryTimeoutMs, () => c.cache.get(sql, "raw").get(match) as [string, string]);
+    const [idsJson, scoresJson] = within(c.db, c.limits.queryTimeoutMs, () => c.cache.get(sql, "raw").get(match) as [string, string]);
     return rankOrder(JSON.parse(idsJson) as number[], JSON.parse(scoresJson) as number[]);
   };
-  return keep ? lists.get(key, make) : make();
+  return keep ? (lists.get(key) ?? lists.keep(key, make())) : make();
 }
 
 /**
  * Ids in rank order (raw bm25 ascending), equal scores in the order given (rowid order): a
  * counting sort over the distinct scores, which are few (one per way a row can match).
  */
-export function rankOrder(ids: number[], scores: number[]): RankedList {
+export function rankOrder(ids: number[], scores: number[]): IdRanks {
   const distinct = Float64Array.from(new Set(scores)).sort();
   const bucket = new Map<number, number>();
   distinct.forEach((score, i) => bucket.set(score, i));
@@ -121,11 +84,7 @@ export function rankOrder(ids: number[], scores: number[]): RankedList {
 export function bestFirstPage(c: Conn, r: Internal, where: Where, rank: string, query: SearchQuery, keep = true): { rows: unknown[][]; total: number } {
   const list = rankedList(c, r, where.ftsMatch!, rank, keep);
   const n = list.ids.length;
-  const best = query.sort[0].desc; // rank desc = best first
-  const from = Math.min(query.offset, n);
-  const to = Math.min(n, from + Math.max(0, query.limit));
-  const positions: number[] = [];
-  for (let i = from; i < to; i++) positions.push(best ? i : n - 1 - i);
+  const positions = pagePositions(n, query);
   const ids = positions.map((p) => list.ids[p]);
   const select: string[] = [];
   const decoders: ((v: Stored, pos: number) => unknown)[] = [];
