@@ -3,6 +3,7 @@
 // shipped. Each version is applied in its own transaction under an advisory lock, so app
 // servers starting together migrate once: the others wait, then find the work done.
 import type pg from "pg";
+import { ALIASES_AND_TOKENS } from "../catalog-tables";
 import { DatastoreUnavailable } from "../errors";
 import { quoteIdent } from "./resource";
 
@@ -29,22 +30,7 @@ const MIGRATIONS: string[] = [
     modified text NOT NULL,
     active boolean NOT NULL DEFAULT true,
     version bigint NOT NULL DEFAULT 0
-  );
-  CREATE TABLE datastore_aliases (
-    alias text PRIMARY KEY,
-    resource_id text NOT NULL REFERENCES datastore_resources(id) ON DELETE CASCADE
-  );
-  CREATE INDEX datastore_aliases_resource ON datastore_aliases(resource_id);
-  CREATE TABLE api_tokens (
-    id text PRIMARY KEY,
-    name text NOT NULL,
-    scope text NOT NULL CHECK (scope IN ('read', 'write', 'admin')),
-    token_hash text NOT NULL UNIQUE,
-    created text NOT NULL,
-    expires text,
-    last_used text
-  );
-  `,
+  );` + ALIASES_AND_TOKENS,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

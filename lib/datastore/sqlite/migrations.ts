@@ -1,5 +1,6 @@
 // Versioned schema migrations for the catalog, tracked in PRAGMA user_version.
 // Append a migration to add a version; never edit one that has shipped.
+import { ALIASES_AND_TOKENS } from "../catalog-tables";
 import { DatastoreUnavailable } from "../errors";
 import type { StoredField } from "./catalog";
 import type { Conn } from "./connection";
@@ -21,22 +22,7 @@ const MIGRATIONS: (string | ((c: Conn) => void))[] = [
     row_count INTEGER NOT NULL DEFAULT 0,
     created TEXT NOT NULL,
     modified TEXT NOT NULL
-  );
-  CREATE TABLE datastore_aliases (
-    alias TEXT PRIMARY KEY,
-    resource_id TEXT NOT NULL REFERENCES datastore_resources(id) ON DELETE CASCADE
-  );
-  CREATE INDEX datastore_aliases_resource ON datastore_aliases(resource_id);
-  CREATE TABLE api_tokens (
-    id TEXT PRIMARY KEY,
-    name TEXT NOT NULL,
-    scope TEXT NOT NULL CHECK (scope IN ('read', 'write', 'admin')),
-    token_hash TEXT NOT NULL UNIQUE,
-    created TEXT NOT NULL,
-    expires TEXT,
-    last_used TEXT
-  );
-  `,
+  );` + ALIASES_AND_TOKENS,
   // datastore_delete without filters keeps the resource without a table (CKAN); `version`
   // counts writes, so anything cached from a resource's rows knows when it went stale.
   `
