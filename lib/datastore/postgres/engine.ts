@@ -4,27 +4,7 @@
 // health, backup; the reads' files); this file sequences them: transactions and savepoints,
 // the per-resource lock, and PostgreSQL's failures mapped to the datastore's errors (errors.ts).
 import type pg from "pg";
-import type {
-  AggregateOutput,
-  AggregateSpec,
-  BulkLoad,
-  DatastoreEngine,
-  Field,
-  FieldStats,
-  Filter,
-  HistogramOutput,
-  NewResource,
-  Resource,
-  ResourceStats,
-  SearchOutput,
-  SearchQuery,
-  StartupCheck,
-  SummaryOptions,
-  SummaryOutput,
-  TokenStorage,
-  ValueCountsOutput,
-  WriteMethod,
-} from "../engine";
+import type { AggregateOutput, AggregateSpec, BulkLoad, DatastoreEngine, Field, FieldStats, Filter, HistogramOutput, NewResource, Resource, ResourceStats, SearchOutput, SearchQuery, StartupCheck, SummaryOptions, SummaryOutput, TokenStorage, ValueCountsOutput, WriteMethod } from "../engine";
 import { DatastoreError, DatastoreUnavailable } from "../errors";
 import type { ReadLimits } from "../read-limits";
 import { aggregate } from "./aggregate";

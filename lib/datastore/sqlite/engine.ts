@@ -6,27 +6,7 @@
 import Database from "better-sqlite3";
 import fs from "node:fs";
 import path from "node:path";
-import type {
-  AggregateOutput,
-  AggregateSpec,
-  BulkLoad,
-  DatastoreEngine,
-  Field,
-  FieldStats,
-  Filter,
-  HistogramOutput,
-  NewResource,
-  Resource,
-  ResourceStats,
-  SearchOutput,
-  SearchQuery,
-  StartupCheck,
-  SummaryOptions,
-  SummaryOutput,
-  TokenStorage,
-  ValueCountsOutput,
-  WriteMethod,
-} from "../engine";
+import type { AggregateOutput, AggregateSpec, BulkLoad, DatastoreEngine, Field, FieldStats, Filter, HistogramOutput, NewResource, Resource, ResourceStats, SearchOutput, SearchQuery, StartupCheck, SummaryOptions, SummaryOutput, TokenStorage, ValueCountsOutput, WriteMethod } from "../engine";
 import { aggregate } from "./aggregate";
 import { DatastoreError, DatastoreUnavailable } from "../errors";
 import type { ReadLimits } from "../read-limits";
