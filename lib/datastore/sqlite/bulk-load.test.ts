@@ -1,7 +1,6 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import fc from "fast-check";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { DatastoreEngine, SearchQuery } from "../engine";
 import { DatastoreError } from "../errors";
@@ -191,28 +190,12 @@ describe("date and timestamp casts", () => {
       throw e;
     }
   };
-  const pad = (n: number, w: number) => String(n).padStart(w, "0");
-  // Mostly well-formed, often out of range: the fast path must agree with toStorage on all.
-  const moment = fc
-    .tuple(
-      fc.integer({ min: 0, max: 9999 }),
-      fc.integer({ min: 0, max: 13 }),
-      fc.integer({ min: 0, max: 32 }),
-      fc.integer({ min: 0, max: 25 }),
-      fc.integer({ min: 0, max: 61 }),
-      fc.integer({ min: 0, max: 61 }),
-      fc.constantFrom("T", " ", "t"),
-    )
-    .map(([y, mo, d, h, mi, s, sep]) => `${pad(y, 4)}-${pad(mo, 2)}-${pad(d, 2)}${sep}${pad(h, 2)}:${pad(mi, 2)}:${pad(s, 2)}`);
-
+  // The fast path's check is proved against toStorage in ../stored-dates.test.ts; here, that
+  // the caster takes it for stored forms and leaves everything else to toStorage.
   it.each(["timestamp", "date"] as TypeName[])("the %s fast path agrees with toStorage", (type) => {
     const cast = caster({ id: "x", type, column: "c1" });
-    const inputs = fc.oneof(moment, moment.map((s) => s.slice(0, 10)), fc.string({ maxLength: 20 }));
-    const agrees = fc.property(inputs, (s) => {
-      expect(outcome(() => cast(s))).toEqual(outcome(() => toStorage(type, s)));
-    });
-    fc.assert(agrees, { numRuns: 5000 });
-    for (const s of ["2020-02-29T23:59:59", "2021-02-29T00:00:00", "1900-02-29", "2000-02-29", "0099-01-01T00:00:00", "2020-01-01T24:00:00"]) {
+    const cases = ["2020-02-29T23:59:59", "2021-02-29T00:00:00", "1900-02-29", "2000-02-29", "0099-01-01T00:00:00", "2020-01-01T24:00:00"];
+    for (const s of [...cases, ...cases.map((c) => c.slice(0, 10)), "2020-01-02 03:04:05", "01/02/2020", "", "x"]) {
       expect(outcome(() => cast(s))).toEqual(outcome(() => toStorage(type, s)));
     }
   });
