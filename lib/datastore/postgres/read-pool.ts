@@ -18,7 +18,7 @@ import { histogram } from "./histogram";
 import type { CostedRead, Verdict } from "../read-cost-rule";
 import { CostJudge } from "./read-cost";
 import { RankedLists } from "./ranked";
-import { inIdOrder } from "./read-plan";
+import { inIdOrder, planSearch, type ReadPlan } from "./read-plan";
 import type { PgResource, Queryable } from "./resource";
 import { cursorChunks, search } from "./search";
 import { sizes } from "./statistics";
@@ -65,8 +65,10 @@ export class PgReads {
     this.scheduler = new ReadScheduler(Math.max(1, opts.expensiveLimit));
   }
 
-  search(r: PgResource, q: SearchQuery, client: string): Promise<SearchOutput> {
-    return this.read(r, client, { op: "search", query: q }, (db) => search(db, r, q, this.opts.limits, this.lists));
+  /** The plan is built once: the judge reads it, then the search runs it. */
+  async search(r: PgResource, q: SearchQuery, client: string): Promise<SearchOutput> {
+    const plan = planSearch(r, q);
+    return await this.read(r, client, { op: "search", query: q }, (db) => search(db, r, q, this.opts.limits, this.lists, plan), plan);
   }
 
   valueCounts(r: PgResource, field: string, q: SearchQuery, limit: number, client: string): Promise<ValueCountsOutput> {
@@ -136,11 +138,11 @@ export class PgReads {
 
   // ------------------------------------------------------------------------------ internals
 
-  private async read<T>(r: PgResource, client: string, costed: CostedRead, fn: (db: Queryable) => Promise<T>): Promise<T> {
+  private async read<T>(r: PgResource, client: string, costed: CostedRead, fn: (db: Queryable) => Promise<T>, plan?: ReadPlan): Promise<T> {
     const session = await this.open(r);
     let verdict: Verdict;
     try {
-      verdict = await this.judge.judge(session.db, r, costed);
+      verdict = await this.judge.judge(session.db, r, costed, plan);
     } catch (e) {
       await this.end(session, e);
       throw e;

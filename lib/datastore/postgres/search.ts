@@ -11,9 +11,16 @@ import { idExtent } from "./spread-sample";
 import type { PgResource, Queryable } from "./resource";
 
 /** `lists`: where best-first pages keep their ranked lists (the read pool's); without them (in a
- *  write transaction) every match is ranked by the page statement itself. */
-export async function search(db: Queryable, r: PgResource, query: SearchQuery, limits: ReadLimits, lists?: RankedLists): Promise<SearchOutput> {
-  const plan = planSearch(r, query);
+ *  write transaction) every match is ranked by the page statement itself. `plan`: the one the
+ *  read was judged by (read-cost.ts). */
+export async function search(
+  db: Queryable,
+  r: PgResource,
+  query: SearchQuery,
+  limits: ReadLimits,
+  lists?: RankedLists,
+  plan = planSearch(r, query),
+): Promise<SearchOutput> {
   const rank = lists ? bestFirstRank(plan.where, query) : null;
   if (rank !== null) {
     const page = await bestFirstPage(db, r, plan.where, rank, query, lists);

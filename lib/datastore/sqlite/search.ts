@@ -14,9 +14,9 @@ import { keysetPages } from "../keyset";
 import { pageSql, planSearch, type ReadPlan } from "./read-plan";
 
 /** `keepLists` false: the rows may be a transaction's uncommitted ones, so a ranked list built
- *  from them is used once and not kept (its version number could come back with other rows). */
-export function search(c: Conn, r: Internal, query: SearchQuery, keepLists = true): SearchOutput {
-  const plan = planSearch(c, r, query);
+ *  from them is used once and not kept (its version number could come back with other rows).
+ *  `plan`: the one the read was judged by (read-cost.ts), in the same snapshot. */
+export function search(c: Conn, r: Internal, query: SearchQuery, keepLists = true, plan = planSearch(c, r, query)): SearchOutput {
   const { params, decoders, offset } = plan;
   const sql = pageSql(plan, query.distinct);
   const rank = bestFirstRank(plan.where, query);
