@@ -1,20 +1,15 @@
-// The spread of one numeric, date or timestamp field under a search (datastore_histogram), as
-// the SQLite engine gives it (sqlite/histogram.ts): min and max, round bins between them
-// (../histogram-axis.ts), a count per bin. Exact when it fits a time budget; otherwise over
-// 20,000 rows spread through the table (or, when few of those match, the first rows), `partial`.
+// The spread of one numeric, date or timestamp field under a search (datastore_histogram) in
+// PostgreSQL: min and max, round bins between them (../histogram-axis.ts), a count per bin,
+// over the rows ../bounded-read.ts says (exact, a spread sample, or the first rows).
 import type { HistogramOutput, SearchQuery } from "../engine";
 import { DatastoreError } from "../errors";
+import { BOUNDED, boundedPlan } from "../bounded-read";
 import { axisFor, scaleOf, SQL_SNAP, type Axis } from "../histogram-axis";
+import { runLater } from "../stepwise";
 import { OVER_BUDGET, within } from "./budget";
 import { column, searchWhere } from "./read-plan";
 import { quoteIdent as q, type PgResource, type Queryable } from "./resource";
 import { nthId, spreadSample } from "./spread-sample";
-
-const BUDGET_MS = 120;
-const ROW_BUDGET = 100_000;
-const SAMPLE_ROWS = 20_000;
-/** Fewer sampled matches than this: the first rows are read instead. */
-const MIN_MATCHES = 1_000;
 
 /** A value's position on the axis (histogram-axis.ts), in numeric: exact decimal arithmetic
  *  before the snap, as JavaScript's doubles come close enough to agree on every bin. */
@@ -64,22 +59,24 @@ export async function histogram(db: Queryable, r: PgResource, field: string, que
     return { min, max, bins: axis.bins.map((edges, i) => ({ ...edges, count: counts[i] ?? 0 })) };
   };
 
-  // Counting a whole big table cannot fit the budget even through an index, so unnarrowed
-  // histograms there go straight to the sample.
-  const narrowed = query.filters.length > 0 || query.fts.length > 0;
-  const hopeless = !narrowed && r.rowCount > 5 * ROW_BUDGET;
-  if (!hopeless) {
-    const exact = await within(db, BUDGET_MS, () => run("", []));
-    if (exact !== OVER_BUDGET) return { ...exact, partial: false };
-  }
-  // Rows spread through the table first (a table loaded in date order shows all its dates);
-  // when a narrow search leaves too few of them, the first rows, as value counts read them.
-  const sample = await spreadSample(db, r, SAMPLE_ROWS, base + 1);
-  if (sample) {
-    const out = await run(` AND ${sample.sql}`, sample.params);
-    if (!narrowed || out.bins.reduce((n, b) => n + b.count, 0) >= MIN_MATCHES) return { ...out, partial: true };
-  }
-  const lastId = await nthId(db, r, ROW_BUDGET);
-  const out = lastId === undefined ? await run("", []) : await run(` AND t._id <= $${base + 1}`, [lastId]);
-  return { ...out, partial: true };
+  const plan = boundedPlan(
+    { rowCount: r.rowCount, narrowed: query.filters.length > 0 || query.fts.length > 0 },
+    {
+      exact: async () => {
+        const exact = await within(db, BOUNDED.budgetMs, () => run("", []));
+        return exact === OVER_BUDGET ? null : exact;
+      },
+      sample: async (rows) => {
+        const sample = await spreadSample(db, r, rows, base + 1);
+        return sample && run(` AND ${sample.sql}`, sample.params);
+      },
+      first: async (rows) => {
+        const lastId = await nthId(db, r, rows);
+        return lastId === undefined ? run("", []) : run(` AND t._id <= $${base + 1}`, [lastId]);
+      },
+    },
+    (out) => out.bins.reduce((n, b) => n + b.count, 0),
+  );
+  const { out, partial } = await runLater(plan);
+  return { ...out, partial };
 }

@@ -1,15 +1,14 @@
-// The most common values of one field under a search (datastore_value_counts), as the SQLite
-// engine counts them (sqlite/value-counts.ts): exact when the count fits its time budget;
-// otherwise exact over the first rows of the table, and `partial`.
+// The most common values of one field under a search (datastore_value_counts) in PostgreSQL,
+// ordered as the SQLite engine orders them, over the rows ../bounded-read.ts says: all of them
+// when the count fits its time budget, else the first rows of the table, and `partial`.
+import { BOUNDED, boundedPlan } from "../bounded-read";
 import type { SearchQuery, ValueCountsOutput } from "../engine";
+import { runLater } from "../stepwise";
 import { isArrayType } from "../types";
 import { OVER_BUDGET, within } from "./budget";
 import { column, searchWhere, selectColumn } from "./read-plan";
 import { quoteIdent as q, type PgResource, type Queryable } from "./resource";
 import { nthId } from "./spread-sample";
-
-const BUDGET_MS = 120;
-const ROW_BUDGET = 100_000;
 
 /** `db`: a client inside a transaction. */
 export async function valueCounts(db: Queryable, r: PgResource, field: string, query: SearchQuery, limit: number): Promise<ValueCountsOutput> {
@@ -25,14 +24,19 @@ export async function valueCounts(db: Queryable, r: PgResource, field: string, q
     const { rows } = await db.query<[unknown, unknown]>({ text: countSql(extra), values: [...where.params, limit, ...extraParams], rowMode: "array" });
     return rows.map(([v, n]) => ({ value: decode(v), count: Number(n) }));
   };
-  // Counting a whole big table cannot fit the budget even through an index, so unnarrowed
-  // counts there go straight to the first rows.
-  const hopeless = query.filters.length === 0 && query.fts.length === 0 && r.rowCount > 5 * ROW_BUDGET;
-  if (!hopeless) {
-    const exact = await within(db, BUDGET_MS, () => run("", []));
-    if (exact !== OVER_BUDGET) return { values: exact, partial: false };
-  }
-  const last = await nthId(db, r, ROW_BUDGET);
-  const values = last === undefined ? await run("", []) : await run(` AND t._id <= $${where.params.length + 2}`, [last]);
-  return { values, partial: true };
+  const plan = boundedPlan(
+    { rowCount: r.rowCount, narrowed: query.filters.length > 0 || query.fts.length > 0 },
+    {
+      exact: async () => {
+        const exact = await within(db, BOUNDED.budgetMs, () => run("", []));
+        return exact === OVER_BUDGET ? null : exact;
+      },
+      first: async (rows) => {
+        const last = await nthId(db, r, rows);
+        return last === undefined ? run("", []) : run(` AND t._id <= $${where.params.length + 2}`, [last]);
+      },
+    },
+  );
+  const { out, partial } = await runLater(plan);
+  return { values: out, partial };
 }

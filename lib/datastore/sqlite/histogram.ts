@@ -1,11 +1,12 @@
-// The spread of one numeric, date or timestamp field under a search (datastore_histogram):
-// min and max, round bins between them (../histogram-axis.ts), and a count per bin. Bounded as
-// value counts are: exact when it fits a time budget; otherwise over 20,000 rows spread through
-// the table (or, when few of those match, the first rows) and `partial`.
+// The spread of one numeric, date or timestamp field under a search (datastore_histogram) in
+// SQLite: min and max, round bins between them (../histogram-axis.ts), and a count per bin,
+// over the rows ../bounded-read.ts says (exact, a spread sample, or the first rows).
 import type Database from "better-sqlite3";
 import type { HistogramOutput, SearchQuery } from "../engine";
 import { DatastoreError } from "../errors";
+import { BOUNDED, boundedPlan } from "../bounded-read";
 import { axisFor, scaleOf, SQL_SNAP, type Axis } from "../histogram-axis";
+import { runNow } from "../stepwise";
 import type { Internal } from "./catalog";
 import type { Conn } from "./connection";
 import { DeadlineExceeded, within } from "./deadline";
@@ -13,12 +14,6 @@ import { column } from "./schema";
 import { spreadSample } from "./spread-sample";
 import { quoteIdent as q } from "./sql";
 import { Where } from "./where";
-
-const BUDGET_MS = 120;
-const ROW_BUDGET = 100_000;
-const SAMPLE_ROWS = 20_000;
-/** Fewer sampled matches than this: the first rows are read instead. */
-const MIN_MATCHES = 1_000;
 
 /** A value's position on the axis (histogram-axis.ts): dates and timestamps are ISO text. */
 const POSITION: Record<Axis["unit"], (col: string) => string> = {
@@ -69,25 +64,29 @@ export function histogram(c: Conn, r: Internal, field: string, query: SearchQuer
     return { min, max, bins: axis.bins.map((edges, i) => ({ ...edges, count: counts[i] ?? 0 })) };
   };
 
-  // Counting a whole big table cannot fit the budget even through an index, so unnarrowed
-  // histograms there go straight to the first rows.
-  const hopeless = query.filters.length === 0 && query.fts.length === 0 && r.rowCount > 5 * ROW_BUDGET;
-  if (!hopeless) {
-    try {
-      return { ...within(c.db, BUDGET_MS, () => run("", [], "")), partial: false };
-    } catch (e) {
-      if (!(e instanceof DeadlineExceeded)) throw e;
-    }
-  }
-  // Rows spread through the table first (a table loaded in date order shows all its dates);
-  // when a narrow search leaves too few of them, the first rows, as value counts read them.
-  const sample = spreadSample(c, r, SAMPLE_ROWS);
-  if (sample) {
-    const out = within(c.db, c.limits.queryTimeoutMs, () => run(` AND ${sample.sql}`, sample.params, " NOT INDEXED"));
-    const narrowed = query.filters.length > 0 || query.fts.length > 0;
-    if (!narrowed || out.bins.reduce((n, b) => n + b.count, 0) >= MIN_MATCHES) return { ...out, partial: true };
-  }
-  const lastId = c.cache.get(`SELECT _id FROM ${q(r.table)} ORDER BY _id LIMIT 1 OFFSET ?`, "pluck").get(ROW_BUDGET - 1) as number | undefined;
-  const out = within(c.db, c.limits.queryTimeoutMs, () => (lastId === undefined ? run("", [], " NOT INDEXED") : run(" AND t._id <= ?", [lastId], " NOT INDEXED")));
-  return { ...out, partial: true };
+  const read = (extra: string, params: unknown[]) => within(c.db, c.limits.queryTimeoutMs, () => run(extra, params, " NOT INDEXED"));
+  const plan = boundedPlan(
+    { rowCount: r.rowCount, narrowed: query.filters.length > 0 || query.fts.length > 0 },
+    {
+      exact: () => {
+        try {
+          return within(c.db, BOUNDED.budgetMs, () => run("", [], ""));
+        } catch (e) {
+          if (e instanceof DeadlineExceeded) return null;
+          throw e;
+        }
+      },
+      sample: (rows) => {
+        const sample = spreadSample(c, r, rows);
+        return sample && read(` AND ${sample.sql}`, sample.params);
+      },
+      first: (rows) => {
+        const lastId = c.cache.get(`SELECT _id FROM ${q(r.table)} ORDER BY _id LIMIT 1 OFFSET ?`, "pluck").get(rows - 1) as number | undefined;
+        return lastId === undefined ? read("", []) : read(" AND t._id <= ?", [lastId]);
+      },
+    },
+    (out) => out.bins.reduce((n, b) => n + b.count, 0),
+  );
+  const { out, partial } = runNow(plan);
+  return { ...out, partial };
 }

@@ -1,6 +1,9 @@
-// The most common values of one field under a search (datastore_value_counts). Exact when the
-// count fits its time budget; otherwise exact over the first rows of the table and `partial`.
+// The most common values of one field under a search (datastore_value_counts) in SQLite, over
+// the rows ../bounded-read.ts says: all of them when the count fits its time budget, else the
+// first rows of the table, and `partial`.
+import { BOUNDED, boundedPlan } from "../bounded-read";
 import type { SearchQuery, ValueCountsOutput } from "../engine";
+import { runNow } from "../stepwise";
 import { fromStorage, type Stored } from "../types";
 import { ID_FIELD, type Internal } from "./catalog";
 import type { Conn } from "./connection";
@@ -8,9 +11,6 @@ import { DeadlineExceeded, within } from "./deadline";
 import { column } from "./schema";
 import { quoteIdent as q } from "./sql";
 import { Where } from "./where";
-
-const BUDGET_MS = 120;
-const ROW_BUDGET = 100_000;
 
 export function valueCounts(c: Conn, r: Internal, field: string, query: SearchQuery, limit: number): ValueCountsOutput {
   const f = column(r, field);
@@ -24,22 +24,24 @@ export function valueCounts(c: Conn, r: Internal, field: string, query: SearchQu
     `SELECT ${col} AS v, count(*) AS n FROM ${q(r.table)} AS t${hint} ${where.ftsJoin}
      WHERE ${where.sql()} AND ${col} IS NOT NULL${extra} GROUP BY v ORDER BY n DESC, v LIMIT ?`;
   const decode = (rows: [Stored, number][]) => rows.map(([v, n]) => ({ value: f === ID_FIELD ? v : fromStorage(f.type, v), count: n }));
-  // Counting a whole big table cannot fit the budget even through an index, so unnarrowed
-  // counts there go straight to the first rows.
-  const hopeless = query.filters.length === 0 && query.fts.length === 0 && r.rowCount > 5 * ROW_BUDGET;
-  if (!hopeless) {
-    try {
-      const rows = within(c.db, BUDGET_MS, () => c.cache.get(countSql(""), "raw").all(...where.params, limit) as [Stored, number][]);
-      return { values: decode(rows), partial: false };
-    } catch (e) {
-      if (!(e instanceof DeadlineExceeded)) throw e;
-    }
-  }
-  const last = c.cache.get(`SELECT _id FROM ${q(r.table)} ORDER BY _id LIMIT 1 OFFSET ?`, "pluck").get(ROW_BUDGET - 1) as number | undefined;
-  const rows = within(c.db, c.limits.queryTimeoutMs, () =>
-    c.cache
-      .get(countSql(last === undefined ? "" : " AND t._id <= ?", " NOT INDEXED"), "raw")
-      .all(...where.params, ...(last === undefined ? [] : [last]), limit) as [Stored, number][],
+  const counts = (extra: string, params: unknown[], hint = "") => decode(c.cache.get(countSql(extra, hint), "raw").all(...where.params, ...params, limit) as [Stored, number][]);
+  const plan = boundedPlan(
+    { rowCount: r.rowCount, narrowed: query.filters.length > 0 || query.fts.length > 0 },
+    {
+      exact: () => {
+        try {
+          return within(c.db, BOUNDED.budgetMs, () => counts("", []));
+        } catch (e) {
+          if (e instanceof DeadlineExceeded) return null;
+          throw e;
+        }
+      },
+      first: (rows) => {
+        const last = c.cache.get(`SELECT _id FROM ${q(r.table)} ORDER BY _id LIMIT 1 OFFSET ?`, "pluck").get(rows - 1) as number | undefined;
+        return within(c.db, c.limits.queryTimeoutMs, () => (last === undefined ? counts("", [], " NOT INDEXED") : counts(" AND t._id <= ?", [last], " NOT INDEXED")));
+      },
+    },
   );
-  return { values: decode(rows), partial: true };
+  const { out, partial } = runNow(plan);
+  return { values: out, partial };
 }
