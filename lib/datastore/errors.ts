@@ -65,6 +65,25 @@ export class DatastoreError extends Error {
   }
 }
 
+/** A DatastoreError as plain data, to cross to another thread (a read worker, an import's):
+ *  its kind, details, message and Retry-After survive, so its answer is the same. */
+export interface WireError {
+  kind: ErrorKind;
+  details: ErrorDetails;
+  message: string;
+  retryAfter?: number;
+}
+
+export function toWire(e: DatastoreError): WireError {
+  return { kind: e.kind, details: e.details, message: e.message, retryAfter: e.retryAfter };
+}
+
+export function fromWire(w: WireError): DatastoreError {
+  const e = new DatastoreError(w.kind, w.details, w.message);
+  if (w.retryAfter !== undefined) e.retryAfter = w.retryAfter;
+  return e;
+}
+
 /** The details as one line ("records: bad value; records_row: 3"), for logs and CLIs. */
 function summary(details: ErrorDetails): string | undefined {
   const parts = Object.entries(details).map(([k, v]) => (k === "message" ? String(v) : `${k}: ${Array.isArray(v) ? v.join("; ") : JSON.stringify(v)}`));

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { DatastoreError, fromWire, toWire } from "../datastore/errors";
 import { EncodedJson } from "../datastore/formats";
-import { success } from "./envelope";
+import { failure, success } from "./envelope";
 
 const encode = (v: unknown) => new EncodedJson(new TextEncoder().encode(JSON.stringify(v)));
 
@@ -20,5 +21,16 @@ describe("success envelope", () => {
   it("answers plain values as JSON", async () => {
     const res = success("h", { records: [{ a: 1 }], q: "__encoded_x_0" });
     expect(await res.json()).toEqual({ help: "h", success: true, result: { records: [{ a: 1 }], q: "__encoded_x_0" } });
+  });
+});
+
+describe("failure envelope", () => {
+  it("answers an error that crossed from a thread (a read worker's, an import's) as it would have: a busy store's Retry-After kept", async () => {
+    // Through structured clone, as a worker's message goes.
+    const crossed = fromWire(structuredClone(toWire(DatastoreError.busy())));
+    expect(crossed).toBeInstanceOf(DatastoreError);
+    const res = failure("h", crossed);
+    expect([res.status, res.headers.get("retry-after")]).toEqual([409, "1"]);
+    expect(await res.json()).toEqual({ help: "h", success: false, error: { __type: "Validation Error", database: ["the database is busy with another write; try again"] } });
   });
 });

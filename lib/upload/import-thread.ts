@@ -6,7 +6,7 @@
 import { SHARE_ENV } from "node:worker_threads";
 import { storeOptions } from "../datastore";
 import type { EngineOptions } from "../datastore/open";
-import { DatastoreError, type ErrorDetails, type ErrorKind } from "../datastore/errors";
+import { DatastoreError, fromWire, toWire, type WireError } from "../datastore/errors";
 import { ImportInterrupted, type ImportOptions, type ImportProgress, type ImportResult } from "../import/importer";
 import { ImportError } from "../import/source";
 import { sourceWorker } from "../source-worker";
@@ -21,7 +21,7 @@ export interface ImportJob {
 type ThreadError =
   | { type: "interrupted" }
   | { type: "import"; message: string }
-  | { type: "datastore"; kind: ErrorKind; details: ErrorDetails; message: string; retryAfter?: number }
+  | ({ type: "datastore" } & WireError)
   | { type: "other"; message: string; stack?: string };
 
 export type FromImportThread =
@@ -32,7 +32,7 @@ export type FromImportThread =
 export function toThreadError(e: unknown): ThreadError {
   if (e instanceof ImportInterrupted) return { type: "interrupted" };
   if (e instanceof ImportError) return { type: "import", message: e.message };
-  if (e instanceof DatastoreError) return { type: "datastore", kind: e.kind, details: e.details, message: e.message, retryAfter: e.retryAfter };
+  if (e instanceof DatastoreError) return { type: "datastore", ...toWire(e) };
   const err = e instanceof Error ? e : new Error(String(e));
   return { type: "other", message: err.message, stack: err.stack };
 }
@@ -44,7 +44,7 @@ function revive(e: ThreadError): Error {
     case "import":
       return new ImportError(e.message);
     case "datastore":
-      return Object.assign(new DatastoreError(e.kind, e.details, e.message), { retryAfter: e.retryAfter });
+      return fromWire(e);
     case "other":
       return Object.assign(new Error(e.message), { stack: e.stack });
   }

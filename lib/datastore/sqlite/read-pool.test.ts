@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { config } from "../../config";
 import type { SearchQuery } from "../engine";
-import { DatastoreError } from "../errors";
+import { DatastoreError, DatastoreUnavailable } from "../errors";
 import { openEngine } from "../open";
 import type { SqliteEngine } from "./engine";
 import { ReadPool } from "./read-pool";
@@ -122,6 +122,32 @@ describe("read pool and bounded reads", () => {
       expect(unindexed.sql).toContain("ds_deadline");
     } finally {
       delete process.env.DATASTORE_COUNT_BUDGET_MS;
+    }
+  });
+});
+
+describe("read workers that cannot start", () => {
+  it("are tried again twice, then every read, waiting or to come, answers why (503), and no more start", async () => {
+    const missing = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "pool-")), "missing.db");
+    const pool = new ReadPool(missing, 2, undefined, config);
+    const errors = console.error;
+    const logged: string[] = [];
+    console.error = (...args: unknown[]) => void logged.push(args.map(String).join(" "));
+    try {
+      const refused = await pool.run({ op: "stats", resourceId: "x" }).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(DatastoreUnavailable);
+      expect((refused as Error).message).toMatch(/^read workers cannot start \(3 tries\): cannot open .*missing.db: unable to open database file$/);
+      const started = pool.started;
+      // Each of the two workers started at most three times.
+      expect(started).toBeGreaterThanOrEqual(3);
+      expect(started).toBeLessThanOrEqual(6);
+      await new Promise((r) => setTimeout(r, 500));
+      expect(pool.started).toBe(started);
+      await expect(pool.run({ op: "stats", resourceId: "x" })).rejects.toBe(refused);
+      expect(logged).toEqual([expect.stringMatching(/^datastore: read workers cannot start \(3 tries\): .*; reads fail until the server restarts$/)]);
+    } finally {
+      console.error = errors;
+      await pool.close();
     }
   });
 });

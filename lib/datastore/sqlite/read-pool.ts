@@ -2,12 +2,14 @@
 // first to a free worker, which answers it if its plan says it is cheap (read-cost.ts), else
 // hands it back to wait its client's turn in the expensive lane (../read-scheduler.ts). A task past
 // the query timeout (plus a grace period for work SQLite does between deadline checks, like a
-// big sort) has its worker terminated and replaced, and answers 409 "query took too long".
+// big sort) has its worker terminated and replaced, and answers 409 "query took too long". A
+// worker that cannot start is tried again twice, then the pool gives up: every read answers
+// 503 (DatastoreUnavailable) saying why, rather than start workers forever.
 import os from "node:os";
-import path from "node:path";
-import { SHARE_ENV, Worker } from "node:worker_threads";
+import { SHARE_ENV, type Worker } from "node:worker_threads";
+import { sourceWorker } from "../../source-worker";
 import type { AggregateSpec, SearchOutput, SearchQuery, SummaryOptions } from "../engine";
-import { DatastoreError, type ErrorKind } from "../errors";
+import { DatastoreError, DatastoreUnavailable, fromWire, type WireError } from "../errors";
 import type { ReadLimits } from "../read-limits";
 import { keysetPages } from "../keyset";
 import { ReadScheduler, type Lane } from "../read-scheduler";
@@ -29,12 +31,19 @@ type Reply = {
   result?: unknown;
   /** Judged expensive and not run: it waits in the expensive lane. */
   expensive?: true;
-  error?: { kind?: ErrorKind; details?: Record<string, unknown>; message?: string };
+  /** The datastore's error as it was (Retry-After included), or an unexpected one's message. */
+  error?: { datastore?: WireError; message?: string };
 };
+
+/** The worker opened its connection and takes tasks. */
+type Ready = { ready: true };
 
 interface Slot {
   worker: Worker;
   busy: boolean;
+  ready: boolean;
+  /** Starts of this slot's worker that failed in a row. */
+  failedStarts: number;
 }
 
 interface Pending {
@@ -48,6 +57,8 @@ interface Pending {
 }
 
 const GRACE_MS = 2000;
+/** Starts of one worker that may fail in a row before the pool gives up. */
+const MAX_FAILED_STARTS = 3;
 
 export function defaultReadWorkers(): number {
   // One per core (at least two) for reads of any cost, and one more that expensive reads never
@@ -68,6 +79,10 @@ export class ReadPool {
   private nextId = 1;
   /** Reads answered in each lane, for tests and the bench. */
   readonly answered = { cheap: 0, expensive: 0 };
+  /** Workers started, for tests. */
+  started = 0;
+  /** Set once workers cannot start: every read answers it. */
+  private broken?: DatastoreUnavailable;
 
   constructor(
     private file: string,
@@ -79,21 +94,22 @@ export class ReadPool {
     for (let i = 0; i < size; i++) this.slots.push(this.spawn());
   }
 
-  private spawn(): Slot {
-    // The worker is TypeScript source, loaded through tsx, found from the project root: a
-    // bundler (next build) moves this file, so a path relative to it would not survive.
-    const file = path.join(process.cwd(), "lib/datastore/sqlite/read-worker.ts");
-    const options = { workerData: { file: this.file }, env: SHARE_ENV as typeof SHARE_ENV };
-    const worker = new Worker(`require("tsx/cjs/api").register(); require(${JSON.stringify(file)});`, { ...options, eval: true });
-    const slot: Slot = { worker, busy: false };
+  private spawn(failedStarts = 0): Slot {
+    const worker = sourceWorker("lib/datastore/sqlite/read-worker.ts", { workerData: { file: this.file }, env: SHARE_ENV });
+    this.started++;
+    const slot: Slot = { worker, busy: false, ready: false, failedStarts };
     worker.unref();
-    worker.on("message", (reply: Reply) => this.settle(slot, reply));
+    worker.on("message", (m: Reply | Ready) => {
+      if ("ready" in m) slot.ready = true;
+      else this.settle(slot, m);
+    });
     worker.on("error", (err) => this.fail(slot, err));
     return slot;
   }
 
   /** Runs a read; `client` (a token id or an address) is whose turn it takes when expensive. */
   run(task: NewReadTask, client = ""): Promise<unknown> {
+    if (this.broken) return Promise.reject(this.broken);
     return new Promise((resolve, reject) => {
       const limits = { queryTimeoutMs: this.limits.queryTimeoutMs, countBudgetMs: this.limits.countBudgetMs };
       this.scheduler.push({ task: { ...task, id: this.nextId++, judge: true, limits }, client, resolve, reject }, "cheap", client);
@@ -164,7 +180,7 @@ export class ReadPool {
       else {
         this.answered[job.lane!]++;
         if (!reply.error) job.resolve(reply.result);
-        else if (reply.error.kind) job.reject(new DatastoreError(reply.error.kind, reply.error.details ?? {}));
+        else if (reply.error.datastore) job.reject(fromWire(reply.error.datastore));
         else job.reject(new Error(reply.error.message));
       }
     }
@@ -173,7 +189,7 @@ export class ReadPool {
 
   private replace(slot: Slot): void {
     const i = this.slots.indexOf(slot);
-    if (i >= 0) this.slots[i] = this.spawn();
+    if (i >= 0) this.slots[i] = this.spawn(slot.ready ? 0 : slot.failedStarts + 1);
   }
 
   private timeout(job: Pending): void {
@@ -190,10 +206,27 @@ export class ReadPool {
     for (const job of [...this.running.values()]) {
       if (job.slot !== slot) continue;
       this.release(job);
-      job.reject(err);
+      // A read sent to a worker that never started has not run: it waits for another.
+      if (slot.ready) job.reject(err);
+      else this.scheduler.push(job, job.lane!, job.client);
     }
+    if (!slot.ready && slot.failedStarts + 1 >= MAX_FAILED_STARTS) return this.giveUp(err);
     this.replace(slot);
     this.dispatch();
+  }
+
+  /** Workers cannot start (the file unreadable, a missing dependency): every read, waiting or
+   *  to come, answers so, once the reason is logged. */
+  private giveUp(err: Error): void {
+    const why = err.message || String((err as { code?: string }).code ?? err);
+    this.broken = new DatastoreUnavailable(`read workers cannot start (${MAX_FAILED_STARTS} tries): ${why}`);
+    console.error(`datastore: ${this.broken.message}; reads fail until the server restarts`);
+    for (const job of this.running.values()) clearTimeout(job.timer);
+    const waiting = [...this.running.values()];
+    this.running.clear();
+    for (let next = this.scheduler.next(); next; next = this.scheduler.next()) waiting.push(next.job);
+    for (const job of waiting) job.reject(this.broken);
+    void this.close();
   }
 
   async close(): Promise<void> {

@@ -3,10 +3,10 @@
 // A task sent to be judged is answered only if its plan says it is cheap (read-cost.ts);
 // otherwise it goes back to the pool to wait in the expensive lane.
 import { parentPort, workerData } from "node:worker_threads";
-import { DatastoreError } from "../errors";
+import { DatastoreError, toWire } from "../errors";
 import { aggregate } from "./aggregate";
 import { mustGet, type Internal } from "./catalog";
-import { openReader } from "./connection";
+import { openReader, type Conn } from "./connection";
 import { toDatastoreError } from "./errors";
 import { histogram } from "./histogram";
 import { judge, observe, type Verdict } from "./read-cost";
@@ -18,7 +18,18 @@ import { valueCounts } from "./value-counts";
 
 // The limits come with each task (read-pool.ts), as the engine had them when it was sent.
 const limits = { queryTimeoutMs: 0, countBudgetMs: 0 };
-const c = openReader((workerData as { file: string }).file, limits);
+const file = (workerData as { file: string }).file;
+const c = opened();
+parentPort!.postMessage({ ready: true });
+
+function opened(): Conn {
+  try {
+    return openReader(file, limits);
+  } catch (e) {
+    // A plain Error: SQLite's own loses its message on the way to the pool.
+    throw new Error(`cannot open ${file}: ${(e as Error).message}`);
+  }
+}
 
 const EXPENSIVE = Symbol("expensive");
 
@@ -75,7 +86,8 @@ parentPort!.on("message", (task: ReadTask) => {
     parentPort!.postMessage({ id: task.id, result }, records ? [records.buffer as ArrayBuffer] : []);
   } catch (e) {
     const mapped = toDatastoreError(e);
-    const error = mapped instanceof DatastoreError ? { kind: mapped.kind, details: mapped.details } : { message: (mapped as Error).message };
+    // A busy store's Retry-After crosses too (toWire).
+    const error = mapped instanceof DatastoreError ? { datastore: toWire(mapped) } : { message: (mapped as Error).message };
     if (!(mapped instanceof DatastoreError)) console.error("datastore read worker: internal error", e);
     parentPort!.postMessage({ id: task.id, error });
   }
