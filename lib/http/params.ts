@@ -5,6 +5,7 @@ import type { Principal } from "../auth/principal";
 import { hasBrand, mark } from "../brand";
 import { config } from "../config";
 import { nestedDeeperThan, type Params } from "../datastore/validate";
+import { peerAddress } from "./peer";
 
 /** What the handlers read of a request: a Fetch API Request has all of it, and so does the
  *  server's lighter view of a Node request (lib/server/node-http.ts). */
@@ -21,15 +22,14 @@ export interface ApiRequest {
   stream?(): AsyncIterable<Uint8Array>;
   /** Aborted when the client has gone away (a Fetch Request's own signal, or the Node server's). */
   readonly signal?: AbortSignal;
-  /** The peer's address, when the server knows it (the Node server's path). */
+  /** The peer's address, when the server reads it (`npm start`'s; under Next, peer.ts). */
   readonly clientAddress?: string;
 }
 
 /** Whose request this is, for taking turns with costly reads: the token's id (never its
- *  secret) when one was sent, else the peer's address; one key for every anonymous request
- *  whose address is unknown (under `next start`). */
+ *  secret) when one was sent, else the peer's address (peer.ts), under every way of serving. */
 export function clientKey(request: ApiRequest, user: Principal): string {
-  return user.tokenId ? `token:${user.tokenId}` : `address:${request.clientAddress ?? "unknown"}`;
+  return user.tokenId ? `token:${user.tokenId}` : `address:${peerAddress(request) ?? "unknown"}`;
 }
 
 export class BadRequest extends Error {

@@ -1,6 +1,9 @@
 // `next start` alone serves the whole product from the route handlers (app/**/route.ts): a CKAN
 // smoke set through it, on a temporary database, with the security headers, the bare 400 for a
-// bad percent-encoded path and the body limit that `npm start` has.
+// bad percent-encoded path and the body limit that `npm start` has; and, through both servers,
+// what the route handlers cannot do by themselves: an upload's import on a thread of its own,
+// and each anonymous client's own turn among expensive reads.
+import http from "node:http";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureBuilt, startServer, tempDir, type RunningServer } from "./server";
@@ -80,4 +83,83 @@ describe("next start", () => {
     const big = await api("datastore_search", { resource_id: id, q: "x".repeat(200_000) });
     expect(big.status).toBe(413);
   });
+});
+
+describe.each(["next start", "npm start"] as const)("through %s", (via) => {
+  let s: RunningServer;
+  const MANY_ROWS = 300_000;
+
+  beforeAll(async () => {
+    await ensureBuilt();
+    // Two read workers, one for expensive reads: they take turns per client. No learned
+    // indexes, which would make the expensive sort below cheap after a few runs.
+    const env = { DATASTORE_READ_WORKERS: "2", DATASTORE_EXPENSIVE_READS: "1", DATASTORE_ADAPTIVE_INDEXES: "0", DATASTORE_UPLOAD_DIR: tempDir("next-start-uploads-") };
+    s = await startServer({ dbFile: path.join(tempDir("both-servers-"), "d.db"), adminToken: ADMIN, via, env });
+  }, 300_000);
+
+  afterAll(async () => {
+    await s?.stop();
+  });
+
+  const post = async (route: string, body: unknown, headers: Record<string, string> = {}) => {
+    const res = await fetch(`${s.url}${route}`, { method: "POST", headers: { authorization: ADMIN, ...headers }, body: typeof body === "string" ? body : JSON.stringify(body) });
+    return { status: res.status, body: await res.json() };
+  };
+
+  it("imports an upload on a thread of its own: a search and another resource's write are answered while it runs", async () => {
+    const other = (await post("/api/action/datastore_create", { resource: { name: "other" }, fields: [{ id: "a", type: "int" }], records: [{ a: 1 }] })).body.result.resource_id;
+    let csv = "n,word,v\n";
+    for (let i = 0; i < MANY_ROWS; i++) csv += `${i},w${i % 1000},${(i * 7919) % 100_003}\n`;
+    const uploaded = await post("/api/upload?filename=many.csv", csv);
+    expect(uploaded.status).toBe(200);
+    let finished = 0;
+    const importing = post(`/api/upload/${uploaded.body.result.upload_id}/import`, { resource_id: "many" }, { "content-type": "application/json" }).then((r) => {
+      finished = performance.now();
+      return r;
+    });
+    // once the import has its transaction open, ask around it
+    await new Promise((r) => setTimeout(r, 500));
+    const found = await post("/api/action/datastore_search", { resource_id: other });
+    const answered = performance.now();
+    const wrote = await post("/api/action/datastore_upsert", { resource_id: other, method: "insert", records: [{ a: 2 }] });
+    const written = performance.now();
+    const imported = await importing;
+    expect([found.status, found.body.result.records, wrote.status]).toEqual([200, [{ _id: 1, a: 1 }], 200]);
+    expect([imported.status, imported.body.result.rows]).toEqual([200, MANY_ROWS]);
+    expect(finished, "the import was still running when the search was answered").toBeGreaterThan(answered);
+    expect(finished, "and when the other resource's write went in").toBeGreaterThan(written);
+  }, 120_000);
+
+  it("gives each anonymous client its own turn among expensive reads, by its socket's address, whatever it claims", async () => {
+    // A sort of every row on columns no index holds: expensive, a few hundred ms at least.
+    const SLOW = JSON.stringify({ resource_id: "many", sort: "word desc, v desc, n desc", offset: MANY_ROWS - 10, limit: 1, include_total: false });
+    const order: string[] = [];
+    const ask = (name: string, localAddress: string, headers: Record<string, string> = {}) =>
+      new Promise<void>((resolve, reject) => {
+        const req = http.request(`${s.url}/api/action/datastore_search`, { method: "POST", localAddress, headers: { "content-type": "application/json", ...headers } }, (res) => {
+          res.resume();
+          res.on("end", () => {
+            order.push(`${name} ${res.statusCode}`);
+            resolve();
+          });
+        });
+        req.on("error", reject);
+        req.end(SLOW);
+      });
+    const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    // A sends three, the third claiming to be B; then B sends one. While A's first runs, the
+    // rest wait their turns: A's second, then B's (its own turn), then A's third. Were every
+    // anonymous client one (or a claim believed), B's would wait for all of A's.
+    const a1 = ask("A1", "127.0.0.2");
+    await pause(150);
+    const a2 = ask("A2", "127.0.0.2");
+    await pause(30);
+    const a3 = ask("A3", "127.0.0.2", { "x-datastore-peer": "127.0.0.3", "x-forwarded-for": "127.0.0.3" });
+    await pause(30);
+    const b1 = ask("B1", "127.0.0.3");
+    const bAsked = order.length;
+    await Promise.all([a1, a2, a3, b1]);
+    expect(bAsked, "A's first read was over before B asked: the sort is too quick to test turns").toBe(0);
+    expect(order).toEqual(["A1 200", "A2 200", "B1 200", "A3 200"]);
+  }, 120_000);
 });
