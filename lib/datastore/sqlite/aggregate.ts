@@ -11,7 +11,7 @@ import type { Internal } from "./catalog";
 import type { Conn } from "./connection";
 import { DeadlineExceeded, within } from "./deadline";
 import { column } from "./schema";
-import { spreadSample } from "./spread-sample";
+import { nthId, spreadSample } from "./spread-sample";
 import { quoteIdent as q } from "./sql";
 import { Memo } from "./statement-cache";
 import { Where } from "./where";
@@ -130,7 +130,7 @@ export function aggregate(c: Conn, r: Internal, query: SearchQuery, spec: Aggreg
       return sample && { groups: read(statement(` AND ${sample.sql}`, sample.params, " NOT INDEXED")), picked: sample.picked };
     },
     first: (rows) => {
-      const last = c.cache.get(`SELECT _id FROM ${q(r.table)} ORDER BY _id LIMIT 1 OFFSET ?`, "pluck").get(rows - 1) as number | undefined;
+      const last = nthId(c, r, rows);
       return last === undefined ? undefined : read(statement(" AND t._id <= ?", [last], " NOT INDEXED"));
     },
     all: () => read(statement("", [], " NOT INDEXED")),

@@ -9,6 +9,7 @@ import type { Conn } from "./connection";
 import { DeadlineExceeded, within } from "./deadline";
 import { ftsTable } from "./fts-index";
 import type { ReadPlan } from "./read-plan";
+import { nthId } from "./spread-sample";
 import { quoteIdent as q } from "./sql";
 import type { Where } from "./where";
 import { Memo } from "./statement-cache";
@@ -47,9 +48,7 @@ export function count(c: Conn, r: Internal, plan: ReadPlan, query: SearchQuery):
  *  null when the table is no bigger than the sample, whose count is then the exact one. */
 function sampleEstimate(c: Conn, r: Internal, plan: ReadPlan, query: SearchQuery): number | null {
   if (r.rowCount <= ESTIMATE_SAMPLE_ROWS) return null;
-  const lastSampled = c.cache.get(`SELECT _id FROM ${q(r.table)} ORDER BY _id LIMIT 1 OFFSET ?`, "pluck").get(ESTIMATE_SAMPLE_ROWS - 1) as
-    | number
-    | undefined;
+  const lastSampled = nthId(c, r, ESTIMATE_SAMPLE_ROWS);
   if (lastSampled === undefined) return null;
   const sampled = c.cache.get(countSql(r, plan.where, plan.select, query, " AND t._id <= ?"), "pluck").get(...plan.where.params, lastSampled) as number;
   return Math.round((sampled * r.rowCount) / ESTIMATE_SAMPLE_ROWS);

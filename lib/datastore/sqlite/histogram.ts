@@ -11,7 +11,7 @@ import type { Internal } from "./catalog";
 import type { Conn } from "./connection";
 import { DeadlineExceeded, within } from "./deadline";
 import { column } from "./schema";
-import { spreadSample } from "./spread-sample";
+import { nthId, spreadSample } from "./spread-sample";
 import { quoteIdent as q } from "./sql";
 import { Where } from "./where";
 
@@ -81,7 +81,7 @@ export function histogram(c: Conn, r: Internal, field: string, query: SearchQuer
         return sample && read(` AND ${sample.sql}`, sample.params);
       },
       first: (rows) => {
-        const lastId = c.cache.get(`SELECT _id FROM ${q(r.table)} ORDER BY _id LIMIT 1 OFFSET ?`, "pluck").get(rows - 1) as number | undefined;
+        const lastId = nthId(c, r, rows);
         return lastId === undefined ? read("", []) : read(" AND t._id <= ?", [lastId]);
       },
     },

@@ -12,7 +12,7 @@ import { DEADLINE_CHECK, DeadlineExceeded, within } from "./deadline";
 import { ftsTable } from "./fts-index";
 import { planSearch } from "./read-plan";
 import { column } from "./schema";
-import { spreadSample } from "./spread-sample";
+import { nthId, spreadSample } from "./spread-sample";
 import { quoteIdent as q } from "./sql";
 
 export function summary(c: Conn, r: Internal, query: SearchQuery, options: SummaryOptions, limits: SummaryLimits = SUMMARY_LIMITS): SummaryOutput {
@@ -57,7 +57,7 @@ export function summary(c: Conn, r: Internal, query: SearchQuery, options: Summa
     },
     all: () => read("", []),
     first: (rows) => {
-      const lastId = c.cache.get(`SELECT _id FROM ${q(r.table)} ORDER BY _id LIMIT 1 OFFSET ?`, "pluck").get(rows - 1) as number | undefined;
+      const lastId = nthId(c, r, rows);
       if (lastId === undefined) return undefined;
       // NOT INDEXED reads the range by _id rather than walking an index of a filtered field;
       // full text walks its own matches, so its rowid is bounded too, or it would walk them all.

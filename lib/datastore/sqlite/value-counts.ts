@@ -9,6 +9,7 @@ import { ID_FIELD, type Internal } from "./catalog";
 import type { Conn } from "./connection";
 import { DeadlineExceeded, within } from "./deadline";
 import { column } from "./schema";
+import { nthId } from "./spread-sample";
 import { quoteIdent as q } from "./sql";
 import { Where } from "./where";
 
@@ -37,7 +38,7 @@ export function valueCounts(c: Conn, r: Internal, field: string, query: SearchQu
         }
       },
       first: (rows) => {
-        const last = c.cache.get(`SELECT _id FROM ${q(r.table)} ORDER BY _id LIMIT 1 OFFSET ?`, "pluck").get(rows - 1) as number | undefined;
+        const last = nthId(c, r, rows);
         return within(c.db, c.limits.queryTimeoutMs, () => (last === undefined ? counts("", [], " NOT INDEXED") : counts(" AND t._id <= ?", [last], " NOT INDEXED")));
       },
     },
