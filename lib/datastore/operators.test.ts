@@ -5,9 +5,10 @@ import { describe, expect, it } from "vitest";
 import type { Filter } from "./engine";
 import { OPERATORS, conditionMatches, formatScalar, operatorNamed, rangeWords, type LeafFilter } from "./operators";
 import { CastError, type Stored } from "./types";
-import { WhereBuilder, type ColumnField } from "./where";
+import type { StoredField } from "./catalog-row";
+import { WhereBuilder } from "./where";
 
-const FIELDS: ColumnField[] = [
+const FIELDS: StoredField[] = [
   { id: "name", type: "text", column: "c0" },
   { id: "n", type: "int4", column: "c1" },
   { id: "tags", type: "_text", column: "c2" },
@@ -15,14 +16,14 @@ const FIELDS: ColumnField[] = [
   { id: "doc", type: "json", column: "c4" },
 ];
 
-class PlainWhere extends WhereBuilder<ColumnField> {
+class PlainWhere extends WhereBuilder {
   readonly TRUE = "TRUE";
   readonly FALSE = "FALSE";
   params: unknown[] = [];
   constructor() {
-    super(new Map(FIELDS.map((f) => [f.id, f])), { id: "_id", type: "int8", column: "_id" });
+    super(new Map(FIELDS.map((f) => [f.id, f])));
   }
-  column(f: ColumnField): string {
+  column(f: StoredField): string {
     return `t.${f.column}`;
   }
   equatable(col: string): string {
@@ -31,7 +32,7 @@ class PlainWhere extends WhereBuilder<ColumnField> {
   ordered(expr: string): string {
     return expr;
   }
-  bind(_f: ColumnField, v: Exclude<Stored, null>): string {
+  bind(_f: StoredField, v: Exclude<Stored, null>): string {
     this.params.push(v);
     return "?";
   }

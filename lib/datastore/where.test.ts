@@ -3,10 +3,10 @@
 import { describe, expect, it } from "vitest";
 import { DatastoreError } from "./errors";
 import type { Stored } from "./types";
-import { WhereBuilder, allOf, type ColumnField } from "./where";
+import { ID_FIELD, type StoredField } from "./catalog-row";
+import { WhereBuilder, allOf } from "./where";
 
-const ID: ColumnField = { id: "_id", type: "int8", column: "_id" };
-const FIELDS = new Map<string, ColumnField>([
+const FIELDS = new Map<string, StoredField>([
   ["name", { id: "name", type: "text", column: "c0" }],
   ["n", { id: "n", type: "int4", column: "c1" }],
   ["x", { id: "x", type: "float8", column: "c2" }],
@@ -14,14 +14,14 @@ const FIELDS = new Map<string, ColumnField>([
   ["doc", { id: "doc", type: "json", column: "c4" }],
 ]);
 
-class PlainWhere extends WhereBuilder<ColumnField> {
+class PlainWhere extends WhereBuilder {
   readonly TRUE = "1";
   readonly FALSE = "0";
   params: unknown[] = [];
   constructor() {
-    super(FIELDS, ID);
+    super(FIELDS);
   }
-  column(f: ColumnField): string {
+  column(f: StoredField): string {
     return `t.${f.column}`;
   }
   equatable(col: string): string {
@@ -30,7 +30,7 @@ class PlainWhere extends WhereBuilder<ColumnField> {
   ordered(expr: string): string {
     return expr;
   }
-  bind(_f: ColumnField, v: Exclude<Stored, null>): string {
+  bind(_f: StoredField, v: Exclude<Stored, null>): string {
     this.params.push(v);
     return "?";
   }
@@ -59,7 +59,7 @@ describe("WhereBuilder", () => {
 
   it("finds fields by id, _id included; an unknown one is 409 on filters", () => {
     const w = new PlainWhere();
-    expect(w.col("_id")).toBe(ID);
+    expect(w.col("_id")).toBe(ID_FIELD);
     expect(w.col("n")).toBe(FIELDS.get("n"));
     try {
       w.col("nope");

@@ -2,6 +2,7 @@
 // it: a filter tree's groups as balanced AND/OR trees, each condition as its operator writes it
 // (operators.ts), filter values cast as CKAN casts them. An engine's Where adds its dialect
 // (quoting, placeholders, casts for its driver) and its full text.
+import { ID_FIELD, type StoredField } from "./catalog-row";
 import type { Filter } from "./engine";
 import { DatastoreError } from "./errors";
 import { pyStr } from "./filters";
@@ -9,16 +10,9 @@ import { conditionSql, type SqlWriter } from "./operators";
 import { CastError, isArrayType, toStorage, type Stored, type TypeName } from "./types";
 import { str } from "./validate";
 
-/** A field as an engine keeps it: the column it lives in is generated, never a request's name. */
-export interface ColumnField {
-  id: string;
-  type: TypeName;
-  column: string;
-}
-
 const INTEGER_TYPES = new Set<TypeName>(["int2", "int4", "int8"]);
 
-export abstract class WhereBuilder<F extends ColumnField> implements SqlWriter<F> {
+export abstract class WhereBuilder implements SqlWriter<StoredField> {
   /** The ANDed conditions. */
   parts: string[] = [];
   /** Rank expressions by rank column name ("rank", "rank <field>"). */
@@ -26,14 +20,10 @@ export abstract class WhereBuilder<F extends ColumnField> implements SqlWriter<F
   abstract readonly TRUE: string;
   abstract readonly FALSE: string;
 
-  constructor(
-    private readonly columns: ReadonlyMap<string, F>,
-    /** The engine's `_id` field. */
-    protected readonly idField: F,
-  ) {}
+  constructor(private readonly columns: ReadonlyMap<string, StoredField>) {}
 
-  col(fieldId: string): F {
-    if (fieldId === "_id") return this.idField;
+  col(fieldId: string): StoredField {
+    if (fieldId === "_id") return ID_FIELD;
     const f = this.columns.get(fieldId);
     if (!f) throw DatastoreError.field("filters", `field "${fieldId}" not in table`);
     return f;
@@ -51,8 +41,8 @@ export abstract class WhereBuilder<F extends ColumnField> implements SqlWriter<F
   }
 
   /** `_id`, or a field of an integer type. */
-  protected isInteger(field: F): boolean {
-    return field === this.idField || INTEGER_TYPES.has(field.type);
+  protected isInteger(field: StoredField): boolean {
+    return field === ID_FIELD || INTEGER_TYPES.has(field.type);
   }
 
   /**
@@ -61,9 +51,9 @@ export abstract class WhereBuilder<F extends ColumnField> implements SqlWriter<F
    * type's range is no error. CKAN 2.12 passes every value for a text field through Python's
    * str() first, so `null` there is the text "None".
    */
-  cast(field: F, v: unknown): Stored {
+  cast(field: StoredField, v: unknown): Stored {
     if (this.isInteger(field) && typeof v === "number" && Number.isFinite(v)) return v;
-    if (field === this.idField) return v === null ? null : toStorage("int8", v);
+    if (field === ID_FIELD) return v === null ? null : toStorage("int8", v);
     const t = field.type;
     if (t === "text") return pyStr(v);
     if (v === null) return null;
@@ -72,11 +62,11 @@ export abstract class WhereBuilder<F extends ColumnField> implements SqlWriter<F
     return toStorage(t, v);
   }
 
-  abstract column(field: F): string;
-  abstract equatable(col: string, field: F): string;
-  abstract ordered(expr: string, field: F): string;
+  abstract column(field: StoredField): string;
+  abstract equatable(col: string, field: StoredField): string;
+  abstract ordered(expr: string, field: StoredField): string;
   abstract emptyArray(col: string): string;
-  abstract bind(field: F, value: Exclude<Stored, null>): string;
+  abstract bind(field: StoredField, value: Exclude<Stored, null>): string;
 }
 
 /** ANDs conditions as a balanced tree, in order: SQLite refuses expressions over 1000 deep,

@@ -6,13 +6,13 @@ import type { Filter, FtsCondition } from "../engine";
 import type { Stored } from "../types";
 import { WhereBuilder } from "../where";
 import { fieldVector, plainToTsquery, toTsquery, tsquery } from "./fts";
-import { ID_FIELD, quoteIdent as q, type PgResource, type StoredField } from "./resource";
+import { quoteIdent as q, type PgResource, type StoredField } from "./resource";
 import { columnType, storedParam } from "./values";
 
 /** The rank of rows no positive term matched (a negated or empty query). */
 const NO_RANK = "0::real";
 
-export class PgWhere extends WhereBuilder<StoredField> {
+export class PgWhere extends WhereBuilder {
   readonly TRUE = "TRUE";
   readonly FALSE = "FALSE";
   /** The full-text conditions, apart from `parts` (a best-first page is full text alone). */
@@ -22,7 +22,7 @@ export class PgWhere extends WhereBuilder<StoredField> {
     readonly r: PgResource,
     readonly params: unknown[],
   ) {
-    super(r.columns, ID_FIELD);
+    super(r.columns);
   }
 
   column(field: StoredField): string {

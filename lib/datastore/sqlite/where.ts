@@ -4,7 +4,7 @@
 import type { FtsCondition } from "../engine";
 import { isArrayType, type Stored } from "../types";
 import { WhereBuilder, allOf } from "../where";
-import { ID_FIELD, type Internal, type StoredField } from "./catalog";
+import type { Internal, StoredField } from "./catalog";
 import { DEADLINE_CHECK } from "./deadline";
 import { ftsTable } from "./fts-index";
 import { compileFts, quoteIdent as q } from "./sql";
@@ -13,7 +13,7 @@ import { compileFts, quoteIdent as q } from "./sql";
  *  `ORDER BY 0` as a column number. */
 const NO_RANK = "0.0";
 
-export class Where extends WhereBuilder<StoredField> {
+export class Where extends WhereBuilder {
   readonly TRUE = "1";
   readonly FALSE = "0";
   params: unknown[] = [];
@@ -22,7 +22,7 @@ export class Where extends WhereBuilder<StoredField> {
   ftsMatch: string | null = null;
 
   constructor(readonly r: Internal) {
-    super(r.columns, ID_FIELD);
+    super(r.columns);
   }
 
   column(field: StoredField): string {
