@@ -36,6 +36,33 @@ export function mustGet(c: Conn, id: string): Internal {
   return r;
 }
 
+/** Per connection: each resource's catalog row as last decoded, and what it decoded to. */
+const decoded = new WeakMap<Conn, Map<string, { row: CatalogRow; r: Internal }>>();
+
+/**
+ * As mustGet, for a read worker, which resolves each task's resource again in the task's own
+ * snapshot (the request resolved it on the server thread): the row is read every time, and
+ * decoded only when it changed since this connection last decoded it. Its aliases, a table
+ * apart, are as they were then: reads do not use them.
+ */
+export function mustGetForRead(c: Conn, id: string): Internal {
+  const row = c.cache.get("SELECT * FROM datastore_resources WHERE id = ?").get(id) as CatalogRow | undefined;
+  if (!row || Number(row.active) !== 1) throw DatastoreError.notFound(`Resource "${id}" was not found.`);
+  let memo = decoded.get(c);
+  if (!memo) decoded.set(c, (memo = new Map()));
+  const hit = memo.get(id);
+  if (hit && sameRow(hit.row, row)) return hit.r;
+  const r = load(c, row)!;
+  if (memo.size >= 256) memo.clear();
+  memo.set(id, { row, r });
+  return r;
+}
+
+function sameRow(a: CatalogRow, b: CatalogRow): boolean {
+  for (const key in b) if (a[key as keyof CatalogRow] !== b[key as keyof CatalogRow]) return false;
+  return true;
+}
+
 export function listResources(c: Conn): Internal[] {
   const rows = c.db.prepare("SELECT * FROM datastore_resources ORDER BY name, id").all() as CatalogRow[];
   return rows.map((r) => load(c, r)!);
