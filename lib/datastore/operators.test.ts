@@ -4,9 +4,9 @@
 import { describe, expect, it } from "vitest";
 import type { Filter } from "./engine";
 import { OPERATORS, conditionMatches, formatScalar, operatorNamed, rangeWords, type LeafFilter } from "./operators";
-import { CastError, type Stored } from "./types";
 import type { StoredField } from "./catalog-row";
-import { WhereBuilder } from "./where";
+import { CastError } from "./types";
+import { PlainWhere } from "./where-test-support";
 
 const FIELDS: StoredField[] = [
   { id: "name", type: "text", column: "c0" },
@@ -16,33 +16,8 @@ const FIELDS: StoredField[] = [
   { id: "doc", type: "json", column: "c4" },
 ];
 
-class PlainWhere extends WhereBuilder {
-  readonly TRUE = "TRUE";
-  readonly FALSE = "FALSE";
-  params: unknown[] = [];
-  constructor() {
-    super(new Map(FIELDS.map((f) => [f.id, f])));
-  }
-  column(f: StoredField): string {
-    return `t.${f.column}`;
-  }
-  equatable(col: string): string {
-    return col;
-  }
-  ordered(expr: string): string {
-    return expr;
-  }
-  bind(_f: StoredField, v: Exclude<Stored, null>): string {
-    this.params.push(v);
-    return "?";
-  }
-  emptyArray(col: string): string {
-    return `${col} = '{}'`;
-  }
-}
-
 function sql(f: Filter): { sql: string; params: unknown[] } {
-  const w = new PlainWhere();
+  const w = new PlainWhere(FIELDS);
   w.filter(f);
   return { sql: w.parts[0], params: w.params };
 }
@@ -100,7 +75,7 @@ describe("each operator's clause", () => {
   });
 
   it("empty: text is also '', an array also its empty array; false negates", () => {
-    expect(sql({ op: "empty", field: "tags", empty: true }).sql).toBe("(t.c2 IS NULL OR t.c2 = '{}')");
+    expect(sql({ op: "empty", field: "tags", empty: true }).sql).toBe("(t.c2 IS NULL OR t.c2 = '[]')");
     expect(sql({ op: "empty", field: "n", empty: false }).sql).toBe("NOT (t.c1 IS NULL)");
   });
 });

@@ -2,55 +2,30 @@
 // filter values cast as CKAN casts them before an engine binds them.
 import { describe, expect, it } from "vitest";
 import { DatastoreError } from "./errors";
-import type { Stored } from "./types";
 import { ID_FIELD, type StoredField } from "./catalog-row";
-import { WhereBuilder, allOf } from "./where";
+import { allOf } from "./where";
+import { PlainWhere } from "./where-test-support";
 
-const FIELDS = new Map<string, StoredField>([
-  ["name", { id: "name", type: "text", column: "c0" }],
-  ["n", { id: "n", type: "int4", column: "c1" }],
-  ["x", { id: "x", type: "float8", column: "c2" }],
-  ["tags", { id: "tags", type: "_int4", column: "c3" }],
-  ["doc", { id: "doc", type: "json", column: "c4" }],
-]);
-
-class PlainWhere extends WhereBuilder {
-  readonly TRUE = "1";
-  readonly FALSE = "0";
-  params: unknown[] = [];
-  constructor() {
-    super(FIELDS);
-  }
-  column(f: StoredField): string {
-    return `t.${f.column}`;
-  }
-  equatable(col: string): string {
-    return col;
-  }
-  ordered(expr: string): string {
-    return expr;
-  }
-  bind(_f: StoredField, v: Exclude<Stored, null>): string {
-    this.params.push(v);
-    return "?";
-  }
-  emptyArray(col: string): string {
-    return `${col} = '[]'`;
-  }
-}
+const FIELDS: StoredField[] = [
+  { id: "name", type: "text", column: "c0" },
+  { id: "n", type: "int4", column: "c1" },
+  { id: "x", type: "float8", column: "c2" },
+  { id: "tags", type: "_int4", column: "c3" },
+  { id: "doc", type: "json", column: "c4" },
+];
 
 describe("WhereBuilder", () => {
   it("ANDs filters into parts, groups in parentheses; empty groups are every row and no row", () => {
-    const w = new PlainWhere();
+    const w = new PlainWhere(FIELDS);
     w.filter({ op: "or", of: [{ op: "eq", field: "n", value: 1 }, { op: "and", of: [{ op: "gt", field: "x", value: 0 }, { op: "lt", field: "x", value: 1 }] }] });
     w.filter({ op: "and", of: [] });
     w.filter({ op: "or", of: [] });
-    expect(w.parts).toEqual(["(t.c1 = ? OR (t.c2 > ? AND t.c2 < ?))", "1", "0"]);
+    expect(w.parts).toEqual(["(t.c1 = ? OR (t.c2 > ? AND t.c2 < ?))", "TRUE", "FALSE"]);
     expect(w.params).toEqual([1, 0, 1]);
   });
 
   it("nests long groups as balanced trees, in order", () => {
-    const w = new PlainWhere();
+    const w = new PlainWhere(FIELDS);
     w.filter({ op: "or", of: Array.from({ length: 10 }, (_, i) => ({ op: "eq" as const, field: "n", value: i })) });
     expect(w.parts[0]).toBe("((t.c1 = ? OR t.c1 = ? OR t.c1 = ? OR t.c1 = ? OR t.c1 = ?) OR (t.c1 = ? OR t.c1 = ? OR t.c1 = ? OR t.c1 = ? OR t.c1 = ?))");
     expect(w.params).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
@@ -58,9 +33,9 @@ describe("WhereBuilder", () => {
   });
 
   it("finds fields by id, _id included; an unknown one is 409 on filters", () => {
-    const w = new PlainWhere();
+    const w = new PlainWhere(FIELDS);
     expect(w.col("_id")).toBe(ID_FIELD);
-    expect(w.col("n")).toBe(FIELDS.get("n"));
+    expect(w.col("n")).toBe(FIELDS[1]);
     try {
       w.col("nope");
       expect.unreachable();
@@ -71,7 +46,7 @@ describe("WhereBuilder", () => {
   });
 
   it("casts values as CKAN does: text through str(), numbers exact against integers, json as its text", () => {
-    const w = new PlainWhere();
+    const w = new PlainWhere(FIELDS);
     const cast = (id: string, v: unknown) => w.cast(w.col(id), v);
     expect(cast("name", null)).toBe("None");
     expect(cast("name", 5)).toBe("5");
