@@ -75,8 +75,10 @@ export function observe(c: Conn, shape: string, ms: number): void {
   m.set(shape, { strikes, until: strikes >= SLOW_STRIKES ? Date.now() + SLOW_FOR_MS : 0 });
 }
 
-/** The verdict on a read; a search's comes with its plan, which runs it (built once). */
-export function judge(c: Conn, r: Internal, read: CostedRead): Verdict & { plan?: ReadPlan } {
+/** A verdict; a search's comes with its plan, which then runs it (built once). */
+export type Judged = Verdict & { plan?: ReadPlan };
+
+export function judge(c: Conn, r: Internal, read: CostedRead): Judged {
   const base = `${read.op}\0${r.table}\0${r.version}`;
   switch (read.op) {
     case "search": {

@@ -5,11 +5,12 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { DatastoreError, toWire } from "../errors";
 import { aggregate } from "./aggregate";
-import { mustGet, type Internal } from "./catalog";
+import { mustGetForRead, type Internal } from "./catalog";
 import { openReader, type Conn } from "./connection";
 import { toDatastoreError } from "./errors";
 import { histogram } from "./histogram";
-import { judge, observe, type Verdict } from "./read-cost";
+import { judge, observe, type Judged } from "./read-cost";
+import type { ReadPlan } from "./read-plan";
 import type { ReadTask } from "./read-pool";
 import { search } from "./search";
 import { sizes } from "./statistics";
@@ -33,10 +34,11 @@ function opened(): Conn {
 
 const EXPENSIVE = Symbol("expensive");
 
-function execute(r: Internal, task: ReadTask): unknown {
+/** `plan`: a search's, as its judge built it. */
+function execute(r: Internal, task: ReadTask, plan: ReadPlan | undefined): unknown {
   switch (task.op) {
     case "search":
-      return search(c, r, task.query);
+      return search(c, r, task.query, true, plan);
     case "aggregate":
       return aggregate(c, r, task.query, task.spec);
     case "valueCounts":
@@ -51,7 +53,7 @@ function execute(r: Internal, task: ReadTask): unknown {
 }
 
 /** A verdict, or none when judging fails: the read then runs, and reports its own error. */
-function verdict(r: Internal, task: ReadTask): Verdict | null {
+function verdict(r: Internal, task: ReadTask): Judged | null {
   try {
     return judge(c, r, task);
   } catch {
@@ -63,11 +65,11 @@ function run(task: ReadTask): unknown {
   Object.assign(limits, task.limits);
   // One read transaction: the catalog, the plan and the rows come from the same snapshot.
   return c.db.transaction(() => {
-    const r = mustGet(c, task.resourceId);
+    const r = mustGetForRead(c, task.resourceId);
     const judged = task.judge ? verdict(r, task) : null;
     if (judged?.cost === "expensive") return EXPENSIVE;
     const started = performance.now();
-    const result = execute(r, task);
+    const result = execute(r, task, judged?.plan);
     // A plan can mislead: a shape judged cheap that runs slow waits with the expensive reads.
     if (judged) observe(c, judged.shape, performance.now() - started);
     return result;

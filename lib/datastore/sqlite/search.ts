@@ -98,7 +98,7 @@ export function* keysetChunks(c: Conn, resourceId: string, query: SearchQuery, c
     let decoders: ReadPlan["decoders"];
     c.db.exec("BEGIN");
     try {
-      const plan = planSearch(c, catalog.mustGet(c, resourceId), page);
+      const plan = planSearch(c, catalog.mustGetForRead(c, resourceId), page);
       decoders = plan.decoders;
       raw = c.cache.get(pageSql(plan, false), "raw").all(...plan.params, page.limit, plan.offset) as Stored[][];
     } finally {
