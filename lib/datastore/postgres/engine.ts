@@ -7,6 +7,7 @@ import type pg from "pg";
 import type { AggregateOutput, AggregateSpec, BulkLoad, DatastoreEngine, Field, FieldStats, Filter, HistogramOutput, NewResource, Resource, ResourceStats, SearchOutput, SearchQuery, StartupCheck, SummaryOptions, SummaryOutput, TokenStorage, ValueCountsOutput, WriteMethod } from "../engine";
 import { DatastoreError, DatastoreUnavailable } from "../errors";
 import type { ReadLimits } from "../read-limits";
+import { resolvedNow, stillFresh, wrote } from "../resolved";
 import { aggregate } from "./aggregate";
 import { pgDump } from "./backup";
 import { openBulkLoad } from "./bulk-load";
@@ -100,13 +101,6 @@ async function abandon(client: pg.PoolClient, cause: unknown): Promise<void> {
   client.release(broken ? (cause instanceof Error ? cause : true) : undefined);
 }
 
-/** Resources getResource returned outside a transaction, with when, and the write count then. */
-const justRead = new WeakMap<Resource, { at: number; writes: number }>();
-/** Writes through this process (any resource): a read after one looks the resource up again. */
-let localWrites = 0;
-/** How long a looked-up resource serves the same request's read without a second lookup. */
-const FRESH_MS = 1000;
-
 export class PostgresEngine implements DatastoreEngine {
   readonly tokens: TokenStorage;
   /** PostgreSQL's planner works with the declared indexes and those the import rule picks. */
@@ -167,7 +161,7 @@ export class PostgresEngine implements DatastoreEngine {
   /** Runs a write atomically: under a savepoint inside a transaction, else in a transaction
    *  of its own, run once more after a deadlock or serialization failure. */
   private async writing<T>(fn: (db: pg.PoolClient) => Promise<T>): Promise<T> {
-    localWrites++;
+    wrote();
     if (this.tx) return this.inSavepoint(this.tx, () => fn(this.tx!.client));
     for (let attempt = 0; ; attempt++) {
       const client = await this.connect();
@@ -177,7 +171,7 @@ export class PostgresEngine implements DatastoreEngine {
         begun = true;
         const result = await fn(client);
         await client.query("COMMIT");
-        localWrites++; // as above: a copy read before the commit is stale
+        wrote(); // as above: a copy read before the commit is stale
         client.release();
         return result;
       } catch (e) {
@@ -229,7 +223,7 @@ export class PostgresEngine implements DatastoreEngine {
         begun = true;
         const result = await fn(new PostgresEngine(this.shared, tx, this.client));
         await client.query("COMMIT");
-        localWrites++; // what was read while it ran is older than the commit
+        wrote(); // what was read while it ran is older than the commit
         client.release();
         return result;
       } catch (e) {
@@ -250,8 +244,7 @@ export class PostgresEngine implements DatastoreEngine {
   getResource(idOrAlias: string): Promise<Resource | undefined> {
     return this.guard(async () => {
       const r = await catalog.findResource(this.db, idOrAlias);
-      if (r && !this.tx) justRead.set(r, { at: performance.now(), writes: localWrites });
-      return r;
+      return this.tx ? r : resolvedNow(r);
     });
   }
 
@@ -351,12 +344,9 @@ export class PostgresEngine implements DatastoreEngine {
   /** The resource as the primary (or this transaction) sees it now: callers may hold an older
    *  copy, and the read scheduler compares its version with the replica's. */
   private current(resource: Resource): Promise<PgResource> {
-    // The copy getResource just read for this request, when nothing was written here since: a
-    // round trip less per search. (A change made meanwhile through another app server is as
-    // concurrent as one made between this lookup and the read itself.)
-    const read = this.tx ? undefined : justRead.get(resource);
-    if (read && read.writes === localWrites && performance.now() - read.at < FRESH_MS && resource.active) return Promise.resolve(resource as PgResource);
-    return catalog.mustGet(this.db, resource.id);
+    // The copy getResource just read for this request (../resolved.ts): a round trip less per search.
+    const fresh = this.tx ? undefined : stillFresh(resource);
+    return fresh ? Promise.resolve(fresh as PgResource) : catalog.mustGet(this.db, resource.id);
   }
 
   /** A data read: on this transaction's connection inside one, else through the scheduler. */

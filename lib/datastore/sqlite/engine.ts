@@ -10,6 +10,7 @@ import type { AggregateOutput, AggregateSpec, BulkLoad, DatastoreEngine, Field, 
 import { aggregate } from "./aggregate";
 import { DatastoreError, DatastoreUnavailable } from "../errors";
 import type { ReadLimits } from "../read-limits";
+import { resolvedNow, stillFresh, wrote } from "../resolved";
 import { BulkLoader, bulkLoadHandle } from "./bulk-load";
 import * as catalog from "./catalog";
 import type { Internal } from "./catalog";
@@ -111,7 +112,10 @@ export class SqliteEngine implements DatastoreEngine {
 
   /** Runs a write atomically (a savepoint inside a transaction), under the write lock. */
   private async writing<T>(fn: () => T): Promise<T> {
-    const atomic = () => this.c.db.transaction(fn)();
+    const atomic = () => {
+      wrote(); // a copy of a resource getResource answered before is looked up again (../resolved.ts)
+      return this.c.db.transaction(fn)();
+    };
     try {
       return this.tx ? atomic() : await this.lock.run(atomic);
     } catch (e) {
@@ -131,6 +135,7 @@ export class SqliteEngine implements DatastoreEngine {
       try {
         const result = await fn(new SqliteEngine(this.c, this.file, this.pool, this.lock, this.learning, { nested: new WriteLock(), depth: 0 }));
         db.exec("COMMIT");
+        wrote();
         return result;
       } catch (e) {
         rollBack(db, "ROLLBACK");
@@ -163,7 +168,7 @@ export class SqliteEngine implements DatastoreEngine {
   // ----------------------------------------------------------------------------- catalog
 
   getResource(idOrAlias: string): Promise<Resource | undefined> {
-    return this.reading(() => catalog.findResource(this.c, idOrAlias));
+    return this.reading(() => (this.tx ? catalog.findResource(this.c, idOrAlias) : resolvedNow(catalog.findResource(this.c, idOrAlias))));
   }
 
   listResources(): Promise<Resource[]> {
@@ -254,9 +259,10 @@ export class SqliteEngine implements DatastoreEngine {
 
   // -------------------------------------------------------------------------------- reads
 
-  /** The resource as this connection sees it (callers may hold an older copy). */
+  /** The resource as this connection sees it (callers may hold an older copy): outside a
+   *  transaction, the copy getResource just answered for this request (../resolved.ts). */
   private current(resource: Resource): Internal {
-    return catalog.mustGet(this.c, resource.id);
+    return (this.tx ? undefined : stillFresh(resource as Internal)) ?? catalog.mustGet(this.c, resource.id);
   }
 
   /** Times a read (outside transactions) for the index learner: index-learning.ts. */
