@@ -1,9 +1,9 @@
-// The `total` of a search, as the SQLite engine answers it (sqlite/count.ts): the catalog's row
-// count when nothing narrows it, else a count that is exact (within the query's time limit),
-// unless the client sent `total_estimation_threshold`: then a count that overruns the count
-// budget gives way to PostgreSQL's own estimate of the matching rows (EXPLAIN, as CKAN reads the
-// planner's estimates), when that estimate is at least the threshold (CKAN's rule: >=).
+// The `total` of a search in PostgreSQL: the catalog's row count when nothing narrows it, else
+// a counting statement, exact or estimated as ../estimated-total.ts says; the estimate is
+// PostgreSQL's own of the matching rows (EXPLAIN, as CKAN reads the planner's estimates).
 import type { SearchQuery } from "../engine";
+import { totalPlan } from "../estimated-total";
+import { runLater } from "../stepwise";
 import { OVER_BUDGET, within } from "./budget";
 import type { ReadPlan } from "./read-plan";
 import { quoteIdent as q, type PgResource, type Queryable } from "./resource";
@@ -31,15 +31,16 @@ export async function count(db: Queryable, r: PgResource, plan: ReadPlan, query:
   const how = countPlan(r, plan, query);
   if ("rows" in how) return { total: how.rows, estimated: false };
   const exact = async () => Number((await db.query<[number]>({ text: how.sql, values: how.params, rowMode: "array" })).rows[0][0]);
-  const threshold = query.totalEstimationThreshold;
-  // No threshold: exact, as CKAN counts; the connection's statement_timeout still bounds it.
-  if (threshold === undefined) return { total: await exact(), estimated: false };
-  const counted = await within(db, budgetMs, exact);
-  if (counted !== OVER_BUDGET) return { total: counted, estimated: false };
-  const estimate = await estimateRows(db, matchesSql(r, plan, query), plan.params);
-  if (estimate >= threshold) return { total: estimate, estimated: true };
-  // Below the threshold the exact count is worth its time (CKAN counts then too).
-  return { total: await exact(), estimated: false };
+  return runLater(
+    totalPlan(query.totalEstimationThreshold, {
+      exact,
+      budgeted: async () => {
+        const counted = await within(db, budgetMs, exact);
+        return counted === OVER_BUDGET ? null : counted;
+      },
+      estimate: () => estimateRows(db, matchesSql(r, plan, query), plan.params),
+    }),
+  );
 }
 
 /** The planner's estimate of the rows a statement returns (EXPLAIN's top "Plan Rows"). */

@@ -1,9 +1,10 @@
-// The `total` of a search: the catalog's row count when nothing narrows it, the index's own
-// count for full text alone, an index-only count when one index range answers it, else a
-// counting statement. That count is exact (within the query's time limit), unless the client
-// sent `total_estimation_threshold`: then one that overruns the count budget may be answered by
-// an estimate scaled up from the first rows (CKAN's `total_was_estimated`).
+// The `total` of a search in SQLite: the catalog's row count when nothing narrows it, the
+// index's own count for full text alone, an index-only count when one index range answers it,
+// else a counting statement, exact or estimated as ../estimated-total.ts says; the estimate is
+// scaled up from the first rows (CKAN's `total_was_estimated`).
 import type { SearchQuery } from "../engine";
+import { totalPlan } from "../estimated-total";
+import { runNow } from "../stepwise";
 import type { Internal } from "./catalog";
 import type { Conn } from "./connection";
 import { DeadlineExceeded, within } from "./deadline";
@@ -28,20 +29,22 @@ export function count(c: Conn, r: Internal, plan: ReadPlan, query: SearchQuery):
   const how = countPlan(c, r, plan, query);
   if ("rows" in how) return { total: how.rows, estimated: false };
   const exact = () => c.cache.get(how.sql, "pluck").get(...how.params) as number;
-  const threshold = query.totalEstimationThreshold;
-  // No threshold: exact, as CKAN counts; the caller's query time limit still bounds it.
-  if (!how.budgeted || threshold === undefined) return { total: exact(), estimated: false };
-  try {
-    return { total: within(c.db, c.limits.countBudgetMs, exact), estimated: false };
-  } catch (e) {
-    if (!(e instanceof DeadlineExceeded)) throw e;
-  }
-  // CKAN 2.11 (backend/postgres.py, search_data) answers its estimate when it is >= the threshold
-  // (its docstring says "above", its code and tests use >=, so 0 means "estimate when you can");
-  // below that the exact count is worth its time, so finish it within the query's time limit.
-  const estimate = sampleEstimate(c, r, plan, query);
-  if (estimate !== null && estimate >= threshold) return { total: estimate, estimated: true };
-  return { total: exact(), estimated: false };
+  // A count that cannot scan (full text alone, an index range) is exact at once.
+  if (!how.budgeted) return { total: exact(), estimated: false };
+  return runNow(
+    totalPlan(query.totalEstimationThreshold, {
+      exact,
+      budgeted: () => {
+        try {
+          return within(c.db, c.limits.countBudgetMs, exact);
+        } catch (e) {
+          if (e instanceof DeadlineExceeded) return null;
+          throw e;
+        }
+      },
+      estimate: () => sampleEstimate(c, r, plan, query),
+    }),
+  );
 }
 
 /** The count over the first ESTIMATE_SAMPLE_ROWS rows (by `_id`), scaled up to the table;
