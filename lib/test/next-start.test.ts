@@ -130,6 +130,25 @@ describe.each(["next start", "npm start"] as const)("through %s", (via) => {
     expect(finished, "and when the other resource's write went in").toBeGreaterThan(written);
   }, 120_000);
 
+  it("stops an import when its upload is deleted: nothing is loaded", async () => {
+    let csv = "n,word\n";
+    for (let i = 0; i < MANY_ROWS; i++) csv += `${i},w${i % 1000}\n`;
+    const id = (await post("/api/upload?filename=stopped.csv", csv)).body.result.upload_id;
+    const res = await fetch(`${s.url}/api/upload/${id}/import`, {
+      method: "POST",
+      headers: { authorization: ADMIN, "content-type": "application/json", accept: "application/x-ndjson" },
+      body: JSON.stringify({ resource_id: "stopped" }),
+    });
+    const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let text = (await reader.read()).value ?? ""; // the import has begun
+    const deleted = await fetch(`${s.url}/api/upload/${id}`, { method: "DELETE", headers: { authorization: ADMIN } });
+    expect(deleted.status).toBe(200);
+    for (let r = await reader.read(); !r.done; r = await reader.read()) text += r.value;
+    const last = JSON.parse(text.trim().split("\n").at(-1)!);
+    expect(last).toEqual({ success: false, error: { __type: "Validation Error", message: "interrupted: nothing was loaded" } });
+    expect((await post("/api/action/datastore_search", { resource_id: "stopped" })).status).toBe(404);
+  }, 120_000);
+
   it("gives each anonymous client its own turn among expensive reads, by its socket's address, whatever it claims", async () => {
     // A sort of every row on columns no index holds: expensive, a few hundred ms at least.
     const SLOW = JSON.stringify({ resource_id: "many", sort: "word desc, v desc, n desc", offset: MANY_ROWS - 10, limit: 1, include_total: false });

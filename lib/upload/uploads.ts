@@ -20,9 +20,10 @@ const PREVIEW_ROWS = 20;
 const RUNNING = Symbol.for("datastore-explorer.running-imports");
 
 /**
- * Imports running, by upload id: a second import of one upload is refused (409), and a DELETE
- * stops the running one. One map per process, on globalThis: Next loads each route as a bundle
- * of its own, each with its own copy of this module. Uploads left by an earlier run of the
+ * Imports running, by upload id: a second import of one upload is refused (409), a DELETE
+ * stops the running one, and a sweep spares its files. One map per process, on globalThis:
+ * Next may load a module more than once (the instrumentation hook's bundle has copies of its
+ * own), and every copy must see the same imports. Uploads left by an earlier run of the
  * server are swept on first use.
  */
 function running(): Map<string, AbortController> {
