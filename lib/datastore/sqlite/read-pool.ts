@@ -100,8 +100,9 @@ export class ReadPool {
     const slot: Slot = { worker, busy: false, ready: false, failedStarts };
     worker.unref();
     worker.on("message", (m: Reply | Ready) => {
-      if ("ready" in m) slot.ready = true;
-      else this.settle(slot, m);
+      if (!("ready" in m)) return this.settle(slot, m);
+      slot.ready = true;
+      for (const job of this.running.values()) if (job.slot === slot) this.arm(job);
     });
     worker.on("error", (err) => this.fail(slot, err));
     return slot;
@@ -143,8 +144,8 @@ export class ReadPool {
       const slot = this.slotFor(job.task)!;
       slot.busy = true;
       job.slot = slot;
-      job.timer = setTimeout(() => this.timeout(job), job.task.limits.queryTimeoutMs + GRACE_MS);
       this.running.set(job.task.id, job);
+      if (slot.ready) this.arm(job);
       slot.worker.postMessage(job.task);
     }
   }
@@ -162,6 +163,12 @@ export class ReadPool {
     for (let i = 0; i < key.length; i++) h = (h * 31 + key.charCodeAt(i)) | 0;
     const preferred = this.slots[Math.abs(h) % this.slots.length];
     return preferred.busy ? free[0] : preferred;
+  }
+
+  /** Starts the job's time budget: once its worker runs it, not while the worker starts (a
+   *  slow start on a busy machine is no slow read, and is no failed start either). */
+  private arm(job: Pending): void {
+    job.timer = setTimeout(() => this.timeout(job), job.task.limits.queryTimeoutMs + GRACE_MS);
   }
 
   /** Ends a running job's hold on its worker and its lane. */
@@ -188,6 +195,7 @@ export class ReadPool {
   }
 
   private replace(slot: Slot): void {
+    if (this.broken) return;
     const i = this.slots.indexOf(slot);
     if (i >= 0) this.slots[i] = this.spawn(slot.ready ? 0 : slot.failedStarts + 1);
   }
@@ -203,6 +211,8 @@ export class ReadPool {
   }
 
   private fail(slot: Slot, err: Error): void {
+    // After giving up, a late error from a worker being terminated changes nothing.
+    if (this.broken) return;
     for (const job of [...this.running.values()]) {
       if (job.slot !== slot) continue;
       this.release(job);
