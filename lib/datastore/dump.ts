@@ -52,6 +52,8 @@ export interface Dump {
   format: DumpFormat;
   /** The text, a chunk of rows a piece; `return()` ends the read early. */
   pieces: AsyncGenerator<string, void, undefined>;
+  /** Ends the dump early: the engine's reader is released. */
+  close(): Promise<void>;
 }
 
 /** Checks a dump and reads its first chunk, so a query the engine rejects is an error before
@@ -88,5 +90,7 @@ export async function openDump(ctx: ActionContext, idOrAlias: string, params: Pa
       await chunks.return?.();
     }
   }
-  return { resource, format, pieces: pieces() };
+  // A generator never pulled skips its finally on return(): close() ends the engine's reader
+  // (a cursor and its transaction, or a private reader) whether or not a piece was taken.
+  return { resource, format, pieces: pieces(), close: async () => void (await chunks.return?.()) };
 }

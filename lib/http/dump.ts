@@ -1,7 +1,7 @@
 // GET /datastore/dump/{resource_id_or_alias} (contract §9) through the one pipeline: the dump
 // (lib/datastore/dump.ts) streamed as a download, each pull of the response one chunk of rows,
 // so a slow client holds one chunk, not the table.
-import { openDump, type DumpFormat } from "../datastore/dump";
+import { openDump, type Dump, type DumpFormat } from "../datastore/dump";
 import { queryParams, type ApiRequest } from "./params";
 import { serve } from "./pipeline";
 
@@ -12,7 +12,7 @@ const CONTENT_TYPES: Record<DumpFormat, string> = {
   xml: "text/xml; charset=utf-8",
 };
 
-function body(pieces: AsyncGenerator<string, void, undefined>): ReadableStream<Uint8Array> {
+function body({ pieces, close }: Pick<Dump, "pieces" | "close">): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   return new ReadableStream<Uint8Array>({
     // Pulled only when the consumer has room.
@@ -28,6 +28,7 @@ function body(pieces: AsyncGenerator<string, void, undefined>): ReadableStream<U
     },
     async cancel() {
       await pieces.return();
+      await close();
     },
   });
 }
@@ -37,13 +38,14 @@ export async function handleDump(request: ApiRequest, idOrAlias: string): Promis
     name: "datastore_dump",
     params: (_request, url) => queryParams(url.searchParams),
     run: ({ ctx, params }) => openDump(ctx, idOrAlias, params),
-    answer({ resource, format, pieces }) {
+    answer(dump) {
+      const { resource, format } = dump;
       const headers: Record<string, string> = {
         "content-type": CONTENT_TYPES[format],
         "content-disposition": `attachment; filename="${resource.id}.${format}"`,
       };
       if (resource.private) headers["cache-control"] = "private, no-store";
-      return new Response(body(pieces), { headers });
+      return new Response(body(dump), { headers });
     },
     // CKAN's dump answers 400 for what the action API answers 409 (a refused parameter).
     failure: { validationStatus: 400 },

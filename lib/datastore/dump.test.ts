@@ -1,0 +1,42 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { openDump } from "./dump";
+import type { DatastoreEngine } from "./engine";
+import { openEngine } from "./open";
+
+let engine: DatastoreEngine | undefined;
+afterEach(async () => {
+  await engine?.close();
+});
+
+describe("a dump", () => {
+  it("releases the engine's reader when closed before any piece was taken", async () => {
+    engine = await openEngine({ file: path.join(fs.mkdtempSync(path.join(os.tmpdir(), "dump-")), "d.db"), readWorkers: 0 });
+    await engine.createResource({ id: "t", name: "t", description: "", private: false }, [{ id: "n", type: "int4" }]);
+    await engine.write("t", [{ n: 1 }, { n: 2 }], "insert");
+    const returned: string[] = [];
+    const inner = engine;
+    // The engine as the dump sees it, noting when its reader is returned.
+    const spy = new Proxy(inner, {
+      get(target, key) {
+        if (key !== "iterate") return Reflect.get(target, key);
+        return (...args: Parameters<DatastoreEngine["iterate"]>) => {
+          const chunks = target.iterate(...args);
+          const ret = chunks.return?.bind(chunks);
+          chunks.return = async (v) => {
+            returned.push("reader");
+            return (await ret?.(v)) ?? { done: true, value: undefined };
+          };
+          return chunks;
+        };
+      },
+    });
+    const dump = await openDump({ engine: spy, tokens: undefined as never, user: { scope: "admin" } }, "t", {});
+    await dump.pieces.return();
+    expect(returned).toEqual([]); // an unstarted generator's finally does not run
+    await dump.close();
+    expect(returned).toEqual(["reader"]);
+  });
+});
