@@ -16,7 +16,7 @@ const USAGE = `usage: npm run import -- FILE [options]
   --private               make the new resource private: readable only with a token
   --primary-key F,…       unique key over these fields (built after the load)
   --index F,…             index these fields for filters and sorting (built after the load)
-  --no-auto-index         skip the auto-index rule (short, repeating text fields; README "Indexes")
+  --no-auto-index         skip the auto-index rule (short, repeating text fields; docs/performance.md "Indexes")
   --types field:type,…    declare types instead of inferring them (int, numeric, text, timestamp…)
   --append                add the rows to the existing resource --resource-id
   --format FMT            ${FORMATS.join("|")} (default: from the extension or contents)
