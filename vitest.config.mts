@@ -10,6 +10,12 @@ import path from "node:path";
 //   lib/test/api.ts). Without PostgreSQL's binaries the project says so and skips every test.
 const BOTH_ENGINES = ["lib/http/**/*.test.ts", "lib/test/faults.test.ts", "lib/test/server-http.test.ts", "lib/datastore/engine-contract.test.ts"];
 const POSTGRES_ONLY = ["lib/datastore/postgres/**/*.test.ts", "lib/test/pg-cluster.test.ts"];
+// The contract suites again through a real `next start` over HTTP (lib/test/over-http.ts), but
+// contract-totals (it writes its rows through the engine itself) and contract-hostile (thousands
+// of wrong values that the same validation refuses either way).
+const CONTRACT = ["lib/http/contract-*.test.ts"];
+const NOT_OVER_HTTP = ["lib/http/contract-totals.test.ts", "lib/http/contract-hostile.test.ts"];
+const OVER_HTTP = { env: { CONTRACT_VIA: "next-start" }, globalSetup: ["lib/test/http-global-setup.ts"], setupFiles: ["lib/test/http-setup.ts"] };
 
 export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname), "server-only": path.resolve(import.meta.dirname, "lib/test/server-only-stub.ts") } },
@@ -37,6 +43,29 @@ export default defineConfig({
           setupFiles: ["lib/test/pg-setup.ts"],
           env: { DATASTORE_READ_DATABASE_URL: "" },
           // Without PostgreSQL's binaries every test here is reported skipped, and none runs.
+          runner: "lib/test/pg-runner.ts",
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "sqlite-http",
+          include: CONTRACT,
+          exclude: [...configDefaults.exclude, ...NOT_OVER_HTTP],
+          env: { DATASTORE_DATABASE_URL: "", DATASTORE_READ_DATABASE_URL: "", ...OVER_HTTP.env },
+          globalSetup: OVER_HTTP.globalSetup,
+          setupFiles: OVER_HTTP.setupFiles,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "postgres-http",
+          include: CONTRACT,
+          exclude: [...configDefaults.exclude, ...NOT_OVER_HTTP],
+          globalSetup: ["lib/test/pg-global-setup.ts", ...OVER_HTTP.globalSetup],
+          setupFiles: ["lib/test/pg-setup.ts", ...OVER_HTTP.setupFiles],
+          env: { DATASTORE_READ_DATABASE_URL: "", ...OVER_HTTP.env },
           runner: "lib/test/pg-runner.ts",
         },
       },

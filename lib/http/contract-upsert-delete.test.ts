@@ -1,14 +1,21 @@
 // Contract §4–§5: datastore_upsert (insert / update / upsert, keys, all-or-nothing,
 // dry_run) and datastore_delete / datastore_records_delete.
-import { beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { call, freshDb } from "../test/api";
 import { admin, createBooks, denied, fails, ids, invalid, notFound, ok, rowError, search, token } from "../test/contract";
 
 let R: string;
+let ALIAS: string;
+let tables = 0;
+
+// One store for the file (over HTTP, one server), and a books table of its own for each test.
+beforeAll(() => {
+  freshDb();
+});
 
 beforeEach(async () => {
-  freshDb();
-  R = await createBooks({ primary_key: "title", aliases: "books_alias" });
+  ALIAS = `books_alias_${++tables}`;
+  R = await createBooks({ primary_key: "title", aliases: ALIAS });
 });
 
 const upsert = (params: Record<string, unknown>) => admin("datastore_upsert", { resource_id: R, ...params });
@@ -23,7 +30,7 @@ describe("datastore_upsert parameters", () => {
 
   it("answers 404 for an unknown id and for an alias (writes need the real id)", async () => {
     notFound(await admin("datastore_upsert", { resource_id: "missing", records: [] }));
-    notFound(await admin("datastore_upsert", { resource_id: "books_alias", records: [] }));
+    notFound(await admin("datastore_upsert", { resource_id: ALIAS, records: [] }));
   });
 
   it("accepts id as a synonym", async () => {
@@ -185,13 +192,13 @@ describe("datastore_delete", () => {
   it("drops the table, its aliases and dictionary without filters", async () => {
     expect(ok(await admin("datastore_delete", { resource_id: R }), "datastore_delete")).toEqual({ resource_id: R });
     notFound(await call("datastore_search", { resource_id: R }));
-    notFound(await call("datastore_search", { resource_id: "books_alias" }));
+    notFound(await call("datastore_search", { resource_id: ALIAS }));
     notFound(await call("datastore_info", { resource_id: R }));
     notFound(await admin("datastore_upsert", { resource_id: R, records: [] }));
     notFound(await admin("datastore_delete", { resource_id: R }));
     notFound(await admin("datastore_records_delete", { resource_id: R, filters: {} }));
     // the alias is free again
-    ok(await admin("datastore_create", { resource: { name: "again" }, aliases: "books_alias" }));
+    ok(await admin("datastore_create", { resource: { name: "again" }, aliases: ALIAS }));
     // and a new table under the same id starts with no trace of the old fields or their info
     ok(await admin("datastore_create", { resource_id: R, fields: [{ id: "title", type: "int" }] }));
     expect((await search({ resource_id: R })).fields).toEqual([{ id: "_id", type: "int" }, { id: "title", type: "int4" }]);
@@ -223,7 +230,7 @@ describe("datastore_delete", () => {
   it("empties the table with {}", async () => {
     expect(ok(await admin("datastore_delete", { resource_id: R, filters: {} }))).toEqual({ resource_id: R, filters: {} });
     expect(await count()).toBe(0);
-    ok(await call("datastore_search", { resource_id: "books_alias" }));
+    ok(await call("datastore_search", { resource_id: ALIAS }));
   });
 
   it("answers 409 filters for filters that are not an object", async () => {
@@ -243,7 +250,7 @@ describe("datastore_delete", () => {
     invalid(await call("datastore_delete", {}), "resource_id");
     denied(await call("datastore_delete", { resource_id: R }));
     denied(await call("datastore_delete", { resource_id: R }, { token: await token("read") }));
-    notFound(await admin("datastore_delete", { resource_id: "books_alias" }));
+    notFound(await admin("datastore_delete", { resource_id: ALIAS }));
     expect(await count()).toBe(6);
   });
 });

@@ -11,6 +11,8 @@ import type { StoreRef } from "./fuzz";
 import { schemaChecksum } from "./pg-support";
 import { dispatch } from "./routes";
 
+export { viaNextStart } from "./over-http";
+
 export const ADMIN = "test-admin-token";
 
 /** The suites run on PostgreSQL: DATASTORE_DATABASE_URL is set (vitest's postgres project,

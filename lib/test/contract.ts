@@ -2,11 +2,14 @@
 // assertions, and a small books table that exercises every column type of contract §2.
 import { expect } from "vitest";
 import { ADMIN, call, type CallOptions, type CallResult } from "./api";
+import { apiOrigin } from "./over-http";
+
+export { apiOrigin };
 
 const JSON_CONTENT_TYPE = "application/json;charset=utf-8";
 
 export function helpFor(action: string): string {
-  return `http://localhost/api/3/action/help_show?name=${action}`;
+  return `${apiOrigin()}/api/3/action/help_show?name=${action}`;
 }
 
 /** Asserts a 200 success envelope and returns its result. */
@@ -35,7 +38,7 @@ export function fails(res: CallResult, status: number, details: Record<string, u
   expect({ status: res.status, body: res.body }).toEqual({
     status,
     body: {
-      help: action ? helpFor(action) : expect.stringMatching(/^http:\/\/localhost\/api\/3\/action\/help_show\?name=/),
+      help: action ? helpFor(action) : expect.stringMatching(new RegExp(`^${helpFor("").replace(/[.?]/g, "\\$&")}`)),
       success: false,
       error: { __type: TYPES[status], ...details },
     },
