@@ -3,6 +3,7 @@
 // a write version) and its aliases, decoded alike on every engine. An engine reads the row in
 // its own SQL, with the lists and fields as JSON text and numbers as numbers or their text.
 import type { Field, LearnedIndex, Resource } from "./engine";
+import { DatastoreError } from "./errors";
 
 export interface StoredField extends Field {
   /** The generated column (`c1`, `c2`, …) the field lives in; never a name from a request. */
@@ -22,6 +23,18 @@ export interface StoredResource extends Resource {
 }
 
 export const ID_FIELD: StoredField = { id: "_id", type: "int8", column: "_id" };
+
+/** The stored field with this id (`_id` included), if the resource has it. */
+export function storedField(columns: ReadonlyMap<string, StoredField>, id: string): StoredField | undefined {
+  return id === "_id" ? ID_FIELD : columns.get(id);
+}
+
+/** As storedField, and a 409 on `fields` when there is none. */
+export function column(r: { columns: ReadonlyMap<string, StoredField> }, id: string): StoredField {
+  const f = storedField(r.columns, id);
+  if (!f) throw DatastoreError.field("fields", `field "${id}" does not exist`);
+  return f;
+}
 
 /** A catalog time: UTC, to the second, without the zone (`2026-01-02T03:04:05`). */
 export function now(): string {

@@ -2,7 +2,7 @@
 // it: a filter tree's groups as balanced AND/OR trees, each condition as its operator writes it
 // (operators.ts), filter values cast as CKAN casts them. An engine's Where adds its dialect
 // (quoting, placeholders, casts for its driver) and its full text.
-import { ID_FIELD, type StoredField } from "./catalog-row";
+import { ID_FIELD, storedField, type StoredField } from "./catalog-row";
 import type { Filter } from "./engine";
 import { DatastoreError } from "./errors";
 import { pyStr } from "./filters";
@@ -23,8 +23,7 @@ export abstract class WhereBuilder implements SqlWriter<StoredField> {
   constructor(private readonly columns: ReadonlyMap<string, StoredField>) {}
 
   col(fieldId: string): StoredField {
-    if (fieldId === "_id") return ID_FIELD;
-    const f = this.columns.get(fieldId);
+    const f = storedField(this.columns, fieldId);
     if (!f) throw DatastoreError.field("filters", `field "${fieldId}" not in table`);
     return f;
   }

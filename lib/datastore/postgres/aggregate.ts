@@ -2,6 +2,7 @@
 // GROUP BY statements and the reads ../aggregate-groups.ts plans (exact, a spread sample, the
 // first rows), which also merges the groups; the order, limit and `others` in
 // ../aggregate-spec.ts.
+import { column } from "../catalog-row";
 import type { AggregateKey, AggregateOutput, AggregatePeriod, AggregateSpec, SearchQuery } from "../engine";
 import { AGGREGATE_BUDGET, aggregatePlan, mergeGroups, type AggregateBudget as Budget } from "../aggregate-groups";
 import { binStep, requireKeys } from "../aggregate-spec";
@@ -9,7 +10,7 @@ import { SQL_SNAP } from "../histogram-axis";
 import { runLater } from "../stepwise";
 import { isArrayType } from "../types";
 import { OVER_BUDGET, within } from "./budget";
-import { column, searchWhere, selectColumn } from "./read-plan";
+import { searchWhere, selectColumn } from "./read-plan";
 import { quoteIdent as q, type PgResource, type Queryable } from "./resource";
 import { nthId, spreadSample } from "./spread-sample";
 

@@ -7,6 +7,7 @@
 // Full text: FULL_TEXT below. A table created by this transaction and still empty loses its
 // GIN index for the load and gets it back, built in one pass, at finish() — what a load by
 // hand does. All of it inside the caller's transaction: a failed load leaves nothing.
+import { column } from "../catalog-row";
 import { from as copyFrom } from "pg-copy-streams";
 import type pg from "pg";
 import type { BulkLoad } from "../engine";
@@ -16,7 +17,7 @@ import { fieldEncoder, type FieldEncoder } from "./copy-text";
 import { isDataError, isUniqueViolation } from "./errors";
 import { fullTextExpression } from "./fts";
 import { quoteIdent as q, type PgResource, type StoredField } from "./resource";
-import { column, ftsName } from "./schema";
+import { ftsName } from "./schema";
 
 /** Text per write to the COPY stream: large enough that framing costs nothing, small enough to stream. */
 const CHUNK_CHARS = 256 * 1024;

@@ -3,6 +3,7 @@
 // one. Each part of the work lives in its own file (catalog, schema, row-writer, tokens,
 // health, backup; the reads' files); this file sequences them: transactions and savepoints,
 // the per-resource lock, and PostgreSQL's failures mapped to the datastore's errors (errors.ts).
+import { column } from "../catalog-row";
 import type pg from "pg";
 import type { AggregateOutput, AggregateSpec, BulkLoad, DatastoreEngine, Field, FieldStats, Filter, HistogramOutput, NewResource, Resource, ResourceStats, SearchOutput, SearchQuery, StartupCheck, SummaryOptions, SummaryOutput, TokenStorage, ValueCountsOutput, WriteMethod } from "../engine";
 import { DatastoreError, DatastoreUnavailable } from "../errors";
@@ -322,7 +323,7 @@ export class PostgresEngine implements DatastoreEngine {
       const r = await catalog.mustLock(tx.client, id);
       for (const f of fields) {
         if (f === "_id") throw DatastoreError.field("fields", `field "_id" cannot be loaded`);
-        schema.column(r, f);
+        column(r, f);
       }
       tx.bulk = true;
       return openBulkLoad(tx.client, r, fields, (added: number) => catalog.touch(tx.client, id, added));

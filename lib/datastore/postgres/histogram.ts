@@ -1,13 +1,14 @@
 // The spread of one numeric, date or timestamp field under a search (datastore_histogram) in
 // PostgreSQL: min and max, round bins between them (../histogram-axis.ts), a count per bin,
 // over the rows ../bounded-read.ts says (exact, a spread sample, or the first rows).
+import { column } from "../catalog-row";
 import type { HistogramOutput, SearchQuery } from "../engine";
 import { DatastoreError } from "../errors";
 import { BOUNDED, boundedPlan } from "../bounded-read";
 import { axisFor, scaleOf, SQL_SNAP, type Axis } from "../histogram-axis";
 import { runLater } from "../stepwise";
 import { OVER_BUDGET, within } from "./budget";
-import { column, searchWhere } from "./read-plan";
+import { searchWhere } from "./read-plan";
 import { quoteIdent as q, type PgResource, type Queryable } from "./resource";
 import { nthId, spreadSample } from "./spread-sample";
 

@@ -3,9 +3,10 @@
 // version, query), into a list of ids in rank order kept by the read pool, so paging through a
 // result, or asking the same search again, reads only the page's rows. Any write to the
 // resource raises its version, so a list never outlives the rows it ranked.
+import { column } from "../catalog-row";
 import type { SearchQuery } from "../engine";
 import { RankedLists as Lists, pagePositions, sharedRank, type RankedList } from "../ranked";
-import { column, selectColumn } from "./read-plan";
+import { selectColumn } from "./read-plan";
 import { quoteIdent as q, type PgResource, type Queryable } from "./resource";
 import type { PgWhere } from "./where";
 

@@ -1,9 +1,9 @@
 // A search as SQL on PostgreSQL: the page statement (columns, WHERE, ORDER BY, LIMIT/OFFSET)
 // and how each column's value decodes. CKAN's own statement shape (backend/postgres.py), so the
 // page is what CKAN would run; the values come back as the SQLite engine answers them.
+import { column } from "../catalog-row";
 import type { SearchQuery } from "../engine";
-import { DatastoreError } from "../errors";
-import { ID_FIELD, quoteIdent as q, type PgResource, type StoredField } from "./resource";
+import { quoteIdent as q, type PgResource, type StoredField } from "./resource";
 import { PgWhere } from "./where";
 
 export interface ReadPlan {
@@ -21,13 +21,6 @@ export interface ReadPlan {
 }
 
 /** A field by id, `_id` included; 409 on `field` for one the resource does not have. */
-export function column(r: PgResource, id: string): StoredField {
-  if (id === "_id") return ID_FIELD;
-  const f = r.columns.get(id);
-  if (!f) throw DatastoreError.field("fields", `field "${id}" does not exist`);
-  return f;
-}
-
 const same = (v: unknown) => v;
 const parseJson = (v: unknown) => (v === null ? null : (JSON.parse(v as string) as unknown));
 

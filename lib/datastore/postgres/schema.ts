@@ -5,24 +5,17 @@
 // trigger that computes it from the row (fts.ts), recreated whenever the columns change.
 // The caller holds the transaction and has locked the resource's catalog row.
 import { createHash, randomBytes } from "node:crypto";
-import { now } from "../catalog-row";
+import { column, now } from "../catalog-row";
 import type { Field, NewResource } from "../engine";
 import { DatastoreError } from "../errors";
 import { lockResource, mustGet, saveFields } from "./catalog";
 import { isUniqueViolation } from "./errors";
 import { fullTextExpression } from "./fts";
-import { ID_FIELD, quoteIdent as q, type PgResource, type Queryable, type StoredField } from "./resource";
+import { quoteIdent as q, type PgResource, type Queryable, type StoredField } from "./resource";
 import { columnType } from "./values";
 
 /** PostgreSQL cuts identifiers at 63 bytes. */
 const MAX_IDENT = 63;
-
-export function column(r: PgResource, fieldId: string): StoredField {
-  if (fieldId === "_id") return ID_FIELD;
-  const f = r.columns.get(fieldId);
-  if (!f) throw DatastoreError.field("fields", `field "${fieldId}" does not exist`);
-  return f;
-}
 
 /** The trigger, its function and the GIN index of a table's full text share this name (a bulk
  *  load may disable the trigger by it, and fill `_full_text` in one statement instead). */

@@ -1,12 +1,13 @@
 // The figures of a resource's fields under a search (datastore_summary) in PostgreSQL: the
 // reads ../summary-plan.ts plans (exact, a spread sample, the first rows), each one statement
 // whose rows are tallied in one pass, values turned into the form the SQLite engine stores.
+import { column } from "../catalog-row";
 import type { SearchQuery, SummaryOptions, SummaryOutput } from "../engine";
 import { runLater } from "../stepwise";
 import { SUMMARY_LIMITS, summaryPlan, tally, type SummaryLimits } from "../summary-plan";
 import { isArrayType, type Stored, type TypeName } from "../types";
 import { OVER_BUDGET, within } from "./budget";
-import { column, searchWhere } from "./read-plan";
+import { searchWhere } from "./read-plan";
 import { quoteIdent as q, type PgResource, type Queryable } from "./resource";
 import { nthId, spreadSample } from "./spread-sample";
 

@@ -1,12 +1,13 @@
 // The most common values of one field under a search (datastore_value_counts) in PostgreSQL,
 // ordered as the SQLite engine orders them, over the rows ../bounded-read.ts says: all of them
 // when the count fits its time budget, else the first rows of the table, and `partial`.
+import { column } from "../catalog-row";
 import { BOUNDED, boundedPlan } from "../bounded-read";
 import type { SearchQuery, ValueCountsOutput } from "../engine";
 import { runLater } from "../stepwise";
 import { isArrayType } from "../types";
 import { OVER_BUDGET, within } from "./budget";
-import { column, searchWhere, selectColumn } from "./read-plan";
+import { searchWhere, selectColumn } from "./read-plan";
 import { quoteIdent as q, type PgResource, type Queryable } from "./resource";
 import { nthId } from "./spread-sample";
 

@@ -1,6 +1,7 @@
 // Rows grouped by one or two fields under a search (datastore_aggregate) in SQLite: the GROUP BY
 // statements and the reads ../aggregate-groups.ts plans (exact, a spread sample, the first
 // rows), which also merges the groups; the order, limit and `others` in ../aggregate-spec.ts.
+import { column } from "../catalog-row";
 import type { AggregateKey, AggregateOutput, AggregatePeriod, AggregateSpec, SearchQuery } from "../engine";
 import { AGGREGATE_BUDGET, aggregatePlan, mergeGroups, sum, type AggregateBudget as Budget } from "../aggregate-groups";
 import { binStep, requireKeys } from "../aggregate-spec";
@@ -10,7 +11,6 @@ import { fromStorage, isArrayType, type Stored } from "../types";
 import type { Internal } from "./catalog";
 import type { Conn } from "./connection";
 import { DeadlineExceeded, within } from "./deadline";
-import { column } from "./schema";
 import { nthId, spreadSample } from "./spread-sample";
 import { quoteIdent as q } from "./sql";
 import { Memo } from "./statement-cache";

@@ -3,6 +3,7 @@
 // own file (catalog, schema, fts-index, row-writer, where, read-plan, count, search,
 // value-counts, histogram, statistics, tokens); this file sequences them and maps SQLite's
 // failures to the datastore's errors (errors.ts).
+import { column } from "../catalog-row";
 import Database from "better-sqlite3";
 import fs from "node:fs";
 import path from "node:path";
@@ -246,7 +247,7 @@ export class SqliteEngine implements DatastoreEngine {
       const r = catalog.mustGet(this.c, id);
       const targets = fields.map((f) => {
         if (f === "_id") throw DatastoreError.field("fields", `field "_id" cannot be loaded`);
-        return schema.column(r, f);
+        return column(r, f);
       });
       return new BulkLoader(this.c, r.table, [...r.columns.values()], targets, (added) => catalog.touch(this.c, id, added));
     });

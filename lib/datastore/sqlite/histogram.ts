@@ -1,6 +1,7 @@
 // The spread of one numeric, date or timestamp field under a search (datastore_histogram) in
 // SQLite: min and max, round bins between them (../histogram-axis.ts), and a count per bin,
 // over the rows ../bounded-read.ts says (exact, a spread sample, or the first rows).
+import { column } from "../catalog-row";
 import type Database from "better-sqlite3";
 import type { HistogramOutput, SearchQuery } from "../engine";
 import { DatastoreError } from "../errors";
@@ -10,7 +11,6 @@ import { runNow } from "../stepwise";
 import type { Internal } from "./catalog";
 import type { Conn } from "./connection";
 import { DeadlineExceeded, within } from "./deadline";
-import { column } from "./schema";
 import { nthId, spreadSample } from "./spread-sample";
 import { quoteIdent as q } from "./sql";
 import { Where } from "./where";

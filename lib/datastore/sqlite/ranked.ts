@@ -3,6 +3,7 @@
 // kept per connection, so paging through a result, or asking the same search again, reads
 // only the page's rows. Any write to the resource raises its version, so a list never
 // outlives the rows it ranked.
+import { column } from "../catalog-row";
 import type { SearchQuery } from "../engine";
 import { RankedLists, pagePositions, sharedRank, type RankedList } from "../ranked";
 import { fromStorage, type Stored } from "../types";
@@ -10,7 +11,6 @@ import { ID_FIELD, type Internal } from "./catalog";
 import type { Conn } from "./connection";
 import { within } from "./deadline";
 import { ftsTable } from "./fts-index";
-import { column } from "./schema";
 import { quoteIdent as q } from "./sql";
 import { Where, bm25ToRank } from "./where";
 

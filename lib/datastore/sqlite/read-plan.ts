@@ -1,11 +1,11 @@
 // A search as SQL: the page statement (columns, FROM, WHERE, ORDER BY, LIMIT/OFFSET) and how
 // its values decode; deep pages in `_id` order seek instead of skipping. (Best-first pages
 // over full text alone take the ranked lists of ranked.ts instead.)
+import { column } from "../catalog-row";
 import type { SearchQuery } from "../engine";
 import { fromStorage, isArrayType, type Stored } from "../types";
 import { ID_FIELD, type Internal, type StoredField } from "./catalog";
 import type { Conn } from "./connection";
-import { column } from "./schema";
 import { quoteIdent as q } from "./sql";
 import { Where, bm25ToRank } from "./where";
 

@@ -4,7 +4,7 @@
 // here; positional names keep CKAN's case-sensitive field ids safe in SQLite's
 // case-insensitive identifiers.
 import { randomBytes } from "node:crypto";
-import { ID_FIELD, now, type StoredField } from "../catalog-row";
+import { column, now } from "../catalog-row";
 import type { Field, NewResource } from "../engine";
 import { DatastoreError } from "../errors";
 import { sqliteType } from "../types";
@@ -13,13 +13,6 @@ import type { Conn } from "./connection";
 import { isUniqueViolation } from "./errors";
 import { dropFts, rebuildFts } from "./fts-index";
 import { quoteIdent as q } from "./sql";
-
-export function column(r: Internal, fieldId: string): StoredField {
-  if (fieldId === "_id") return ID_FIELD;
-  const f = r.columns.get(fieldId);
-  if (!f) throw DatastoreError.field("fields", `field "${fieldId}" does not exist`);
-  return f;
-}
 
 /** Creates the resource and its table; an inactive resource (its table dropped) gets a new one. */
 export function createResource(c: Conn, meta: NewResource, fields: Field[]): Internal {

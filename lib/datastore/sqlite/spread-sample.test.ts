@@ -1,3 +1,4 @@
+import { column } from "../catalog-row";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -6,7 +7,6 @@ import { config } from "../../config";
 import { openEngine } from "../open";
 import { mustGet, type Internal } from "./catalog";
 import { openReader, type Conn } from "./connection";
-import { column } from "./schema";
 import { spreadSample } from "./spread-sample";
 import { quoteIdent as q } from "./sql";
 

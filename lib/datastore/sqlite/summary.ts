@@ -1,6 +1,7 @@
 // The figures of a resource's fields under a search (datastore_summary) in SQLite: the reads
 // ../summary-plan.ts plans (exact, a spread sample, the first rows), each one statement whose
 // rows are read once, as raw arrays, every field tallied in the same pass.
+import { column } from "../catalog-row";
 import type { SearchQuery, SummaryOptions, SummaryOutput } from "../engine";
 import { runNow } from "../stepwise";
 import { SUMMARY_LIMITS, summaryPlan, tally, type SummaryLimits } from "../summary-plan";
@@ -11,7 +12,6 @@ import { countPlan } from "./count";
 import { DEADLINE_CHECK, DeadlineExceeded, within } from "./deadline";
 import { ftsTable } from "./fts-index";
 import { planSearch } from "./read-plan";
-import { column } from "./schema";
 import { nthId, spreadSample } from "./spread-sample";
 import { quoteIdent as q } from "./sql";
 

@@ -1,6 +1,7 @@
 // The most common values of one field under a search (datastore_value_counts) in SQLite, over
 // the rows ../bounded-read.ts says: all of them when the count fits its time budget, else the
 // first rows of the table, and `partial`.
+import { column } from "../catalog-row";
 import { BOUNDED, boundedPlan } from "../bounded-read";
 import type { SearchQuery, ValueCountsOutput } from "../engine";
 import { runNow } from "../stepwise";
@@ -8,7 +9,6 @@ import { fromStorage, type Stored } from "../types";
 import { ID_FIELD, type Internal } from "./catalog";
 import type { Conn } from "./connection";
 import { DeadlineExceeded, within } from "./deadline";
-import { column } from "./schema";
 import { nthId } from "./spread-sample";
 import { quoteIdent as q } from "./sql";
 import { Where } from "./where";
