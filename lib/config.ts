@@ -37,6 +37,11 @@ export const config = {
   get pgPoolSize(): number {
     return Math.max(2, intEnv("DATASTORE_PG_POOL", 8));
   },
+  /** How a PostgreSQL import fills `_full_text`: by the row trigger during COPY (the default),
+   *  or by UPDATEs after it ("update"), kept to measure the two against each other. */
+  get pgBulkFullText(): "trigger" | "update" {
+    return process.env.DATASTORE_PG_BULK_FULL_TEXT === "update" ? "update" : "trigger";
+  },
   /** Where the data lives, for messages: the SQLite file, or PostgreSQL's host, database and
    *  schema (never the password). */
   get storeName(): string {

@@ -5,6 +5,7 @@
 import { config } from "../config";
 import type { DatastoreEngine } from "./engine";
 import type { ReadLimits } from "./read-limits";
+import type { FullTextMode } from "./postgres/bulk-load";
 import { openPostgresEngine } from "./postgres/engine";
 import { openSqliteEngine } from "./sqlite/engine";
 import type { LearnSettings } from "./sqlite/index-learning";
@@ -29,6 +30,8 @@ export interface EngineOptions {
   /** Read time limits; default the configuration's (DATASTORE_QUERY_TIMEOUT_MS,
    *  DATASTORE_COUNT_BUDGET_MS), read as reads start. */
   limits?: ReadLimits;
+  /** PostgreSQL: how an import fills the full-text column; default DATASTORE_PG_BULK_FULL_TEXT. */
+  bulkFullText?: FullTextMode;
   /** SQLite: index learning; default the configuration's (DATASTORE_ADAPTIVE_*). */
   learning?: LearnSettings;
 }
@@ -45,6 +48,7 @@ export async function openEngine(options: EngineOptions = {}): Promise<Datastore
       poolSize: options.poolSize ?? config.pgPoolSize,
       expensiveReads,
       limits,
+      bulkFullText: options.bulkFullText ?? config.pgBulkFullText,
     });
   }
   return openSqliteEngine({

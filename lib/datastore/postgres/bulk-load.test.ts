@@ -165,6 +165,34 @@ describe.skipIf(!url)("PostgreSQL bulk load", () => {
     expect((await engine.getResource("types-c"))!.rowCount).toBe(width);
   });
 
+  it("fills full text alike by UPDATEs after COPY (bulkFullText: update), and turns the trigger back on", async () => {
+    const other = await openPostgresEngine({ url: url!, schema, poolSize: 2, limits: config, bulkFullText: "update" });
+    try {
+      const fields: Field[] = [{ id: "city", type: "text" }, { id: "n", type: "int4" }];
+      const rows = [["Portland harbour", 1], ["Seattle docks", 2]];
+      const leftAfterOne: Record<string, number> = {};
+      for (const [e, id] of [[engine, "ft-trigger"], [other, "ft-update"]] as const) {
+        await e.createResource(meta(id), fields);
+        await e.transaction(async (t) => {
+          const l = await t.bulkLoad(id, ["city", "n"]);
+          await l.append(rows);
+          leftAfterOne[id] = await l.index(1);
+          await l.finish();
+        });
+      }
+      // Only the "update" mode fills the text after COPY: one row of two done, one left.
+      expect(leftAfterOne).toEqual({ "ft-trigger": 0, "ft-update": 1 });
+      const text = async (id: string) => (await raw.query<{ t: string }>(`SELECT "_full_text"::text AS t FROM "${await tableOf(id)}" ORDER BY "_id"`)).rows.map((r) => r.t);
+      expect(await text("ft-update")).toEqual(await text("ft-trigger"));
+      expect((await text("ft-update"))[0]).toContain("portland");
+      // The trigger is on again: a row written afterwards gets its text too.
+      await other.write("ft-update", [{ city: "Tacoma", n: 3 }], "insert");
+      expect((await text("ft-update"))[2]).toContain("tacoma");
+    } finally {
+      await other.close();
+    }
+  });
+
   it("fills full text, rebuilds the GIN index of a table made in the same transaction, and keeps the trigger", async () => {
     const id = "fresh";
     const rows = Array.from({ length: 2500 }, (_, i) => [i, i % 5 === 0 ? "Portland harbour" : "Seattle\tdocks", `line ${i}\nnext`]);

@@ -4,7 +4,7 @@
 // starts, so a bad value is reported with its row and field before anything is sent; the COPY
 // then runs on the server while the caller reads the next batch (its end is awaited by the
 // next call), so reading and loading overlap on two cores.
-// Full text: FULL_TEXT below. A table created by this transaction and still empty loses its
+// Full text: FullTextMode below. A table created by this transaction and still empty loses its
 // GIN index for the load and gets it back, built in one pass, at finish() — what a load by
 // hand does. All of it inside the caller's transaction: a failed load leaves nothing.
 import { column } from "../catalog-row";
@@ -30,8 +30,7 @@ const CHUNK_CHARS = 256 * 1024;
  * against each other. "trigger" is the default, as it writes less (docs/performance.md,
  * "PostgreSQL").
  */
-type FullTextMode = "trigger" | "update";
-const FULL_TEXT: FullTextMode = process.env.DATASTORE_PG_BULK_FULL_TEXT === "update" ? "update" : "trigger";
+export type FullTextMode = "trigger" | "update";
 
 /** A COPY sent and ended, not yet acknowledged: its rows, to word a failure the server reports. */
 interface InFlight {
@@ -61,6 +60,7 @@ class PgBulkLoader {
     private readonly r: PgResource,
     private readonly targets: StoredField[],
     private readonly onFinish: (added: number) => Promise<void>,
+    private readonly fullText: FullTextMode,
   ) {
     this.encoders = targets.map((f) => fieldEncoder(f.type));
     this.copySql = `COPY ${q(r.table)} (${targets.map((f) => q(f.column)).join(", ")}) FROM STDIN`;
@@ -83,7 +83,7 @@ class PgBulkLoader {
         this.droppedGin = gin[0].def;
       }
     }
-    if (FULL_TEXT === "update") {
+    if (this.fullText === "update") {
       await this.client.query(`ALTER TABLE ${table} DISABLE TRIGGER ${q(ftsName(this.r.table))}`);
       this.triggerDisabled = true;
     }
@@ -249,12 +249,13 @@ class PgBulkLoader {
  * Starts a bulk load of `fields` (ids) into resource `r`, on `client`: the connection of the
  * transaction the whole load runs in (engine.ts). `onFinish` records the rows added.
  */
-export async function openBulkLoad(client: pg.PoolClient, r: PgResource, fields: string[], onFinish: (added: number) => Promise<void>): Promise<BulkLoad> {
+export async function openBulkLoad(client: pg.PoolClient, r: PgResource, fields: string[], onFinish: (added: number) => Promise<void>, fullText: FullTextMode): Promise<BulkLoad> {
   const loader = new PgBulkLoader(
     client,
     r,
     fields.map((f) => column(r, f)),
     onFinish,
+    fullText,
   );
   await loader.open();
   return {

@@ -11,7 +11,7 @@ import type { ReadLimits } from "../read-limits";
 import { resolvedNow, stillFresh, wrote } from "../resolved";
 import { aggregate } from "./aggregate";
 import { pgDump } from "./backup";
-import { openBulkLoad } from "./bulk-load";
+import { openBulkLoad, type FullTextMode } from "./bulk-load";
 import * as catalog from "./catalog";
 import { createPool } from "./connection";
 import { isConnectionError, isRetryable, toDatastoreError } from "./errors";
@@ -37,6 +37,8 @@ export interface PostgresOptions {
   /** Reads judged expensive that may run at once; default all connections but two. */
   expensiveReads?: number;
   limits: ReadLimits;
+  /** How an import fills the full-text column (bulk-load.ts); default "trigger". */
+  bulkFullText?: FullTextMode;
 }
 
 /** How long a write waits for another writer's lock on the same resource (SQLite's busy wait). */
@@ -326,7 +328,7 @@ export class PostgresEngine implements DatastoreEngine {
         column(r, f);
       }
       tx.bulk = true;
-      return openBulkLoad(tx.client, r, fields, (added: number) => catalog.touch(tx.client, id, added));
+      return openBulkLoad(tx.client, r, fields, (added: number) => catalog.touch(tx.client, id, added), this.shared.options.bulkFullText ?? "trigger");
     });
     return {
       ...load,
