@@ -1,14 +1,17 @@
 import { configDefaults, defineConfig } from "vitest/config";
 import path from "node:path";
 
-// Two projects; `vitest run --project sqlite` (or postgres) runs one.
+// Four projects; `vitest run --project sqlite` (or postgres, sqlite-http, postgres-http) runs one.
 // - sqlite: every test, on SQLite, but those that need PostgreSQL.
 // - postgres: the suites that run on both engines (the API, security, fuzz (short) and fault
 //   tests, the engine contract) again, on one throwaway PostgreSQL cluster for the whole run
 //   (lib/test/pg-global-setup.ts), and the tests that need PostgreSQL: its engine's own, the
 //   cluster's. Tests that only mean something on SQLite skip themselves there (`isPostgres`,
 //   lib/test/api.ts). Without PostgreSQL's binaries the project says so and skips every test.
-const BOTH_ENGINES = ["lib/http/**/*.test.ts", "lib/test/faults.test.ts", "lib/test/server-http.test.ts", "lib/datastore/engine-contract.test.ts"];
+// - sqlite-http, postgres-http: the contract suites through `next start` (below).
+const BOTH_ENGINES = ["lib/http/**/*.test.ts", "lib/test/faults.test.ts", "lib/datastore/engine-contract.test.ts"];
+// Under lib/http but blind to the engine: the envelope's bytes, the peer's address.
+const ENGINE_BLIND = ["lib/http/envelope.test.ts", "lib/http/peer.test.ts"];
 const POSTGRES_ONLY = ["lib/datastore/postgres/**/*.test.ts", "lib/test/pg-cluster.test.ts"];
 // The contract suites again through a real `next start` over HTTP (lib/test/over-http.ts), but
 // contract-totals (it writes its rows through the engine itself) and contract-hostile (thousands
@@ -39,6 +42,7 @@ export default defineConfig({
         test: {
           name: "postgres",
           include: [...BOTH_ENGINES, ...POSTGRES_ONLY],
+          exclude: [...configDefaults.exclude, ...ENGINE_BLIND],
           globalSetup: ["lib/test/pg-global-setup.ts"],
           setupFiles: ["lib/test/pg-setup.ts"],
           env: { DATASTORE_READ_DATABASE_URL: "" },
