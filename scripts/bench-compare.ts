@@ -1,12 +1,14 @@
-// `npm run bench -- --compare DIR [--engine postgres]`: this checkout's API server beside another
-// checkout's (DIR: a git worktree of the commit before a change, with its node_modules), both on
-// one copy of the 3M-row table, taking turns round by round, so a noisy machine slows both alike:
-// the five-query mix at 4 clients, then each of its pages' medians. Prints each figure for both
-// and their ratio (this / DIR); "No speed given back" reads as ratios here (docs/performance.md).
+// `npm run bench -- --compare DIR [--engine postgres] [--rounds N]`: this checkout's API server
+// beside another checkout's (DIR: a git worktree of the commit before a change, with its
+// node_modules), both on one copy of the 3M-row table, taking turns round by round so a noisy
+// machine slows both alike: the five-query mix at 4 clients, then each of its pages' medians.
+// Prints each figure for both and their ratio (this / DIR); "No speed given back" reads as
+// ratios here (docs/performance.md).
 import path from "node:path";
 import { load, loadedPostgres, startApi, stats, type PgBenchInput } from "./bench-postgres";
 
-const ROUNDS = 3;
+/** `--rounds N` for a noisier machine. */
+const ROUNDS = Number(process.argv[process.argv.indexOf("--rounds") + 1]) || 3;
 const MIX_SECONDS = 8;
 const PAGE_REPEATS = 40;
 
