@@ -4,11 +4,12 @@ import fs from "node:fs";
 import path from "node:path";
 
 export const ADMIN_TOKEN = process.env.E2E_ADMIN_TOKEN ?? "e2e-admin-token";
-export const ARTIFACTS = path.join(process.cwd(), "e2e-artifacts");
+// The PostgreSQL run has its own folder: it may run beside the SQLite one (scripts/test.mjs).
+export const ARTIFACTS = path.join(process.cwd(), "e2e-artifacts", process.env.E2E_ENGINE === "postgres" ? "postgres" : "");
+fs.mkdirSync(ARTIFACTS, { recursive: true });
 
 /** Saves a full-page screenshot as e2e-artifacts/<name>.png (test-results/ is emptied each run). */
 export async function shot(page: Page, name: string) {
-  fs.mkdirSync(ARTIFACTS, { recursive: true });
   await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
 }
 
