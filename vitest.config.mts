@@ -1,4 +1,5 @@
 import { configDefaults, defineConfig } from "vitest/config";
+import os from "node:os";
 import path from "node:path";
 
 // Four projects; `vitest run --project sqlite` (or postgres, sqlite-http, postgres-http) runs one.
@@ -25,6 +26,9 @@ export default defineConfig({
   test: {
     environment: "node",
     pool: "forks",
+    // Two files at a time at least (vitest's default is one fewer than the cores): much of a
+    // suite's time goes to waiting on servers and databases, and one worker left a core idle.
+    maxWorkers: Math.max(2, os.availableParallelism() - 1),
     testTimeout: 30000,
     projects: [
       {

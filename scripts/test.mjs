@@ -1,19 +1,39 @@
-// `npm test`: type check, lint, unit and API tests (vitest), then browser journeys
-// (Playwright), and one closing line "N passed, N failed, N skipped" for CI. Vitest runs two
-// projects (vitest.config.mts): "sqlite", everything, and "postgres", the API, security, fuzz
-// and fault suites again on a throwaway PostgreSQL cluster (skipped, and said so, where
-// PostgreSQL's binaries are missing); its one JSON report holds both projects' totals.
-import { spawnSync } from "node:child_process";
+// `npm test`: the type check, lint, unit and API tests (vitest) and the browser journeys
+// (Playwright), and one closing line "N passed, N failed, N skipped" for CI.
+// The build runs once, first, beside lint, without Next's own type check: tsc checks the same
+// project once the build has written .next/types. Then the type check, the vitest projects
+// (vitest.config.mts: sqlite, postgres, and the contract suites over HTTP on each) and the
+// journeys on each engine run side by side: each waits on servers, databases and browsers
+// much of the time, and one step at a time left a core of these 2-core machines idle. A step's
+// output goes to test-reports/<step>.log and is printed when the step ends. Without
+// PostgreSQL's binaries the postgres runs say so and are skipped.
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
 let broken = false;
+const times = [];
+const started = Date.now();
 
-function run(label, cmd, args, env = {}) {
-  console.log(`\n=== ${label}: ${cmd} ${args.join(" ")}`);
-  const r = spawnSync(cmd, args, { stdio: "inherit", env: { ...process.env, ...env } });
-  if (r.status !== 0) console.log(`=== ${label} exited with ${r.status}`);
-  return r.status === 0;
+fs.mkdirSync("test-reports", { recursive: true });
+
+/** Runs a step with its output to test-reports/<name>.log; prints that when it ends. */
+function run(name, cmd, args, env = {}) {
+  const log = `test-reports/${name}.log`;
+  const out = fs.openSync(log, "w");
+  const t0 = Date.now();
+  console.log(`=== ${name}: started (${cmd} ${args.join(" ")})`);
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { stdio: ["ignore", out, out], env: { ...process.env, ...env } });
+    child.on("error", (e) => fs.appendFileSync(log, `\n${e.message}\n`));
+    child.on("close", (code) => {
+      fs.closeSync(out);
+      const seconds = Math.round((Date.now() - t0) / 1000);
+      times.push(`${name} ${seconds} s`);
+      console.log(`\n=== ${name}: ${code === 0 ? "ok" : `exited with ${code}`} in ${seconds} s\n${fs.readFileSync(log, "utf8")}`);
+      resolve(code === 0);
+    });
+  });
 }
 
 function readJson(file) {
@@ -24,31 +44,57 @@ function readJson(file) {
   }
 }
 
-fs.mkdirSync("test-reports", { recursive: true });
-
-if (!run("typecheck", "npx", ["tsc", "--noEmit", "-p", "."])) broken = true;
-if (!run("lint", "npx", ["eslint", "."])) broken = true;
-
-run("unit and API tests, on SQLite and on PostgreSQL", "npx", ["vitest", "run", "--reporter=default", "--reporter=json", "--outputFile.json=test-reports/vitest.json"]);
-const v = readJson("test-reports/vitest.json");
-if (v) {
-  totals.passed += v.numPassedTests;
-  totals.failed += v.numFailedTests + (v.numFailedTestSuites ?? 0);
-  totals.skipped += (v.numPendingTests ?? 0) + (v.numTodoTests ?? 0);
-} else broken = true;
-
-if (process.env.SKIP_E2E !== "1") {
-  run("browser tests", "npx", ["playwright", "test", "--reporter=list,json"], { PLAYWRIGHT_JSON_OUTPUT_NAME: "test-reports/playwright.json" });
-  const p = readJson("test-reports/playwright.json");
-  if (p?.stats) {
-    totals.passed += p.stats.expected;
-    totals.failed += p.stats.unexpected + (p.stats.flaky ?? 0);
-    totals.skipped += p.stats.skipped;
-    if (p.errors?.length) broken = true;
-  } else broken = true;
+async function step(name, cmd, args, env) {
+  if (!(await run(name, cmd, args, env))) broken = true;
 }
+
+async function vitest() {
+  fs.rmSync("test-reports/vitest.json", { force: true });
+  const ok = await run("vitest", "npx", ["vitest", "run", "--reporter=default", "--reporter=json", "--outputFile.json=test-reports/vitest.json"]);
+  const v = readJson("test-reports/vitest.json");
+  if (!v) return void (broken = true);
+  const failed = v.numFailedTests + (v.numFailedTestSuites ?? 0);
+  totals.passed += v.numPassedTests;
+  totals.failed += failed;
+  totals.skipped += (v.numPendingTests ?? 0) + (v.numTodoTests ?? 0);
+  if (!ok && failed === 0) broken = true; // an error outside any test (vitest says which)
+}
+
+async function journeys(engine) {
+  const report = `test-reports/playwright-${engine}.json`;
+  fs.rmSync(report, { force: true });
+  await run(`journeys-${engine}`, "npx", ["playwright", "test", "--reporter=list,json"], { E2E_ENGINE: engine, PLAYWRIGHT_JSON_OUTPUT_NAME: report });
+  const p = readJson(report);
+  if (!p?.stats) return void (broken = true);
+  totals.passed += p.stats.expected;
+  totals.failed += p.stats.unexpected + (p.stats.flaky ?? 0);
+  totals.skipped += p.stats.skipped;
+  if (p.errors?.length) broken = true;
+}
+
+/** Why no PostgreSQL cluster can start here (lib/test/pg-cluster.ts), or "" when one can. */
+function pgUnavailable() {
+  // Its exports come named, or (when tsx loads it as CommonJS) as the default export.
+  const ask = 'import("./lib/test/pg-cluster.ts").then((m) => process.stdout.write((m.default ?? m).pgUnavailableReason() ?? ""))';
+  const r = spawnSync(process.execPath, ["--import", "tsx", "-e", ask], { encoding: "utf8" });
+  return r.status === 0 ? r.stdout : `lib/test/pg-cluster.ts did not load: ${r.stderr}`;
+}
+
+/** The journeys on each engine, side by side: each has its own server, store, port and output. */
+async function browser() {
+  if (process.env.SKIP_E2E === "1") return;
+  const reason = pgUnavailable();
+  if (reason) console.log(`=== journeys-postgres: skipped, PostgreSQL binaries not found (${reason})`);
+  // On PostgreSQL without the checks that look at the page alone (playwright.config.ts).
+  await Promise.all([journeys("sqlite"), reason ? undefined : journeys("postgres")]);
+}
+
+const linting = step("lint", "npx", ["eslint", "."]);
+await step("build", "node", ["scripts/ensure-build.mjs"], { BUILD_SKIP_TYPECHECK: "1" });
+await Promise.all([linting, step("typecheck", "npx", ["tsc", "--noEmit", "-p", "."]), vitest(), browser()]);
 
 if (broken) totals.failed += 1; // a step that could not run counts as a failure
 const ran = totals.passed + totals.failed;
+console.log(`\n=== times: ${times.join(", ")}; all ${Math.round((Date.now() - started) / 1000)} s`);
 console.log(`\n${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 process.exit(totals.failed > 0 || ran === 0 ? 1 : 0);
