@@ -105,7 +105,7 @@ test("the whole journey works from the keyboard", async ({ page }) => {
   await page.keyboard.press("ArrowDown");
   await expect(dataRows(page).nth(2)).toBeFocused();
   const third = (await columnTexts(page, "_id"))[2];
-  await shot(page, "09-keyboard-focus");
+  await shot(page, "09-keyboard-focus", { viewport: true });
   await page.keyboard.press("Enter");
   await expect(page.getByRole("dialog", { name: `Record ${third}` })).toBeVisible();
   await page.keyboard.press("Escape");

@@ -47,7 +47,7 @@ test("airports: every airport a point; a click opens its record; a reload draws 
   const tip = page.locator("[data-map-points] g[aria-label='tip']");
   await expect(tip).toContainText("Click to open the record");
   const name = (await tip.locator("tspan").first().textContent())!;
-  await shot(page, "61-map-airports-tip");
+  await shot(page, "61-map-airports-tip", { viewport: true });
   await page.mouse.down();
   await page.mouse.up();
   await expect(page).toHaveURL(/record=\d+/);

@@ -8,9 +8,11 @@ export const ADMIN_TOKEN = process.env.E2E_ADMIN_TOKEN ?? "e2e-admin-token";
 export const ARTIFACTS = path.join(process.cwd(), "e2e-artifacts", process.env.E2E_ENGINE === "postgres" ? "postgres" : "");
 fs.mkdirSync(ARTIFACTS, { recursive: true });
 
-/** Saves a full-page screenshot as e2e-artifacts/<name>.png (test-results/ is emptied each run). */
-export async function shot(page: Page, name: string) {
-  await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
+/** Saves a full-page screenshot as e2e-artifacts/<name>.png (test-results/ is emptied each run).
+ *  The page is laid out again at its full height while that is taken (the table's rows and the
+ *  map redrawn): `viewport` takes what is on screen alone, where a hover or a focus must last. */
+export async function shot(page: Page, name: string, { viewport = false } = {}) {
+  await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: !viewport });
 }
 
 export function recordsTable(page: Page): Locator {
