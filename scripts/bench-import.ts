@@ -171,8 +171,24 @@ export function formatImportComparison(floor: ImportFloor, ours: TimedImport): s
   const verdict = ours.seconds < floor.seconds ? "faster than" : "slower than";
   return [
     `import floor (raw SQLite, one step after another): ${floor.seconds.toFixed(1)} s, ${floor.rowsPerSecond.toLocaleString("en-US")} rows/s (${steps})`,
-    `import (${ours.command}): ${ours.seconds.toFixed(1)} s, ${ours.rowsPerSecond.toLocaleString("en-US")} rows/s, ${verdict} the floor by ${Math.abs(floor.seconds - ours.seconds).toFixed(1)} s`,
+    `import (${ours.command}): ${ours.seconds.toFixed(1)} s, ${ours.rowsPerSecond.toLocaleString("en-US")} rows/s, ${verdict} the floor by ${Math.abs(floor.seconds - ours.seconds).toFixed(1)} s (${(ours.seconds / floor.seconds).toFixed(2)}× its time)`,
   ].join("\n");
+}
+
+/** The bench's import comparison: ours first (the floor holds every parsed row), then the floor. */
+export async function compareImport(csv: string, dbFile: string, fields: string[]): Promise<{ ours: TimedImport; floor: ImportFloor }> {
+  const ours = timedImport(csv, dbFile, ["--index", fields.join(","), "--no-auto-index"]);
+  const floor = await measureImportFloor(csv, dbFile, fields);
+  return { ours, floor };
+}
+
+/** `npm run bench -- --only import`: the comparison alone, stored beside the last full run's figures. */
+export async function importOnly(csv: string, dbFile: string, results: string): Promise<void> {
+  const { ours, floor } = await compareImport(csv, dbFile, ["origin", "delay"]);
+  console.log(formatImportComparison(floor, ours));
+  const previous = fs.existsSync(results) ? (JSON.parse(fs.readFileSync(results, "utf8")) as Record<string, unknown>) : {};
+  fs.writeFileSync(results, JSON.stringify({ ...previous, importWithIndexes: { ours, floor, ratio: ours.seconds / floor.seconds } }, null, 2));
+  console.log(`\nJSON: ${results} (key "importWithIndexes")`);
 }
 
 // `npx tsx scripts/bench-import.ts [CSV] [--index a,b] [--db FILE]`: the comparison alone.
@@ -182,10 +198,5 @@ if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(__filename
   const csv = path.resolve(args[0] && !args[0].startsWith("--") ? args[0] : "data/bench/flights-3m-airports.csv");
   const fields = opt("--index", "origin,delay").split(",");
   const db = path.resolve(opt("--db", "data/bench/import-scratch.db"));
-  void (async () => {
-    // The import first: the floor leaves this process holding every row it parsed.
-    const ours = timedImport(csv, db, ["--index", fields.join(","), "--no-auto-index"]);
-    const floor = await measureImportFloor(csv, db, fields);
-    console.log(formatImportComparison(floor, ours));
-  })();
+  void compareImport(csv, db, fields).then(({ ours, floor }) => console.log(formatImportComparison(floor, ours)));
 }

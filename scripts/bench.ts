@@ -7,7 +7,8 @@
 // prints (and writes as JSON) median and p95 per query, the margin over the floor, throughput,
 // server memory, import rate, index build times and file size. Every figure comes from this run.
 // `--engine postgres` runs the PostgreSQL engine's scenarios instead (bench-postgres.ts);
-// `--only upload` runs only the upload scenario (bench-upload.ts); `--compare DIR` this
+// `--only upload` runs only the upload scenario (bench-upload.ts), `--only import` only the
+// import beside its floor (bench-import.ts); `--compare DIR` this
 // checkout's server beside another checkout's, taking turns (bench-compare.ts).
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
@@ -24,7 +25,7 @@ import type { SqliteEngine } from "../lib/datastore/sqlite/engine";
 import { registerFtsFunctions } from "../lib/datastore/sqlite/fts-text";
 import { bindSearch, parseSearchParams } from "../lib/datastore/search-query";
 import { freePort, startArgs } from "../lib/test/server";
-import { formatImportComparison, measureImportFloor, timedImport } from "./bench-import";
+import { formatImportComparison, importOnly, measureImportFloor, timedImport } from "./bench-import";
 import { benchLearned, printLearned } from "./bench-learned";
 import { formatMixedLoad, mixedLoad } from "./bench-mixed";
 import { benchUpload, formatUpload } from "./bench-upload";
@@ -511,7 +512,8 @@ async function main() {
   }
   const only = process.argv.indexOf("--only");
   if (only >= 0) {
-    if (process.argv[only + 1] !== "upload") throw new Error(`--only: "${process.argv[only + 1]}" is not a scenario run alone (upload)`);
+    if (process.argv[only + 1] === "import") return importOnly(CSV, path.join(DIR, "import-scratch.db"), RESULTS);
+    if (process.argv[only + 1] !== "upload") throw new Error(`--only: "${process.argv[only + 1]}" is not a scenario run alone (upload, import)`);
     return uploadOnly();
   }
   let meta: BuildMeta;
