@@ -30,6 +30,9 @@ export default defineConfig({
     // suite's time goes to waiting on servers and databases, and one worker left a core idle.
     maxWorkers: Math.max(2, os.availableParallelism() - 1),
     testTimeout: 30000,
+    // Fixtures are built in beforeAll; on a loaded 2-core CI machine vitest's 10 s default failed
+    // runs that were only slow.
+    hookTimeout: 60000,
     projects: [
       {
         extends: true,
