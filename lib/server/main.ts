@@ -1,4 +1,5 @@
-// `npm start` (and `npm run dev`, which adds --dev): open and check the database, load the sample data
+// `npm start` (compiled: dist/lib/server/main.js, scripts/build-server.mjs) and `npm run dev` (the
+// source, with --dev): open and check the database, load the sample data
 // into an empty one, then serve the API (the App Router's route modules, without Next's router)
 // and the explorer on one port. `next start` serves the same routes through Next itself.
 //   PORT (3000); flags -p/--port, -H/--hostname (all interfaces), --dev, --api (the API only:
@@ -8,6 +9,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
 import type { Duplex } from "node:stream";
 import { parseArgs } from "node:util";
+import { codeRoot, projectRoot as root } from "../source-worker";
 import { distDir } from "./static-files";
 
 const { values } = parseArgs({
@@ -25,9 +27,8 @@ async function main(): Promise<void> {
   const port = Number(values.port ?? process.env.PORT ?? 3000);
   // Not $HOSTNAME: shells and containers set it to the machine name.
   const hostname = values.hostname;
-  const root = path.resolve(import.meta.dirname, "../..");
-  // The API: the App Router's route modules, the same ones `next start` serves.
-  const routes = await (await import("./routes")).loadRoutes(path.join(root, "app"));
+  // The API: the App Router's route modules (compiled, under `npm start`), the same ones `next start` serves.
+  const routes = await (await import("./routes")).loadRoutes(path.join(codeRoot, "app"));
   let pages;
   let upgrade: ((req: IncomingMessage, socket: Duplex, head: Buffer) => Promise<void>) | undefined;
   if (apiOnly) {

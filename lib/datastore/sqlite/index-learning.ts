@@ -4,8 +4,8 @@
 // within ten minutes) gets an index, built by a worker thread (index-builder.ts) while the engine's write lock is held,
 // one build at a time, within a per-resource budget. Evidence lives in memory: it is cheap to
 // gather again after a restart, and recording it in the file would make every slow read a write.
-import path from "node:path";
-import { SHARE_ENV, Worker } from "node:worker_threads";
+import { SHARE_ENV, type Worker } from "node:worker_threads";
+import { sourceWorker } from "../../source-worker";
 import type { Filter, Resource, SearchQuery } from "../engine";
 import { isArrayType } from "../types";
 import type { BuilderTask } from "./index-builder";
@@ -167,13 +167,7 @@ class Builder {
   }
 
   static async start(file: string): Promise<Builder> {
-    // As read-pool.ts: TypeScript source through tsx, found from the project root.
-    const source = path.join(process.cwd(), "lib/datastore/sqlite/index-builder.ts");
-    const worker = new Worker(`require("tsx/cjs/api").register(); require(${JSON.stringify(source)});`, {
-      eval: true,
-      workerData: { file },
-      env: SHARE_ENV as typeof SHARE_ENV,
-    });
+    const worker = sourceWorker("lib/datastore/sqlite/index-builder.ts", { workerData: { file }, env: SHARE_ENV });
     worker.unref();
     const builder = new Builder(worker);
     await new Promise<void>((resolve, reject) => {
