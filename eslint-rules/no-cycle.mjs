@@ -153,7 +153,7 @@ function chain(from, to) {
   return files;
 }
 
-export default {
+const rule = {
   meta: {
     type: "problem",
     docs: { description: "Forbid a module from importing a module with a chain of imports back to itself." },
@@ -197,3 +197,4 @@ export default {
     };
   },
 };
+export default rule;
