@@ -21,13 +21,19 @@ describe("encodeRecords", () => {
   });
 
   it("any number of rows, in every format", () => {
-    for (const n of [0, 1, 499, 500, 501, 1234]) {
+    for (const n of [0, 1, 499, 500, 501, 511, 512, 513, 1234]) {
       const many = Array.from({ length: n }, (_, i) => [i, `r${i}`]);
       expect(JSON.parse(text(encodeRecords("lists", cols.slice(0, 2), many)))).toEqual(many);
       expect(JSON.parse(text(encodeRecords("objects", cols.slice(0, 2), many)))).toEqual(many.map(([a, b]) => ({ _id: a, name: b })));
       expect(JSON.parse(text(encodeRecords("csv", cols.slice(0, 2), many)))).toBe(many.map(([a, b]) => `${a},${b}\n`).join(""));
       expect(JSON.parse(text(encodeRecords("tsv", cols.slice(0, 2), many)))).toBe(many.map(([a, b]) => `${a}\t${b}\n`).join(""));
     }
+  });
+
+  it("objects: a field named __proto__ is a key like any other; a missing value is null", () => {
+    const odd: ColumnInfo[] = [{ id: "__proto__", type: "text" }, { id: "x", type: "text" }];
+    expect(text(encodeRecords("objects", odd, [["p", undefined]]))).toBe('[{"__proto__":"p","x":null}]');
+    expect(text(encodeRecords("objects", cols.slice(0, 2), [[1, undefined]]))).toBe('[{"_id":1,"name":null}]');
   });
 
   it("objects: a field asked for twice is one key; no rows is []", () => {
