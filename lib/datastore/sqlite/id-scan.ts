@@ -15,6 +15,7 @@ import { countPlan } from "./count";
 import { DeadlineExceeded, within } from "./deadline";
 import { inIdOrder, pageSql, type ReadPlan } from "./read-plan";
 import { quoteIdent as q } from "./sql";
+import { Memo } from "./statement-cache";
 import { Where } from "./where";
 
 /** Past this the walk has met sparse rows, and the index is the better bet. */
@@ -32,6 +33,12 @@ export function idOrderPage(c: Conn, r: Internal, plan: ReadPlan, query: SearchQ
   // A next_page walk's `_id` bound narrows where a walk starts, not how dense the matches are.
   const others = conjuncts(query.filters).filter((f) => !isIdBound(f));
   if (others.length === 0) return null; // `_id` bounds alone: SQLite seeks to them
+  const page = (sql: string) => c.cache.get(sql, "raw").all(...plan.params, query.limit, plan.offset) as Stored[][];
+  // An index that yields the matches in `_id` order already (equality on all its columns, as
+  // within one value rows are in `_id` order) reads a page's worth: nothing to choose.
+  const plain = pageSql(plan, false);
+  const shape = planShape(c, plain, [...plan.params, query.limit, plan.offset]);
+  if (shape === "index in order") return { rows: page(plain), total: null };
   const where = new Where(r);
   for (const f of others) where.filter(f);
   const how = countPlan(c, r, { ...plan, where }, { ...query, filters: others });
@@ -45,9 +52,9 @@ export function idOrderPage(c: Conn, r: Internal, plan: ReadPlan, query: SearchQ
         .get(`SELECT count(*) FROM (SELECT 1 FROM ${q(r.table)} AS t WHERE ${where.sql(false)} LIMIT ?)`, "pluck")
         .get(...where.params, bound + 1) as number);
   const total = whole || (seen <= bound && others.length === conjuncts(query.filters).length) ? seen : null;
-  const page = (sql: string) => c.cache.get(sql, "raw").all(...plan.params, query.limit, plan.offset) as Stored[][];
-  // `+` keeps SQLite from reading the table in `_id` order: it reads the index, then sorts.
-  const fromIndex = () => page(pageSql({ ...plan, order: plan.order.map((o) => `+${o}`) }, false));
+  // SQLite's own plan when it reads an index then sorts (it stops each IN value's range early);
+  // else `+` keeps it from reading the table in `_id` order: it reads the index, then sorts.
+  const fromIndex = () => page(shape === "index, sorted" ? plain : pageSql({ ...plan, order: plan.order.map((o) => `+${o}`) }, false));
   if (seen <= bound) return { rows: fromIndex(), total };
   try {
     // NOT INDEXED keeps SQLite on the table's own b-tree, in `_id` order (seeking to a bound).
@@ -57,6 +64,23 @@ export function idOrderPage(c: Conn, r: Internal, plan: ReadPlan, query: SearchQ
     if (!(e instanceof DeadlineExceeded)) throw e;
     return { rows: fromIndex(), total };
   }
+}
+
+type Shape = "index in order" | "index, sorted" | "other";
+const shapes = new WeakMap<Conn, Memo<Shape>>();
+
+/** How SQLite's plan reads a page: an index in `_id` order (no sort), an index then a sort, or
+ *  otherwise (a walk of the table). Kept per statement: without STAT4, the plan does not
+ *  depend on the values bound. */
+function planShape(c: Conn, sql: string, params: unknown[]): Shape {
+  let memo = shapes.get(c);
+  if (!memo) shapes.set(c, (memo = new Memo()));
+  return memo.get(sql, () => {
+    const steps = (c.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((s) => s.detail);
+    if (!/^SEARCH t USING (?:COVERING )?INDEX /.test(steps[0] ?? "")) return "other";
+    if (steps.length === 1) return "index in order";
+    return steps.length === 2 && steps[1] === "USE TEMP B-TREE FOR ORDER BY" ? "index, sorted" : "other";
+  });
 }
 
 /** The ANDed filters, nested ANDs flattened. */

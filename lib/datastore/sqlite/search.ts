@@ -13,6 +13,9 @@ import { idOrderPage } from "./id-scan";
 import { keysetPages } from "../keyset";
 import { pageSql, planSearch, type ReadPlan } from "./read-plan";
 
+/** Pages up to this many rows are read at once rather than row by row. */
+const SMALL_PAGE_ROWS = 1000;
+
 /** `keepLists` false: the rows may be a transaction's uncommitted ones, so a ranked list built
  *  from them is used once and not kept (its version number could come back with other rows).
  *  `plan`: the one the read was judged by (read-cost.ts), in the same snapshot. */
@@ -34,8 +37,11 @@ export function search(c: Conn, r: Internal, query: SearchQuery, keepLists = tru
   }
   return within(c.db, c.limits.queryTimeoutMs, () => {
     const byId = idOrderPage(c, r, plan, query);
-    // Row by row: with `encode`, a 32,000-row page goes straight into JSON bytes, never held as rows.
-    const rows = byId?.rows ?? (c.cache.get(sql, "raw").iterate(...params, query.limit, offset) as IterableIterator<Stored[]>);
+    // A big page row by row: with `encode`, 32,000 rows go straight into JSON bytes, never held
+    // as rows; a small one at once, which costs SQLite's bindings less per row.
+    const stmt = c.cache.get(sql, "raw");
+    const small = query.limit >= 0 && query.limit <= SMALL_PAGE_ROWS;
+    const rows = byId?.rows ?? ((small ? stmt.all(...params, query.limit, offset) : stmt.iterate(...params, query.limit, offset)) as Iterable<Stored[]>);
     const decode = (row: Stored[]) => (query.lastId ? row.slice(0, -1) : row).map((v, i) => decoders[i](v));
     const writer = query.encode ? new RecordsWriter(query.encode.format, query.encode.columns) : null;
     const out: SearchOutput = { rows: [] };
