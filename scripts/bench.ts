@@ -470,6 +470,43 @@ async function explorerTimes(): Promise<{ firstRows: ReturnType<typeof stats>; s
   }
 }
 
+/**
+ * `npm run bench -- --serve`: serving alone, in rounds that take turns with the bare server
+ * (scripts/bare-server.ts), so both see the same machine: the 5-query mix at 4 clients and at
+ * 1, each query's median, and cheap first pages beside slow requests (p95), every round.
+ */
+async function serveOnly() {
+  const rounds = Number(process.argv[process.argv.indexOf("--rounds") + 1]) || 3;
+  if (!PORT) PORT = await freePort();
+  const server = startServer();
+  const mix = QUERIES.filter((q) => q.indexed);
+  const slowQueries: Query[] = [
+    { name: "slow: unindexed count", body: { filters: { distance: 1000 }, limit: 1 } },
+    { name: "slow: limit 32000", body: { limit: 32000, include_total: false } },
+  ];
+  const f = (n: number) => n.toFixed(1).padStart(7);
+  try {
+    await waitReady();
+    await load(mix, 4, { seconds: 3 }); // warm up
+    for (let round = 1; round <= rounds; round++) {
+      const ours = { four: await load(mix, 4, { seconds: 8 }), one: await load(mix, 1, { seconds: 4 }) };
+      const bare = await viaBareServer([...mix], async () => ({ four: await load(mix, 4, { seconds: 8 }), one: await load(mix, 1, { seconds: 4 }) }));
+      let slowRunning = true;
+      const slow = (async () => {
+        while (slowRunning) for (const q of slowQueries) await post("datastore_search", { resource_id: RESOURCE, ...q.body });
+      })();
+      const beside = stats([...(await load([QUERIES[0]], 3, { seconds: 4 })).latencies.values()][0]);
+      slowRunning = false;
+      await slow;
+      console.log(`round ${round}: 4 clients ours ${ours.four.rps.toFixed(0)} req/s, bare ${bare.four.rps.toFixed(0)} (${(ours.four.rps / bare.four.rps).toFixed(2)}×); 1 client ours ${ours.one.rps.toFixed(0)}, bare ${bare.one.rps.toFixed(0)} (${(ours.one.rps / bare.one.rps).toFixed(2)}×); first page beside slow requests p95 ${beside.p95.toFixed(1)} ms (median ${beside.median.toFixed(1)}, ${beside.n})`);
+      for (const [q, times] of ours.four.latencies) console.log(`    ${q.padEnd(30)} median at 4 clients: ours ${f(stats(times).median)}  bare ${f(stats(bare.four.latencies.get(q) ?? []).median)}   at 1: ours ${f(stats(ours.one.latencies.get(q) ?? []).median)}  bare ${f(stats(bare.one.latencies.get(q) ?? []).median)}`);
+    }
+  } finally {
+    server.kill("SIGTERM");
+    agent.destroy();
+  }
+}
+
 /** `npm run bench -- --views`: only the Summary, chart and map figures (bench-views.ts). */
 async function viewsOnly() {
   if (!PORT) PORT = await freePort();
@@ -541,6 +578,7 @@ async function main() {
   if (engine !== "sqlite") throw new Error(`--engine: "${engine}" is not an engine (sqlite, postgres)`);
 
   if (process.argv.includes("--views")) return viewsOnly();
+  if (process.argv.includes("--serve")) return serveOnly();
 
   // Issue 13's import: `npm run import` with two indexes beside raw SQLite doing the same work
   // one step after another, into a scratch file, ours first (the floor holds every parsed row).
