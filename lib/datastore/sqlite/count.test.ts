@@ -85,4 +85,13 @@ describe("totals: exact unless the client sets total_estimation_threshold", () =
     expect(err).toBeInstanceOf(DatastoreError);
     expect(Object.keys((err as DatastoreError).details)).toEqual(["query"]);
   });
+
+  // Last: it writes to "big".
+  it("keeps an exact count for the resource's version, until a write", async () => {
+    expect(await total("big", kIs0)).toEqual({ total: EXACT, estimated: false });
+    await engine.write("big", [{ k: 0 }], "insert");
+    expect(await total("big", kIs0)).toEqual({ total: EXACT + 1, estimated: false });
+    await engine.deleteRows("big", [{ op: "eq", field: "_id", value: ROWS + 1 }]);
+    expect(await total("big", kIs0)).toEqual({ total: EXACT, estimated: false });
+  });
 });

@@ -25,10 +25,29 @@ type CountPlan = { rows: number } | { sql: string; params: unknown[]; budgeted: 
 
 const coveredPlans = new WeakMap<Conn, Memo<boolean>>();
 
-export function count(c: Conn, r: Internal, plan: ReadPlan, query: SearchQuery): { total: number; estimated: boolean } {
+const counted = new WeakMap<Conn, Memo<number>>();
+
+/**
+ * An exact count, kept per connection for the resource's version: every write raises the
+ * version, so a total is counted once per version and filters, not again on every page a
+ * client reads of them. `keep` false: the rows may be a transaction's uncommitted ones, whose
+ * version number could come back with other rows.
+ */
+export function exactCount(c: Conn, r: Internal, sql: string, params: unknown[], keep: boolean): number {
+  const run = () => c.cache.get(sql, "pluck").get(...params) as number;
+  if (!keep) return run();
+  let memo = counted.get(c);
+  if (!memo) counted.set(c, (memo = new Memo<number>()));
+  const key = `${r.table}\0${r.version}\0${sql}\0${JSON.stringify(params, (_, v) => (typeof v === "bigint" ? `${v}n` : v))}`;
+  return memo.get(key, run);
+}
+
+export function count(c: Conn, r: Internal, plan: ReadPlan, query: SearchQuery, keep = true): { total: number; estimated: boolean } {
   const how = countPlan(c, r, plan, query);
   if ("rows" in how) return { total: how.rows, estimated: false };
-  const exact = () => c.cache.get(how.sql, "pluck").get(...how.params) as number;
+  // With a threshold, a slow count is estimated as CKAN does, whether or not an exact one was
+  // kept: the same question gets the same kind of answer.
+  const exact = () => exactCount(c, r, how.sql, how.params, keep && query.totalEstimationThreshold == null);
   // A count that cannot scan (full text alone, an index range) is exact at once.
   if (!how.budgeted) return { total: exact(), estimated: false };
   return runNow(

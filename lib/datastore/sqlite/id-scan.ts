@@ -11,7 +11,7 @@ import type { Filter, SearchQuery } from "../engine";
 import type { Stored } from "../types";
 import type { Internal } from "./catalog";
 import type { Conn } from "./connection";
-import { countPlan } from "./count";
+import { countPlan, exactCount } from "./count";
 import { DeadlineExceeded, within } from "./deadline";
 import { inIdOrder, pageSql, type ReadPlan } from "./read-plan";
 import { quoteIdent as q } from "./sql";
@@ -28,7 +28,8 @@ export interface IdOrderPage {
 }
 
 /** The page, chosen as above; null when the query is not of this kind (the caller's plan). */
-export function idOrderPage(c: Conn, r: Internal, plan: ReadPlan, query: SearchQuery): IdOrderPage | null {
+/** `keep`: whether counts may be kept (count.ts exactCount). */
+export function idOrderPage(c: Conn, r: Internal, plan: ReadPlan, query: SearchQuery, keep = true): IdOrderPage | null {
   if (!inIdOrder(query) || query.limit === 0) return null;
   // A next_page walk's `_id` bound narrows where a walk starts, not how dense the matches are.
   const others = conjuncts(query.filters).filter((f) => !isIdBound(f));
@@ -47,7 +48,7 @@ export function idOrderPage(c: Conn, r: Internal, plan: ReadPlan, query: SearchQ
   // When the total is wanted anyway, count them all; else only as far as the bound.
   const whole = query.includeTotal && others.length === conjuncts(query.filters).length;
   const seen = whole
-    ? (c.cache.get(how.sql, "pluck").get(...how.params) as number)
+    ? exactCount(c, r, how.sql, how.params, keep)
     : (c.cache
         .get(`SELECT count(*) FROM (SELECT 1 FROM ${q(r.table)} AS t WHERE ${where.sql(false)} LIMIT ?)`, "pluck")
         .get(...where.params, bound + 1) as number);

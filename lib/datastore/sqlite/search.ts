@@ -16,8 +16,8 @@ import { pageSql, planSearch, type ReadPlan } from "./read-plan";
 /** Pages up to this many rows are read at once rather than row by row. */
 const SMALL_PAGE_ROWS = 1000;
 
-/** `keepLists` false: the rows may be a transaction's uncommitted ones, so a ranked list built
- *  from them is used once and not kept (its version number could come back with other rows).
+/** `keepLists` false: the rows may be a transaction's uncommitted ones, so a ranked list or a
+ *  count made from them is used once and not kept (its version number could come back with other rows).
  *  `plan`: the one the read was judged by (read-cost.ts), in the same snapshot. */
 export function search(c: Conn, r: Internal, query: SearchQuery, keepLists = true, plan = planSearch(c, r, query)): SearchOutput {
   const { params, decoders, offset } = plan;
@@ -36,7 +36,7 @@ export function search(c: Conn, r: Internal, query: SearchQuery, keepLists = tru
     return out;
   }
   return within(c.db, c.limits.queryTimeoutMs, () => {
-    const byId = idOrderPage(c, r, plan, query);
+    const byId = idOrderPage(c, r, plan, query, keepLists);
     // A big page row by row: with `encode`, 32,000 rows go straight into JSON bytes, never held
     // as rows; a small one at once, which costs SQLite's bindings less per row.
     const stmt = c.cache.get(sql, "raw");
@@ -55,7 +55,7 @@ export function search(c: Conn, r: Internal, query: SearchQuery, keepLists = tru
     if (query.lastId && last) out.lastId = Number(last.at(-1));
     if (query.includeTotal) {
       const counted = byId?.total ?? null;
-      const { total, estimated } = counted === null ? count(c, r, plan, query) : { total: counted, estimated: false };
+      const { total, estimated } = counted === null ? count(c, r, plan, query, keepLists) : { total: counted, estimated: false };
       out.total = total;
       out.totalEstimated = estimated;
     }
