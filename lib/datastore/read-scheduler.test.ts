@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { config } from "../config";
+import { bulkInsert } from "../test/bulk-insert";
 import type { DatastoreEngine, SearchQuery } from "./engine";
 import { DatastoreError } from "./errors";
 import { openEngine } from "./open";
@@ -70,13 +71,7 @@ describe("read pool lanes (two workers, one expensive read at a time)", () => {
       { id: "word", type: "text" },
     ]);
     const words = ["alpha", "beta", "gamma", "delta"];
-    // The bulk path (imports) in one transaction: validated row-by-row writes took most of the
-    // file's time, and these tests are about reading.
-    await engine.transaction(async (tx) => {
-      const load = await tx.bulkLoad(resourceId, ["n", "word"]);
-      await load.append(Array.from({ length: ROWS }, (_, i) => [(i * 7919) % ROWS, words[i % 4]]));
-      await load.finish();
-    });
+    await bulkInsert(engine, resourceId, Array.from({ length: ROWS }, (_, i) => ({ n: (i * 7919) % ROWS, word: words[i % 4] })));
     pool = new ReadPool(file, 2, undefined, config);
   });
 

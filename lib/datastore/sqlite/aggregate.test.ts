@@ -13,6 +13,7 @@ import { openReader, type Conn } from "./connection";
 import { judge } from "./read-cost";
 import { toDatastoreError } from "./errors";
 import { spreadSample } from "./spread-sample";
+import { bulkInsert } from "../../test/bulk-insert";
 
 const tempFile = () => path.join(fs.mkdtempSync(path.join(os.tmpdir(), "aggregate-")), "a.db");
 const base: SearchQuery = { filters: [], fts: [], columns: ["_id"], sort: [], distinct: false, limit: 10, offset: 0, includeTotal: false };
@@ -345,7 +346,7 @@ describe("aggregate on a big table", () => {
       { id: "v", type: "int4" },
     ];
     await engine.createResource({ id: "big", name: "big", description: "", private: false }, fields);
-    await engine.write("big", Array.from({ length: BIG }, (_, k) => ({ g: `g${k % 50}`, h: `g${k % 50}`, v: k })), "insert");
+    await bulkInsert(engine, "big", Array.from({ length: BIG }, (_, k) => ({ g: `g${k % 50}`, h: `g${k % 50}`, v: k })));
     await engine.setIndexes("big", [["g"]]);
     await engine.close();
     c = openReader(file, config);

@@ -7,6 +7,7 @@ import type { DatastoreEngine, Field, HistogramOutput, Resource, SearchQuery } f
 import { DatastoreError } from "../errors";
 import { parsePlain } from "../full-text";
 import { openEngine } from "../open";
+import { bulkInsert } from "../../test/bulk-insert";
 import { mustGet } from "./catalog";
 import { openReader } from "./connection";
 import { histogram } from "./histogram";
@@ -155,7 +156,7 @@ describe("histogram on a big table", () => {
     file = tempFile();
     engine = await openEngine({ file, readWorkers: 0 });
     await engine.createResource({ id: "big", name: "big", description: "", private: false }, [{ id: "n", type: "int4" }]);
-    await engine.write("big", Array.from({ length: BIG }, (_, k) => ({ n: k + 1 })), "insert");
+    await bulkInsert(engine, "big", Array.from({ length: BIG }, (_, k) => ({ n: k + 1 })));
     await engine.setIndexes("big", [["n"]]);
   });
   afterAll(async () => {

@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeIndexes } from "../actions/datastore-info";
+import { bulkInsert } from "../../test/bulk-insert";
 import type { Resource, SearchQuery } from "../engine";
 import { openEngine } from "../open";
 import type { SqliteEngine } from "./engine";
@@ -43,18 +44,7 @@ async function makeResource(engine: SqliteEngine, id: string, rows: number): Pro
     { id: "tags", type: "_text" },
   ]);
   const words = ["alpha", "beta", "gamma", "delta", "epsilon"];
-  // The bulk path (imports), in one transaction: these tests are about reads and the index
-  // build, and validated row writes took most of the file's time.
-  await engine.transaction(async (tx) => {
-    const load = await tx.bulkLoad(id, ["n", "m", "word", "tags"]);
-    for (let start = 0; start < rows; start += 50_000) {
-      await load.append(Array.from({ length: Math.min(50_000, rows - start) }, (_, j) => {
-        const i = start + j;
-        return [(i * 7919) % rows, i % 1000, words[i % 5], [words[i % 3]]];
-      }));
-    }
-    await load.finish();
-  });
+  await bulkInsert(engine, id, Array.from({ length: rows }, (_, i) => ({ n: (i * 7919) % rows, m: i % 1000, word: words[i % 5], tags: [words[i % 3]] })));
   return (await engine.getResource(id))!;
 }
 

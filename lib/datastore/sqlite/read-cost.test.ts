@@ -6,6 +6,7 @@ import { config } from "../../config";
 import type { DatastoreEngine, Filter, SearchQuery } from "../engine";
 import { parsePlain } from "../full-text";
 import { openEngine } from "../open";
+import { bulkInsert } from "../../test/bulk-insert";
 import { mustGet } from "./catalog";
 import { openReader, type Conn } from "./connection";
 import { judge, observe } from "./read-cost";
@@ -34,7 +35,7 @@ describe("read cost: cheap or expensive, from SQLite's plan", () => {
       { id: "u", type: "int4" }, // not indexed
       { id: "w", type: "text" }, // full text: "omega" in 3,000 rows, "alpha" in the rest
     ]);
-    await engine.write("costs", Array.from({ length: ROWS }, (_, i) => ({ n: i, k: `k${i % 100}`, u: (i * 7919) % ROWS, w: i % 20 === 0 ? "omega" : "alpha" })), "insert");
+    await bulkInsert(engine, "costs", Array.from({ length: ROWS }, (_, i) => ({ n: i, k: `k${i % 100}`, u: (i * 7919) % ROWS, w: i % 20 === 0 ? "omega" : "alpha" })));
     await engine.setIndexes("costs", [["n"], ["k"]]);
     await engine.createResource({ id: "small", name: "small", description: "", private: false }, [{ id: "u", type: "int4" }]);
     await engine.write("small", Array.from({ length: 500 }, (_, i) => ({ u: i })), "insert");

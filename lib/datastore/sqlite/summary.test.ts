@@ -7,6 +7,7 @@ import type { DatastoreEngine, Field, FieldSummary, Resource, SearchQuery, Summa
 import { DatastoreError } from "../errors";
 import { parsePlain } from "../full-text";
 import { openEngine } from "../open";
+import { bulkInsert } from "../../test/bulk-insert";
 import { mustGet } from "./catalog";
 import { openReader, type Conn } from "./connection";
 import { spreadSample } from "./spread-sample";
@@ -180,7 +181,7 @@ describe("summary of a big table on read workers", () => {
     file = tempFile();
     const writer = await openEngine({ file, readWorkers: 0 });
     await writer.createResource({ id: "w", name: "w", description: "", private: false }, [{ id: "n", type: "int4" }]);
-    await writer.write("w", Array.from({ length: ROWS }, (_, k) => ({ n: k % 1000 })), "insert");
+    await bulkInsert(writer, "w", Array.from({ length: ROWS }, (_, k) => ({ n: k % 1000 })));
     await writer.close();
     engine = await openEngine({ file, readWorkers: 2 });
   });
