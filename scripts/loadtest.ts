@@ -262,10 +262,13 @@ async function main() {
     }
     if (catalog !== rows.size) countMismatch++;
   }
-  const integrity = await engine.check("quick").then(
-    () => "ok",
-    (e: Error) => e.message,
-  );
+  const integrity = await engine
+    .check("quick")
+    .then(() => engine.scan("quick"))
+    .then(
+      () => "ok",
+      (e: Error) => e.message,
+    );
   await engine.close();
   const endRss = rssMb(server.pid);
   await server.stop();

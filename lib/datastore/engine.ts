@@ -355,8 +355,13 @@ export interface DatastoreEngine {
   /** Refreshes the planner's statistics (after loading sample data, say). */
   analyze(): Promise<void>;
   /** Start-up check: the store is readable, not corrupt ("full" looks harder) and writable;
-   *  throws DatastoreUnavailable with what to do about it. */
+   *  throws DatastoreUnavailable with what to do about it. What reads the whole store is left
+   *  to scan(). */
   check(level: StartupCheck): Promise<void>;
+  /** The rest of the start-up check, which reads the whole store (SQLite's page scan): seconds
+   *  or more on a large one, so it runs off the event loop while the server serves; throws as
+   *  check() does. */
+  scan(level: StartupCheck): Promise<void>;
   /** A consistent copy of the whole store, taken while it serves; returns what was written. */
   backup(target: string): Promise<string>;
   close(): Promise<void>;

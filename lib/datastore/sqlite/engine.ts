@@ -17,7 +17,7 @@ import * as catalog from "./catalog";
 import type { Internal } from "./catalog";
 import { openReader, openWriter, type Conn } from "./connection";
 import { toDatastoreError } from "./errors";
-import { checkDatabase, explainOpenError } from "./health";
+import { checkDatabase, explainOpenError, scanPages } from "./health";
 import { histogram } from "./histogram";
 import { IndexLearner, type LearnEvent, type LearnSettings } from "./index-learning";
 import * as learned from "./learned-indexes";
@@ -384,8 +384,12 @@ export class SqliteEngine implements DatastoreEngine {
     });
   }
 
-  async check(level: StartupCheck): Promise<void> {
-    await this.lock.run(() => checkDatabase(this.c.db, this.file, level));
+  async check(): Promise<void> {
+    await this.lock.run(() => checkDatabase(this.c.db, this.file, "off"));
+  }
+
+  async scan(level: StartupCheck): Promise<void> {
+    if (level !== "off") await scanPages(this.file, level);
   }
 
   /** SQLite's online backup: all pages in one step inside one read transaction (a copy made

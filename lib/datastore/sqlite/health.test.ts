@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { config } from "../../config";
 import { DatastoreUnavailable } from "../errors";
 import { openWriter } from "./connection";
-import { checkDatabase, explainOpenError } from "./health";
+import { checkDatabase, explainOpenError, scanPages } from "./health";
 import { checksumFile } from "./test-support";
 
 const openDatabase = (file: string) => openWriter(file, config).db;
@@ -48,6 +48,19 @@ describe("checkDatabase", () => {
     expect(() => checkDatabase(db, file)).toThrow(DatastoreUnavailable);
     expect(() => checkDatabase(db, file)).toThrow(/is corrupt .*Restore it from a backup/);
     db.close();
+  });
+
+  it("scans the pages on a thread of its own, with the same findings", async () => {
+    const sound = path.join(dir, "scan-ok.db");
+    makeDb(sound, 100);
+    await expect(scanPages(sound, "full")).resolves.toBeUndefined();
+    const damaged = path.join(dir, "scan-damaged.db");
+    makeDb(damaged, 2000);
+    const fd = fs.openSync(damaged, "r+");
+    fs.writeSync(fd, Buffer.alloc(4096 * 20, 0xa5), 0, 4096 * 20, 4096 * 30);
+    fs.closeSync(fd);
+    await expect(scanPages(damaged, "quick")).rejects.toThrow(DatastoreUnavailable);
+    await expect(scanPages(damaged, "quick")).rejects.toThrow(/is corrupt .*Restore it from a backup/);
   });
 
   it("explains a file that is not a database", () => {

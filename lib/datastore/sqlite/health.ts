@@ -1,28 +1,19 @@
 // Start-up checks of the database, so a server that cannot serve says why once and stops
 // instead of failing request after request: a file that is not SQLite or is corrupt, a
-// read-only file or directory, a directory that cannot be created. The engine's check() and
-// open run them; each problem becomes a DatastoreUnavailable that says what to do.
+// read-only file or directory, a directory that cannot be created. The engine's check(), scan()
+// and open run them; each problem becomes a DatastoreUnavailable that says what to do.
+import { sourceWorker } from "../../source-worker";
 import type { StartupCheck } from "../engine";
 import { DatastoreUnavailable } from "../errors";
 import type { DB } from "./connection";
 import { codeOf } from "./errors";
 
 /**
- * Checks an open database: page structure (`quick_check`, or the slower `integrity_check`
- * with "full"), then that it can take the write lock and write (rolled back at once).
- * Throws a DatastoreUnavailable with an explanation.
+ * Checks an open database: page structure (checkPages) unless "off", then that it can take the
+ * write lock and write (rolled back at once). Throws a DatastoreUnavailable with an explanation.
  */
 export function checkDatabase(db: DB, file: string, level: StartupCheck = "quick"): void {
-  if (level !== "off") {
-    const rows = db.pragma(`${level === "full" ? "integrity_check" : "quick_check"}(5)`, { simple: false }) as Record<string, string>[];
-    const found = rows.map((r) => Object.values(r)[0]);
-    if (found.length !== 1 || found[0] !== "ok") {
-      throw new DatastoreUnavailable(
-        `the database at ${file} is corrupt (${found.join("\n").replace(/\s*\n\s*/g, "; ").slice(0, 300)}). ` +
-          "Restore it from a backup (npm run backup -- FILE makes one), or point DATASTORE_DB at another file.",
-      );
-    }
-  }
+  if (level !== "off") checkPages(db, file, level);
   try {
     db.exec("BEGIN IMMEDIATE");
   } catch (e) {
@@ -36,6 +27,31 @@ export function checkDatabase(db: DB, file: string, level: StartupCheck = "quick
   } finally {
     db.exec("ROLLBACK");
   }
+}
+
+/** Page structure: `quick_check`, or the slower `integrity_check` with "full". Reads the whole
+ *  file, so the engine runs it on a thread (scan-worker.ts). */
+export function checkPages(db: DB, file: string, level: "quick" | "full"): void {
+  const rows = db.pragma(`${level === "full" ? "integrity_check" : "quick_check"}(5)`, { simple: false }) as Record<string, string>[];
+  const found = rows.map((r) => Object.values(r)[0]);
+  if (found.length !== 1 || found[0] !== "ok") {
+    throw new DatastoreUnavailable(
+      `the database at ${file} is corrupt (${found.join("\n").replace(/\s*\n\s*/g, "; ").slice(0, 300)}). ` +
+        "Restore it from a backup (npm run backup -- FILE makes one), or point DATASTORE_DB at another file.",
+    );
+  }
+}
+
+/** checkPages on a thread of its own (scan-worker.ts); throws as it does. */
+export async function scanPages(file: string, level: "quick" | "full"): Promise<void> {
+  const worker = sourceWorker("lib/datastore/sqlite/scan-worker.ts", { workerData: { file, level } });
+  worker.unref(); // a server stopping does not wait for it
+  const problem = await new Promise<string | undefined>((resolve, reject) => {
+    worker.once("message", (m: { problem?: string }) => resolve(m.problem));
+    worker.once("error", reject);
+    worker.once("exit", (code) => reject(new Error(`the page scan stopped (${code})`)));
+  });
+  if (problem) throw new DatastoreUnavailable(problem);
 }
 
 /** A sentence for an error opening or first using the database, with what to do about it. */
