@@ -6,8 +6,6 @@ import { config } from "../config";
 import type { DatastoreEngine } from "./engine";
 import type { ReadLimits } from "./read-limits";
 import type { FullTextMode } from "./postgres/bulk-load";
-import { openPostgresEngine } from "./postgres/engine";
-import { openSqliteEngine } from "./sqlite/engine";
 import type { LearnSettings } from "./sqlite/index-learning";
 
 export interface EngineOptions {
@@ -40,7 +38,9 @@ export async function openEngine(options: EngineOptions = {}): Promise<Datastore
   const databaseUrl = options.databaseUrl ?? (options.file === undefined ? config.databaseUrl : undefined);
   const limits = options.limits ?? config;
   const expensiveReads = options.expensiveReads ?? config.expensiveReads;
+  // Each engine is loaded when chosen: a server loads one driver, not both (pg takes a while).
   if (databaseUrl) {
+    const { openPostgresEngine } = await import("./postgres/engine");
     return openPostgresEngine({
       url: databaseUrl,
       readUrl: options.readDatabaseUrl ?? config.readDatabaseUrl,
@@ -51,6 +51,7 @@ export async function openEngine(options: EngineOptions = {}): Promise<Datastore
       bulkFullText: options.bulkFullText ?? config.pgBulkFullText,
     });
   }
+  const { openSqliteEngine } = await import("./sqlite/engine");
   return openSqliteEngine({
     file: options.file ?? config.dbPath,
     readWorkers: options.readWorkers ?? config.readWorkers,

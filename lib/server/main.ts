@@ -21,9 +21,11 @@ const dev = !apiOnly && (values.dev ?? false);
 (process.env as Record<string, string>).NODE_ENV = dev ? "development" : "production";
 
 async function main(): Promise<void> {
-  // Exits with a clear message when the database is unusable.
-  await (await import("../server-start")).startDatastore();
-  const { createAppServer } = await import("./app-server");
+  // Exits with a clear message when the database is unusable. Opening it starts the read
+  // workers, which would take the cores from loading the routes and pages: it goes last, but in
+  // development, where Next opens it too as it prepares (instrumentation.ts).
+  const { startDatastore } = await import("../server-start");
+  if (dev) await startDatastore();
   const port = Number(values.port ?? process.env.PORT ?? 3000);
   // Not $HOSTNAME: shells and containers set it to the machine name.
   const hostname = values.hostname;
@@ -53,6 +55,8 @@ async function main(): Promise<void> {
     // The pages as `next build` prerendered them, from memory: Next's server runtime is not loaded.
     pages = (await import("./static-files")).staticFiles(root);
   }
+  if (!dev) await startDatastore();
+  const { createAppServer } = await import("./app-server");
   const server = createAppServer(routes, pages, dev);
   // the dev server's hot reload talks over a WebSocket
   if (upgrade) server.on("upgrade", upgrade);

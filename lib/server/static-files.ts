@@ -1,12 +1,16 @@
 // The explorer's pages as `next build` prerendered them (.next/server/app: the HTML, and the
 // RSC payload Next's client asks for with an `RSC: 1` header), its hashed assets
 // (.next/static, at /_next/static) and public/, read once at start and kept in memory with a
-// gzip copy: small enough to hold whole. Paths are looked up in that table, so nothing else
-// can be named.
+// gzip copy (made on libuv's threads while the server starts, so it does not hold up the first
+// answer): small enough to hold whole. Paths are looked up in that table, so nothing else can
+// be named.
 import fs from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
+import { promisify } from "node:util";
 import zlib from "node:zlib";
+
+const gzip = promisify(zlib.gzip);
 
 const TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
@@ -23,7 +27,8 @@ const TYPES: Record<string, string> = {
 
 interface StaticFile {
   body: Buffer;
-  gzip?: Buffer;
+  /** Settles to undefined should compressing fail: the body goes as it is. */
+  gzip?: Promise<Buffer | undefined>;
   type: string;
   etag: string;
 }
@@ -34,7 +39,7 @@ function entry(file: string, type = TYPES[path.extname(file)] ?? "application/oc
   const st = fs.statSync(file);
   return {
     body,
-    gzip: compressible ? zlib.gzipSync(body, { level: 9 }) : undefined,
+    gzip: compressible ? gzip(body, { level: 9 }).catch(() => undefined) : undefined,
     type,
     etag: `"${st.size.toString(36)}-${Math.floor(st.mtimeMs).toString(36)}"`,
   };
@@ -74,7 +79,7 @@ function buildFiles(root: string): Map<string, StaticFile> {
 }
 
 /** A handler for the build in `root`; anything else answers the not-found page with a 404. */
-export function staticFiles(root: string): (req: IncomingMessage, res: ServerResponse) => void {
+export function staticFiles(root: string): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   const files = buildFiles(root);
   const page = (pathname: string) => (pathname === "/" ? "/index" : pathname.replace(/\/$/, ""));
   // A prefetch of one segment (`Next-Router-Segment-Prefetch: /_tree`) gets that segment's
@@ -87,7 +92,7 @@ export function staticFiles(root: string): (req: IncomingMessage, res: ServerRes
       ? files.get(`rsc:${page(pathname)}.segments${segment}.segment`)
       : undefined;
   };
-  return (req, res) => {
+  return async (req, res) => {
     if (req.method !== "GET" && req.method !== "HEAD") {
       res.writeHead(405, { allow: "GET, HEAD" }).end();
       return;
@@ -115,9 +120,9 @@ export function staticFiles(root: string): (req: IncomingMessage, res: ServerRes
       res.writeHead(304).end();
       return;
     }
-    const gzip = file.gzip && /\bgzip\b/.test(String(req.headers["accept-encoding"] ?? ""));
-    const body = gzip ? file.gzip! : file.body;
-    if (gzip) res.setHeader("content-encoding", "gzip");
+    const gzipped = file.gzip && /\bgzip\b/.test(String(req.headers["accept-encoding"] ?? "")) ? await file.gzip : undefined;
+    const body = gzipped ?? file.body;
+    if (gzipped) res.setHeader("content-encoding", "gzip");
     res.setHeader("content-length", body.length);
     res.statusCode = found ? 200 : 404;
     res.end(req.method === "HEAD" ? undefined : body);

@@ -2,11 +2,13 @@
 // smoke set through it, on a temporary database, with the security headers, the bare 400 for a
 // bad percent-encoded path and the body limit that `npm start` has; and, through both servers,
 // what the route handlers cannot do by themselves: an upload's import on a thread of its own,
-// and each anonymous client's own turn among expensive reads.
+// and each anonymous client's own turn among expensive reads. `npm start` runs the compiled
+// server (dist/), whose threads start their compiled entries.
+import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ensureBuilt, startServer, tempDir, type RunningServer } from "./server";
+import { ROOT, ensureBuilt, startArgs, startServer, tempDir, type RunningServer } from "./server";
 
 const ADMIN = "next-start-admin";
 let server: RunningServer;
@@ -99,6 +101,13 @@ describe.each(["next start", "npm start"] as const)("through %s", (via) => {
 
   afterAll(async () => {
     await s?.stop();
+  });
+
+  it.runIf(via === "npm start")("runs the compiled server, with no TypeScript loader", () => {
+    const args = startArgs();
+    expect(args.join(" ")).not.toMatch(/tsx/);
+    expect(args.at(-1)).toBe("dist/lib/server/main.js");
+    expect(fs.existsSync(path.join(ROOT, "dist/lib/server/main.js"))).toBe(true);
   });
 
   const post = async (route: string, body: unknown, headers: Record<string, string> = {}) => {
