@@ -1,14 +1,14 @@
 // Accessibility and layout: no serious or critical axe violations in the main states, in light
 // and dark mode, at desktop width and at 375px; none at all on each tab, the record view and
 // each step of the Add filter dialog.
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { expect, test } from "./helpers/test";
 import { ADMIN_TOKEN, dataRows, shot, waitForRows } from "./helpers/explorer";
+import { axe } from "./helpers/axe";
 
 /** No axe violation in the page as it is now: of any impact (`every`), or serious and critical. */
 async function expectNoSeriousViolations(page: Page, state: string, { every = false } = {}) {
-  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
+  const results = await axe(page).analyze();
   const found = every ? results.violations : results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
   const report = found.map((v) => `${v.id} (${v.impact}): ${v.help}\n  ${v.nodes.map((n) => n.target.join(" ")).join("\n  ")}`);
   expect(report, `axe violations in ${state}`).toEqual([]);

@@ -1,12 +1,12 @@
 // The Chart tab: a chart of the current result whose settings live in the URL (a reload draws
 // the same chart), with a caption, its numbers as a table, downloads (PNG, SVG, CSV of the
 // numbers) and, in the API panel, the request that drew it.
-import AxeBuilder from "@axe-core/playwright";
 import type { Download, Page } from "@playwright/test";
 import fs from "node:fs";
 import { expect, test } from "./helpers/test";
 import path from "node:path";
 import { ARTIFACTS, shot } from "./helpers/explorer";
+import { axe } from "./helpers/axe";
 
 function figure(page: Page) {
   return page.getByRole("tabpanel").locator("figure");
@@ -208,7 +208,7 @@ for (const colorScheme of ["light", "dark"] as const) {
     await page.goto("/?resource_id=flights-20k&view=chart&chart=line&x=date&period=week");
     await expect(figure(page).locator("svg[role=img]")).toBeVisible();
     await numbersTable(page);
-    const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
+    const results = await axe(page).analyze();
     const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
     expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
     await shot(page, `54-chart-line-${colorScheme}`);

@@ -2,10 +2,10 @@
 // read it from datastore_info); name, description and private change at once; a refused name
 // shows the API's words and changes nothing; Delete resource asks first, then the resource is
 // gone from the picker. A read token sees no "Edit details".
-import AxeBuilder from "@axe-core/playwright";
 import type { APIRequestContext, Page } from "@playwright/test";
 import { expect, test } from "./helpers/test";
 import { ADMIN_TOKEN, createToken, recordsTable, shot, useToken, waitForRows } from "./helpers/explorer";
+import { axe } from "./helpers/axe";
 
 const admin = { Authorization: ADMIN_TOKEN };
 
@@ -38,7 +38,7 @@ async function api(request: APIRequestContext, action: string, data: Record<stri
 
 /** No axe violation of any impact in the page as it is now (the dialog open). */
 async function expectAccessible(page: Page, state: string) {
-  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
+  const results = await axe(page).analyze();
   const report = results.violations.map((v) => `${v.id} (${v.impact}): ${v.help}\n  ${v.nodes.map((n) => n.target.join(" ")).join("\n  ")}`);
   expect(report, `axe violations in ${state}`).toEqual([]);
 }

@@ -1,10 +1,10 @@
 // The Map tab: the matching rows placed by their coordinates. Few rows are points (a click opens
 // the record), many are a server-side grid (a click on a cell zooms in with two range chips);
 // the URL holds it all, so a reload draws the same map; a table says it in words.
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { expect, test } from "./helpers/test";
 import { shot } from "./helpers/explorer";
+import { axe } from "./helpers/axe";
 
 function figure(page: Page) {
   return page.getByRole("tabpanel").locator("figure");
@@ -143,7 +143,7 @@ test("axe: the Map tab", async ({ page }) => {
   await page.goto("/?resource_id=airports&view=map&q=portland");
   await expect(figure(page).locator("figcaption")).toContainText(/Showing \d+ rows/);
   await page.getByText("Show the points as a table").click();
-  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
+  const results = await axe(page).analyze();
   const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
   expect(serious.map((v) => `${v.id}: ${v.help} ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
 });

@@ -1,10 +1,10 @@
 // Ranges, exclude and empty in the filter bar: From/To with a histogram, "is not", "is empty"
 // and "is not empty"; the chips read as sentences, the URL holds the API's filters JSON, a reload
 // restores them, and "why no rows" counts what each one removes.
-import AxeBuilder from "@axe-core/playwright";
 import type { APIRequestContext, Page } from "@playwright/test";
 import { expect, test } from "./helpers/test";
 import { apiSearch, columnTexts, rangeStatus, shot, waitForRows } from "./helpers/explorer";
+import { axe } from "./helpers/axe";
 
 function filtersInUrl(page: Page): unknown {
   const raw = new URL(page.url()).searchParams.get("filters");
@@ -18,7 +18,7 @@ async function total(request: APIRequestContext, resource: string, filters: obje
 const count = (n: number) => n.toLocaleString("en-US");
 
 async function expectNoSeriousViolations(page: Page, state: string) {
-  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
+  const results = await axe(page).analyze();
   const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
   expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`), `axe in ${state}`).toEqual([]);
 }
