@@ -12,6 +12,7 @@ import { Worker, type WorkerOptions } from "node:worker_threads";
 export const THREADS = [
   "lib/datastore/sqlite/read-worker.ts",
   "lib/datastore/sqlite/index-builder.ts",
+  "lib/datastore/sqlite/fts-worker.ts",
   "lib/datastore/sqlite/scan-worker.ts",
   "lib/upload/import-worker.ts",
   "lib/import/load-worker.ts",

@@ -153,6 +153,39 @@ describe("bulk load off the main thread", () => {
     expect(odd.total).toBe(750);
   });
 
+  it("indexes an empty resource's parts on a thread of its own, and the writer reads the index it adopts", async () => {
+    const words = { filters: [], fts: [{ field: null, tree: parsePlain("odd"), rank: "rank" as const }], limit: 0 };
+    expect((await engine.search((await engine.getResource("r"))!, { ...all, ...words })).total).toBe(0); // read before
+    let release = async () => {};
+    await engine.transaction(async (tx) => {
+      const bulk = await tx.bulkLoad("r", ["word", "n"]);
+      const load = bulk.offThread!();
+      release = load.release;
+      const sink = await openBulkSink(load.sink);
+      for (const [from, to] of [[0, 700], [700, 1500]]) {
+        sink.append(Array.from({ length: to - from }, (_, i) => [(from + i) % 2 ? "odd" : "even", String(from + i)]));
+        const part = sink.seal()!;
+        expect(await load.take(part)).toBe(to - from);
+        expect(fs.existsSync(String(part.file))).toBe(false); // the full-text thread has it open
+      }
+      sink.close();
+      expect(await bulk.index(10)).toBe(0); // that thread's work
+      expect(await bulk.finish()).toBe(1500);
+    });
+    await release();
+    expect(parts()).toEqual([]);
+    expect(() => checkFtsIntegrity(file, "r")).not.toThrow();
+    // The options a load leaves, as the main thread's own indexing leaves them.
+    const config = withRawDb(file, (db) => db.prepare(`SELECT k, v FROM "${tableOf(file, "r")}_fts_config" ORDER BY k`).raw().all());
+    expect(config).toEqual([["automerge", 4], ["hashsize", 1048576], ["version", 4]]);
+    const r = (await engine.getResource("r"))!;
+    expect((await engine.search(r, { ...all, ...words })).total).toBe(750);
+    // The writer goes on from the adopted index, not from what it read before the load.
+    await engine.write("r", [{ n: 1, word: "odd one" }], "insert");
+    expect((await engine.search((await engine.getResource("r"))!, { ...all, ...words })).total).toBe(751);
+    expect(() => checkFtsIntegrity(file, "r")).not.toThrow();
+  });
+
   it("refuses a part out of order, and a bad value with its row and field", async () => {
     await expect(
       engine.transaction(async (tx) => {

@@ -3,8 +3,9 @@
 // table with INSERT … SELECT in large steps, so no per-row FTS call crosses from JS. The caller
 // holds one transaction around the whole load; values are cast by the same toStorage rules
 // as every other write. Off the main thread (offThread): a worker writes the rows into part
-// files (bulk-sink.ts), and each part is copied in whole and full-text indexed here while
-// the worker writes the next.
+// files (bulk-sink.ts), and each part is copied in whole here while the worker writes the
+// next; its full text is indexed here too, or, into an empty resource, on a thread of its own
+// (fts-build.ts) whose index is adopted at the end.
 import fs from "node:fs";
 import path from "node:path";
 import type { BulkLoad, Field, SealedPart } from "../engine";
@@ -13,7 +14,8 @@ import { isStoredDate, isStoredTimestamp } from "../stored-dates";
 import { CastError, toStorage, type Stored } from "../types";
 import type { Conn, DB, Statement } from "./connection";
 import { isUniqueViolation as isUnique, toDatastoreError } from "./errors";
-import { ftsTable, indexRange } from "./fts-index";
+import { FtsBuild } from "./fts-build";
+import { LOAD_FTS, adoptFts, ftsOptionsSet, ftsSettings, ftsTable, indexRange, setFtsSettings, type FtsSettings } from "./fts-index";
 import { quoteIdent as q } from "./sql";
 
 export interface BulkColumn extends Field {
@@ -23,16 +25,11 @@ export interface BulkColumn extends Field {
 /** Bound parameters per multi-row INSERT: large enough to amortise the call, well under SQLite's limit. */
 const PARAMS_PER_STATEMENT = 2000;
 
-/**
- * FTS5's settings while bulk indexing, and its defaults. Merging less eagerly merges a growing
- * index in fewer, larger steps; a larger in-memory batch of new terms (`hashsize`) writes
- * fewer segments to merge (docs/performance.md "Import" has what each saves).
- */
-const LOAD_FTS = { automerge: 16, hashsize: 64 * 1024 * 1024 };
-const DEFAULT_FTS = { automerge: 4, hashsize: 1024 * 1024 };
-
-/** Parts an off-thread load may attach: SQLite attaches at most 10 databases at once. */
+/** Parts an off-thread load may attach: SQLite attaches at most 10 databases at once, and the
+ *  full-text thread's index takes one more. */
 export const MAX_PARTS = 8;
+/** The table a part holds its rows in (bulk-sink.ts). */
+export const PART_TABLE = "part";
 
 /**
  * Casts for one column. A date or timestamp already in the stored form (what Parquet and
@@ -182,6 +179,14 @@ function removeStaleParts(dbFile: string): void {
   }
 }
 
+function unlink(file: string): void {
+  try {
+    fs.rmSync(file, { force: true });
+  } catch {
+    // A system that keeps open files (Windows): release() removes it with the directory.
+  }
+}
+
 export class BulkLoader {
   private readonly db: DB;
   private readonly rows: RowInserter;
@@ -192,8 +197,10 @@ export class BulkLoader {
   private indexed = 0;
   private finished = false;
   /** The FTS5 settings to restore after loading, once indexing has changed them. */
-  private ftsBefore: typeof DEFAULT_FTS | null = null;
+  private ftsBefore: FtsSettings | null = null;
   private parts: { dir: string; attached: string[] } | null = null;
+  /** The full-text index built on a thread of its own, for a load into an empty resource. */
+  private ftsBuild: FtsBuild | null = null;
 
   constructor(
     private readonly c: Conn,
@@ -220,10 +227,10 @@ export class BulkLoader {
 
   index(max: number): number {
     const remaining = this.added - this.indexed;
-    if (remaining === 0 || this.all.length === 0) return 0;
+    if (remaining === 0 || this.all.length === 0 || this.ftsBuild) return 0;
     if (this.ftsBefore === null) {
-      this.ftsBefore = this.ftsSettings();
-      this.setFts(LOAD_FTS);
+      this.ftsBefore = ftsSettings(this.db, this.table);
+      setFtsSettings(this.db, this.table, { ...LOAD_FTS });
     }
     // Appended ids are contiguous in practice; a range over _id keeps each chunk a rowid seek.
     const upTo = this.indexedTo + max;
@@ -238,19 +245,6 @@ export class BulkLoader {
     return this.added - this.indexed;
   }
 
-  private ftsSettings(): typeof DEFAULT_FTS {
-    const rows = this.db.prepare(`SELECT k, v FROM ${q(`${ftsTable(this.table)}_config`)} WHERE k IN ('automerge', 'hashsize')`).all() as { k: string; v: unknown }[];
-    const out = { ...DEFAULT_FTS };
-    for (const { k, v } of rows) if (typeof v === "number") out[k as keyof typeof out] = v;
-    return out;
-  }
-
-  private setFts(settings: typeof DEFAULT_FTS): void {
-    // Literals: FTS5 wants integers, and better-sqlite3 binds JS numbers as doubles.
-    const fts = q(ftsTable(this.table));
-    for (const [k, v] of Object.entries(settings)) this.db.exec(`INSERT INTO ${fts} (${fts}, rank) VALUES ('${k}', ${Math.trunc(v)})`);
-  }
-
   /** Whether a worker may write the rows: parts need a directory beside a database file. */
   get canOffThread(): boolean {
     return !this.db.memory && this.db.name !== "" && this.db.name !== ":memory:";
@@ -263,6 +257,19 @@ export class BulkLoader {
     if (!this.parts) {
       removeStaleParts(file);
       this.parts = { dir: fs.mkdtempSync(partsPrefix(file)), attached: [] };
+      const schemaSql = this.db.prepare("SELECT sql FROM sqlite_schema WHERE name = ?").pluck();
+      const empty = this.db.prepare(`SELECT NOT EXISTS (SELECT 1 FROM ${q(this.table)})`).pluck().get() === 1;
+      if (empty && this.all.length > 0) {
+        this.ftsBuild = new FtsBuild({
+          file: path.join(this.parts.dir, "fts.db"),
+          table: this.table,
+          ftsSql: schemaSql.get(ftsTable(this.table)) as string,
+          fields: this.all,
+          partTable: PART_TABLE,
+          options: ftsOptionsSet(this.db, this.table),
+          settings: ftsSettings(this.db, this.table),
+        });
+      }
     }
     const tableSql = this.db.prepare("SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?").pluck().get(this.table) as string;
     return { engine: "sqlite", dir: this.parts.dir, tableSql, table: this.table, targets: this.targets, firstId: this.firstId };
@@ -270,33 +277,41 @@ export class BulkLoader {
 
   /**
    * Adds a sealed part: attached, its rows copied in whole (SQLite's transfer of a table with
-   * the same columns, without decoding a row), then full-text indexed. The part's file is
-   * unlinked at once: its pages stay readable until release() detaches it, and a killed
-   * import leaves no part behind.
+   * the same columns, without decoding a row), and full-text indexed, here or on the
+   * full-text thread. The part's file is unlinked once every thread reading it has it open:
+   * its pages stay readable until release() detaches it, and a killed import leaves no part
+   * behind.
    */
-  take(part: SqlitePart): number {
+  async take(part: SqlitePart): Promise<number> {
     if (!this.parts || this.finished) throw new Error("no off-thread load to take a part into");
     if (this.parts.attached.length >= MAX_PARTS) throw new Error(`a load takes at most ${MAX_PARTS} parts`);
     if (part.firstId !== this.firstId + this.added) throw new Error(`part ids start after ${part.firstId}, expected ${this.firstId + this.added}`);
     const alias = `part${this.parts.attached.length + 1}`;
-    this.db.prepare(`ATTACH ? AS ${alias}`).run(part.file);
-    this.parts.attached.push(alias);
-    try {
-      fs.rmSync(part.file, { force: true });
-    } catch {
-      // A system that keeps open files (Windows): release() removes it with the directory.
-    }
-    const copied = this.db.prepare(`INSERT INTO ${q(this.table)} SELECT * FROM ${alias}.part`).run().changes;
+    this.attach(part.file, alias);
+    // The full-text thread opens the part while this one copies it, and then removes it.
+    const handedOver = this.ftsBuild?.add(part.file);
+    handedOver?.catch(() => undefined); // awaited below, unless the copy fails first
+    if (!handedOver) unlink(part.file);
+    const copied = this.db.prepare(`INSERT INTO ${q(this.table)} SELECT * FROM ${alias}.${q(PART_TABLE)}`).run().changes;
     if (copied !== part.rows) throw new Error(`part ${part.file}: ${copied} rows copied, ${part.rows} written`);
     this.added += part.rows;
-    this.index(part.rows);
+    if (handedOver) await handedOver;
+    else this.index(part.rows);
     return part.rows;
+  }
+
+  private attach(file: string, alias: string): void {
+    this.db.prepare(`ATTACH ? AS ${alias}`).run(file);
+    this.parts!.attached.push(alias);
   }
 
   /** Detaches the parts and removes their directory; outside the transaction (SQLite detaches
    *  nothing inside one), and safe to call more than once. */
-  release(): void {
+  async release(): Promise<void> {
     if (!this.parts) return;
+    const build = this.ftsBuild;
+    this.ftsBuild = null;
+    await build?.stop();
     for (const alias of this.parts.attached.splice(0)) {
       try {
         this.db.exec(`DETACH ${alias}`);
@@ -307,14 +322,21 @@ export class BulkLoader {
     fs.rmSync(this.parts.dir, { recursive: true, force: true });
   }
 
-  finish(): number {
+  async finish(): Promise<number> {
     if (this.finished) return this.added;
     while (this.index(100_000) > 0);
-    if (this.ftsBefore !== null) this.setFts(this.ftsBefore);
+    if (this.ftsBefore !== null) setFtsSettings(this.db, this.table, { ...this.ftsBefore });
     this.finished = true;
     this.onFinish(this.added);
-    // Fresh planner statistics for a table that just grew by a bulk load.
+    // Fresh planner statistics for a table that just grew by a bulk load (while the full-text
+    // thread, if any, indexes the last part).
     this.db.exec(`ANALYZE ${q(this.table)}`);
+    if (this.ftsBuild) {
+      const indexed = await this.ftsBuild.finish();
+      if (indexed !== this.added) throw new Error(`the full-text thread indexed ${indexed} rows of ${this.added}`);
+      this.attach(path.join(this.parts!.dir, "fts.db"), "fts_build");
+      adoptFts(this.db, this.table, "fts_build");
+    }
     return this.added;
   }
 }
@@ -322,10 +344,10 @@ export class BulkLoader {
 /** A loader as the engine hands it out: promises, and SQLite's failures in the datastore's words. */
 export function bulkLoadHandle(loader: BulkLoader): BulkLoad {
   const guard =
-    <A extends unknown[], T>(fn: (...args: A) => T) =>
+    <A extends unknown[], T>(fn: (...args: A) => T | Promise<T>) =>
     async (...args: A): Promise<T> => {
       try {
-        return fn(...args);
+        return await fn(...args);
       } catch (e) {
         throw toDatastoreError(e);
       }

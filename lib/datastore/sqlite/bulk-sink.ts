@@ -5,11 +5,10 @@ import Database from "better-sqlite3";
 import fs from "node:fs";
 import path from "node:path";
 import type { BulkSink, BulkSinkSpec } from "../engine";
-import { RowInserter, type SqlitePart, type SqliteSinkSpec } from "./bulk-load";
+import { PART_TABLE, RowInserter, type SqlitePart, type SqliteSinkSpec } from "./bulk-load";
 import { toDatastoreError } from "./errors";
 import { quoteIdent as q } from "./sql";
 
-const PART_TABLE = "part";
 /** Page cache per part: larger ones measured no faster. */
 const PART_CACHE_KIB = 32 * 1024;
 

@@ -4,7 +4,7 @@
 // the same transaction. FTS5 reads a row back
 // through the view to unindex it, so a row leaves the index before the row itself changes,
 // and whatever fills the index selects from the same view.
-import type { Conn } from "./connection";
+import type { Conn, DB } from "./connection";
 import type { StoredField } from "./catalog";
 import { FTS_TOKENIZER, ftsColumnExpr } from "./fts-text";
 import { ftsSource, quoteIdent as q } from "./sql";
@@ -26,6 +26,11 @@ function viewColumn(f: StoredField): string {
   return `${ftsColumnExpr(q(f.column), f.type)} AS ${q(f.column)}`;
 }
 
+/** The view's query over `from` (quoted): the resource's table, or a table of the same columns. */
+function textSelect(fields: StoredField[], from: string): string {
+  return `SELECT _id, ${fields.map(viewColumn).join(", ")} FROM ${from}`;
+}
+
 export function dropFts(c: Conn, table: string): void {
   c.db.exec(`DROP TABLE IF EXISTS ${q(ftsTable(table))}`);
   c.db.exec(`DROP VIEW IF EXISTS ${q(ftsSource(table))}`);
@@ -38,7 +43,7 @@ export function rebuildFts(c: Conn, table: string, fields: StoredField[]): void 
   dropFts(c, table);
   if (fields.length === 0) return;
   const cols = fields.map((f) => q(f.column)).join(", ");
-  c.db.exec(`CREATE VIEW ${q(ftsSource(table))} AS SELECT _id, ${fields.map(viewColumn).join(", ")} FROM ${q(table)}`);
+  c.db.exec(`CREATE VIEW ${q(ftsSource(table))} AS ${textSelect(fields, q(table))}`);
   c.db.exec(`CREATE VIRTUAL TABLE ${q(fts)} USING fts5(${cols}, ${ftsOptions(table)})`);
   c.db.exec(`INSERT INTO ${q(fts)} (${q(fts)}) VALUES ('rebuild')`);
 }
@@ -49,4 +54,76 @@ export function indexRange(c: Conn, table: string, fields: StoredField[], from: 
   const cols = fields.map((f) => q(f.column)).join(", ");
   const sql = `INSERT INTO ${q(ftsTable(table))} (rowid, ${cols}) SELECT _id, ${cols} FROM ${q(ftsSource(table))} WHERE _id > ?${to === undefined ? "" : " AND _id <= ?"}`;
   return c.cache.get(sql).run(...(to === undefined ? [from] : [from, to])).changes;
+}
+
+/** Puts every row of `from` (quoted: a table of the resource's columns, such as a bulk load's
+ *  part) into the index `table`'s index, read as the view reads the resource's own rows. */
+export function indexRowsOf(db: DB, table: string, fields: StoredField[], from: string): number {
+  const fts = q(ftsTable(table));
+  return db.prepare(`INSERT INTO ${fts} (rowid, ${fields.map((f) => q(f.column)).join(", ")}) ${textSelect(fields, from)}`).run().changes;
+}
+
+/** FTS5's merge settings that bulk loading changes (bulk-load.ts). */
+export interface FtsSettings {
+  automerge: number;
+  hashsize: number;
+}
+
+/**
+ * FTS5's settings while bulk indexing, and its defaults. Merging less eagerly merges a growing
+ * index in fewer, larger steps; a larger in-memory batch of new terms (`hashsize`) writes
+ * fewer segments to merge (docs/performance.md "Import" has what each saves).
+ */
+export const LOAD_FTS: FtsSettings = { automerge: 16, hashsize: 64 * 1024 * 1024 };
+const DEFAULT_FTS: FtsSettings = { automerge: 4, hashsize: 1024 * 1024 };
+
+export function ftsSettings(db: DB, table: string): FtsSettings {
+  const rows = db.prepare(`SELECT k, v FROM ${q(`${ftsTable(table)}_config`)} WHERE k IN ('automerge', 'hashsize')`).all() as { k: string; v: unknown }[];
+  const out = { ...DEFAULT_FTS };
+  for (const { k, v } of rows) if (typeof v === "number") out[k as keyof FtsSettings] = v;
+  return out;
+}
+
+/** Sets FTS5 options (`automerge`, `hashsize`, or any other it takes) as its own commands do. */
+export function setFtsSettings(db: DB, table: string, settings: Record<string, unknown>): void {
+  const fts = q(ftsTable(table));
+  // Numbers as integer literals: FTS5 wants integers, and better-sqlite3 binds JS numbers as doubles.
+  const insert = db.prepare(`INSERT INTO ${fts} (${fts}, rank) VALUES (?, ?)`);
+  for (const [k, v] of Object.entries(settings)) {
+    if (typeof v === "number") db.exec(`INSERT INTO ${fts} (${fts}, rank) VALUES ('${k.replace(/'/g, "''")}', ${Math.trunc(v)})`);
+    else insert.run(k, v);
+  }
+}
+
+/** The options an index was given besides FTS5's own version record: what a copy must repeat. */
+export function ftsOptionsSet(db: DB, table: string): Record<string, unknown> {
+  const rows = db.prepare(`SELECT k, v FROM ${q(`${ftsTable(table)}_config`)} WHERE k <> 'version'`).all() as { k: string; v: unknown }[];
+  return Object.fromEntries(rows.map((r) => [r.k, r.v]));
+}
+
+/** FTS5's tables behind an index of ours (content is the view, so there is no `_content`). */
+const SHADOWS = ["data", "idx", "docsize", "config"];
+
+/**
+ * Replaces the index of `table` by the one of the same name and definition in the attached
+ * database `schema`, built from the same rows (fts-worker.ts): FTS5's tables copied in whole,
+ * the records FTS5 itself wrote there. The tables are written directly, so the connection
+ * leaves defensive mode for the copy.
+ */
+export function adoptFts(db: DB, table: string, schema: string): void {
+  // FTS5 keeps the index's layout as this connection last read it, and forgets it when a
+  // savepoint rolls back that the index took part in; it takes part once written to in the
+  // transaction (here: an option set to the value it has; the copy then replaces both).
+  setFtsSettings(db, table, { ...ftsSettings(db, table) });
+  db.exec("SAVEPOINT fts_adopt; ROLLBACK TO fts_adopt; RELEASE fts_adopt");
+  db.unsafeMode(true);
+  try {
+    for (const s of SHADOWS) {
+      const name = q(`${ftsTable(table)}_${s}`);
+      db.exec(`DELETE FROM main.${name}`);
+      db.exec(`INSERT INTO main.${name} SELECT * FROM ${q(schema)}.${name}`);
+    }
+  } finally {
+    db.unsafeMode(false);
+  }
 }
