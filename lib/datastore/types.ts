@@ -271,6 +271,12 @@ export function toStorage(t: TypeName, value: unknown): Stored {
 // ---------------------------------------------------------------------------------------
 // Rendering stored values on the way out.
 
+/** Whether fromStorage gives a stored cell of this type back as it is (a number or a string,
+ *  read without big integers), so a reader may skip it. */
+export function storedAsIs(t: TypeName): boolean {
+  return !isArrayType(t) && t !== "json" && t !== "bool";
+}
+
 /** The JSON value of a stored cell, as search records show it. */
 export function fromStorage(t: TypeName, v: Stored): unknown {
   if (v === null) return null;

@@ -3,7 +3,7 @@
 // over full text alone take the ranked lists of ranked.ts instead.)
 import { column } from "../catalog-row";
 import type { SearchQuery } from "../engine";
-import { fromStorage, isArrayType, type Stored } from "../types";
+import { fromStorage, isArrayType, storedAsIs, type Stored } from "../types";
 import { ID_FIELD, type Internal, type StoredField } from "./catalog";
 import type { Conn } from "./connection";
 import { quoteIdent as q } from "./sql";
@@ -13,12 +13,16 @@ export interface ReadPlan {
   where: Where;
   select: string[];
   decoders: ((v: Stored) => unknown)[];
+  /** Every column's value is its stored one: rows need no decoding. */
+  asIs: boolean;
   from: string;
   cond: string;
   order: string[];
   params: unknown[];
   offset: number;
 }
+
+const same = (v: Stored) => v;
 
 export function planSearch(c: Conn, r: Internal, query: SearchQuery): ReadPlan {
   const where = new Where(r);
@@ -35,13 +39,13 @@ export function planSearch(c: Conn, r: Internal, query: SearchQuery): ReadPlan {
     } else {
       const f = column(r, name);
       select.push(`t.${q(f.column)}`);
-      decoders.push(f === ID_FIELD ? (v) => v : (v) => fromStorage(f.type, v));
+      decoders.push(f === ID_FIELD || storedAsIs(f.type) ? same : (v) => fromStorage(f.type, v));
     }
   }
   // Keyset paging reads the `_id` of the page's last row, asked for or not (the last column).
   if (query.lastId) {
     select.push("t._id");
-    decoders.push((v) => v);
+    decoders.push(same);
   }
   const order: string[] = [];
   for (const s of query.sort) {
@@ -64,7 +68,7 @@ export function planSearch(c: Conn, r: Internal, query: SearchQuery): ReadPlan {
   const cond = seekFrom === null ? where.sql() : `${where.sql()} AND t._id >= ?`;
   const params = seekFrom === null ? where.params : [...where.params, seekFrom];
   const offset = seekFrom === null ? query.offset : 0;
-  return { where, from, cond, params, select, decoders, order, offset };
+  return { where, from, cond, params, select, decoders, asIs: decoders.every((d) => d === same), order, offset };
 }
 
 export function pageSql(p: ReadPlan, distinct: boolean): string {

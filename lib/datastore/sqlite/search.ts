@@ -42,7 +42,7 @@ export function search(c: Conn, r: Internal, query: SearchQuery, keepLists = tru
     const stmt = c.cache.get(sql, "raw");
     const small = query.limit >= 0 && query.limit <= SMALL_PAGE_ROWS;
     const rows = byId?.rows ?? ((small ? stmt.all(...params, query.limit, offset) : stmt.iterate(...params, query.limit, offset)) as Iterable<Stored[]>);
-    const decode = (row: Stored[]) => (query.lastId ? row.slice(0, -1) : row).map((v, i) => decoders[i](v));
+    const decode = plan.asIs && !query.lastId ? (row: Stored[]) => row : (row: Stored[]) => (query.lastId ? row.slice(0, -1) : row).map((v, i) => decoders[i](v));
     const writer = query.encode ? new RecordsWriter(query.encode.format, query.encode.columns) : null;
     const out: SearchOutput = { rows: [] };
     let last: Stored[] | undefined;
