@@ -23,6 +23,11 @@ export function wrote(): void {
   writes++;
 }
 
+/** Writes through this process so far: a copy kept from before a change is stale. */
+export function writeCount(): number {
+  return writes;
+}
+
 /** The copy, when getResource just answered it, it has a table, and nothing was written since. */
 export function stillFresh<R extends { active: boolean }>(r: R): R | undefined {
   const seen = resolved.get(r);

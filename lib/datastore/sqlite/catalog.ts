@@ -4,6 +4,7 @@
 // Learned indexes (learned-indexes.ts) are listed apart from the declared ones.
 import { decodeCatalogRow, now, type CatalogRow, type StoredField, type StoredResource } from "../catalog-row";
 import { DatastoreError } from "../errors";
+import { writeCount } from "../resolved";
 import type { Conn } from "./connection";
 
 export { ID_FIELD, type StoredField } from "../catalog-row";
@@ -27,6 +28,25 @@ export function findResource(c: Conn, idOrAlias: string): Internal | undefined {
     )
     .get({ name: idOrAlias }) as CatalogRow | undefined;
   return load(c, row);
+}
+
+const kept = new WeakMap<Conn, { version: number; writes: number; found: Map<string, Internal | undefined> }>();
+
+/**
+ * findResource, answered from the copies found before while neither this process wrote
+ * (../resolved.ts) nor another connection committed (SQLite's data_version): the catalog is
+ * read and decoded once per change, not on every request. Copies are shared: never changed.
+ */
+export function findResourceKept(c: Conn, idOrAlias: string): Internal | undefined {
+  const version = c.cache.get("PRAGMA data_version", "pluck").get() as number;
+  const writes = writeCount();
+  let memo = kept.get(c);
+  if (!memo || memo.version !== version || memo.writes !== writes) kept.set(c, (memo = { version, writes, found: new Map() }));
+  if (memo.found.has(idOrAlias)) return memo.found.get(idOrAlias);
+  const r = findResource(c, idOrAlias);
+  if (memo.found.size >= 256) memo.found.clear();
+  memo.found.set(idOrAlias, r);
+  return r;
 }
 
 /** The resource with this id and a table, else 404. */
