@@ -52,8 +52,50 @@ export function bodyOf(response: Response): Uint8Array | undefined {
   return bodies.get(response);
 }
 
+/**
+ * A Response whose body stream is made only when something reads it: making one costs more
+ * than the rest of the Response, and `npm start`'s server never does (it writes bodyOf).
+ * Next (`next start`) and tests read it as any other.
+ */
+class BytesResponse extends Response {
+  #bytes: Uint8Array;
+  #read?: Response;
+
+  constructor(bytes: Uint8Array, init: ResponseInit) {
+    super(null, init);
+    this.#bytes = bytes;
+  }
+
+  /** The same answer with its body, made once. */
+  #full(): Response {
+    return (this.#read ??= new Response(this.#bytes as BodyInit, this));
+  }
+
+  override get body(): Response["body"] {
+    return this.#full().body;
+  }
+  override get bodyUsed(): boolean {
+    return this.#read?.bodyUsed ?? false;
+  }
+  override arrayBuffer(): Promise<ArrayBuffer> {
+    return this.#full().arrayBuffer();
+  }
+  override blob(): Promise<Blob> {
+    return this.#full().blob();
+  }
+  override text(): Promise<string> {
+    return this.#full().text();
+  }
+  override json(): Promise<unknown> {
+    return this.#full().json();
+  }
+  override clone(): Response {
+    return new BytesResponse(this.#bytes, this);
+  }
+}
+
 function withBody(bytes: Uint8Array, status: number, headers: Record<string, string>): Response {
-  const response = new Response(bytes as BodyInit, { status, headers });
+  const response = new BytesResponse(bytes, { status, headers });
   bodies.set(response, bytes);
   return response;
 }
