@@ -90,6 +90,11 @@ export const config = {
     const raw = process.env.DATASTORE_EXPENSIVE_READS;
     return raw === undefined || raw === "" ? undefined : Math.max(1, intEnv("DATASTORE_EXPENSIVE_READS", 1));
   },
+  /** Megabytes of search answers the server keeps per resource version (SQLite, with read
+   *  workers): any write to a resource makes its kept answers unused. 0 keeps none. */
+  get pageCacheMb(): number {
+    return intEnv("DATASTORE_PAGE_CACHE_MB", 32);
+  },
   /** Web map tiles for the explorer's Map tab (e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png);
    *  unset: offline country and state outlines. The pages read it at run time (/api/explorer-config). */
   get mapTiles(): string | undefined {

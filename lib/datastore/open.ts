@@ -32,6 +32,9 @@ export interface EngineOptions {
   bulkFullText?: FullTextMode;
   /** SQLite: index learning; default the configuration's (DATASTORE_ADAPTIVE_*). */
   learning?: LearnSettings;
+  /** SQLite: bytes of search answers kept per resource version, with read workers; default
+   *  DATASTORE_PAGE_CACHE_MB. */
+  pageCacheBytes?: number;
 }
 
 export async function openEngine(options: EngineOptions = {}): Promise<DatastoreEngine> {
@@ -58,5 +61,6 @@ export async function openEngine(options: EngineOptions = {}): Promise<Datastore
     expensiveReads,
     limits,
     learning: options.learning ?? config,
+    pageCacheBytes: options.pageCacheBytes ?? config.pageCacheMb * 2 ** 20,
   });
 }

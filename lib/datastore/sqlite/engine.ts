@@ -43,6 +43,8 @@ export interface SqliteOptions {
   expensiveReads?: number;
   limits: ReadLimits;
   learning: LearnSettings;
+  /** Bytes of search answers kept per resource version (../page-cache.ts); 0 keeps none. */
+  pageCacheBytes?: number;
 }
 
 export async function openSqliteEngine(options: SqliteOptions): Promise<SqliteEngine> {
@@ -53,7 +55,7 @@ export async function openSqliteEngine(options: SqliteOptions): Promise<SqliteEn
     throw new DatastoreUnavailable(explainOpenError(e, options.file));
   }
   const workers = options.readWorkers ?? defaultReadWorkers();
-  const pool = workers > 0 ? new ReadPool(options.file, workers, options.expensiveReads ?? defaultExpensiveReads(workers), options.limits) : undefined;
+  const pool = workers > 0 ? new ReadPool(options.file, workers, options.expensiveReads ?? defaultExpensiveReads(workers), options.limits, options.pageCacheBytes) : undefined;
   const lock = new WriteLock();
   const learner = options.file === ":memory:" ? undefined : new IndexLearner(options.file, lock, options.learning);
   return new SqliteEngine(c, options.file, pool, lock, options.learning, null, learner);
@@ -169,7 +171,7 @@ export class SqliteEngine implements DatastoreEngine {
   // ----------------------------------------------------------------------------- catalog
 
   getResource(idOrAlias: string): Promise<Resource | undefined> {
-    return this.reading(() => (this.tx ? catalog.findResource(this.c, idOrAlias) : resolvedNow(catalog.findResource(this.c, idOrAlias))));
+    return this.reading(() => (this.tx ? catalog.findResource(this.c, idOrAlias) : resolvedNow(catalog.findResourceKept(this.c, idOrAlias))));
   }
 
   listResources(): Promise<Resource[]> {
@@ -299,7 +301,15 @@ export class SqliteEngine implements DatastoreEngine {
 
   /** Reads run on the pool's workers when there is one (outside a transaction), else here. */
   private async searchNow(resource: Resource, query: SearchQuery): Promise<SearchOutput> {
-    if (this.pool && !this.tx) return (await this.pool.run({ op: "search", resourceId: resource.id, query }, this.client)) as SearchOutput;
+    if (this.pool && !this.tx) {
+      // Only for the copy this request just looked up: an older one's version may be past.
+      const fresh = stillFresh(resource as Internal);
+      const kept = fresh && this.pool.pages.get(fresh.id, fresh.version, query);
+      if (kept) return kept;
+      const out = (await this.pool.run({ op: "search", resourceId: resource.id, query }, this.client)) as SearchOutput;
+      if (out.version !== undefined) this.pool.pages.keep(resource.id, out.version, query, out);
+      return out;
+    }
     return this.reading(() => search(this.c, this.current(resource), query, !this.tx));
   }
 

@@ -12,6 +12,7 @@ import type { AggregateSpec, SearchOutput, SearchQuery, SummaryOptions } from ".
 import { DatastoreError, DatastoreUnavailable, fromWire, type WireError } from "../errors";
 import type { ReadLimits } from "../read-limits";
 import { keysetPages } from "../keyset";
+import { PageCache } from "../page-cache";
 import { ReadScheduler, type Lane } from "../read-scheduler";
 
 export type NewReadTask = { resourceId: string } & (
@@ -84,12 +85,17 @@ export class ReadPool {
   /** Set once workers cannot start: every read answers it. */
   private broken?: DatastoreUnavailable;
 
+  /** Answers to searches, per resource version (../page-cache.ts). */
+  readonly pages: PageCache;
+
   constructor(
     private file: string,
     size: number,
     expensiveLimit = defaultExpensiveReads(size),
     private readonly limits: ReadLimits,
+    pageCacheBytes = 0,
   ) {
+    this.pages = new PageCache(pageCacheBytes);
     this.scheduler = new ReadScheduler(Math.max(1, expensiveLimit));
     for (let i = 0; i < size; i++) this.slots.push(this.spawn());
   }

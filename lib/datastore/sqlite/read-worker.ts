@@ -38,7 +38,8 @@ const EXPENSIVE = Symbol("expensive");
 function execute(r: Internal, task: ReadTask, plan: ReadPlan | undefined): unknown {
   switch (task.op) {
     case "search":
-      return search(c, r, task.query, true, plan);
+      // With the version it was read at, for the server's page cache (../page-cache.ts).
+      return { ...search(c, r, task.query, true, plan), version: r.version };
     case "aggregate":
       return aggregate(c, r, task.query, task.spec);
     case "valueCounts":
