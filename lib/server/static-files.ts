@@ -1,9 +1,9 @@
 // The explorer's pages as `next build` prerendered them (.next/server/app: the HTML, and the
 // RSC payload Next's client asks for with an `RSC: 1` header), its hashed assets
 // (.next/static, at /_next/static) and public/, read once at start and kept in memory with a
-// gzip copy (made on libuv's threads while the server starts, so it does not hold up the first
-// answer): small enough to hold whole. Paths are looked up in that table, so nothing else can
-// be named.
+// gzip copy: small enough to hold whole. Paths are looked up in that table, so nothing else can
+// be named. The copies are made on libuv's threads, one at a time from the start (or when first
+// asked for), so they hold up neither the first answer nor the file reads that share those threads.
 import fs from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
@@ -27,7 +27,8 @@ const TYPES: Record<string, string> = {
 
 interface StaticFile {
   body: Buffer;
-  /** Settles to undefined should compressing fail: the body goes as it is. */
+  compressible: boolean;
+  /** Made once (gzipped()); undefined should compressing fail: the body goes as it is. */
   gzip?: Promise<Buffer | undefined>;
   type: string;
   etag: string;
@@ -39,10 +40,15 @@ function entry(file: string, type = TYPES[path.extname(file)] ?? "application/oc
   const st = fs.statSync(file);
   return {
     body,
-    gzip: compressible ? gzip(body, { level: 9 }).catch(() => undefined) : undefined,
+    compressible,
     type,
     etag: `"${st.size.toString(36)}-${Math.floor(st.mtimeMs).toString(36)}"`,
   };
+}
+
+function gzipped(file: StaticFile): Promise<Buffer | undefined> | undefined {
+  if (!file.compressible) return undefined;
+  return (file.gzip ??= gzip(file.body, { level: 9 }).catch(() => undefined));
 }
 
 function walk(dir: string, visit: (file: string, rel: string) => void, base = dir): void {
@@ -81,6 +87,9 @@ function buildFiles(root: string): Map<string, StaticFile> {
 /** A handler for the build in `root`; anything else answers the not-found page with a 404. */
 export function staticFiles(root: string): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   const files = buildFiles(root);
+  void (async () => {
+    for (const file of files.values()) await gzipped(file);
+  })();
   const page = (pathname: string) => (pathname === "/" ? "/index" : pathname.replace(/\/$/, ""));
   // A prefetch of one segment (`Next-Router-Segment-Prefetch: /_tree`) gets that segment's
   // payload, which the build writes beside the page's: the page's whole payload in its place is
@@ -120,9 +129,9 @@ export function staticFiles(root: string): (req: IncomingMessage, res: ServerRes
       res.writeHead(304).end();
       return;
     }
-    const gzipped = file.gzip && /\bgzip\b/.test(String(req.headers["accept-encoding"] ?? "")) ? await file.gzip : undefined;
-    const body = gzipped ?? file.body;
-    if (gzipped) res.setHeader("content-encoding", "gzip");
+    const zipped = /\bgzip\b/.test(String(req.headers["accept-encoding"] ?? "")) ? await gzipped(file) : undefined;
+    const body = zipped ?? file.body;
+    if (zipped) res.setHeader("content-encoding", "gzip");
     res.setHeader("content-length", body.length);
     res.statusCode = found ? 200 : 404;
     res.end(req.method === "HEAD" ? undefined : body);
