@@ -10,6 +10,11 @@ import { dispatch } from "../test/routes";
 const create = (params: Record<string, unknown>) => admin("datastore_create", params);
 const notFoundAs = (message: string) => ({ message: `Not found: ${message}` });
 
+// One store for the file (over HTTP, one server): each test below works on resources of its own.
+beforeAll(() => {
+  freshDb();
+});
+
 // ------------------------------------------------------------------------------------------
 // 1. `sort` on array fields. CKAN sorts with a plain `ORDER BY "field" asc|desc`
 // (backend/postgres.py `_sort`, 2.11:578-605), so PostgreSQL's array_cmp decides
@@ -34,7 +39,6 @@ describe("sort on array fields orders element by element (PostgreSQL array order
   ];
 
   beforeAll(async () => {
-    freshDb();
     R = ok(
       await create({
         resource: { name: "arrays" },
@@ -94,10 +98,6 @@ describe("datastore_delete without filters keeps the resource, inactive", () => 
   let tables = 0;
 
   // One store for these tests (over HTTP, one server), and a books table of its own for each.
-  beforeAll(() => {
-    freshDb();
-  });
-
   beforeEach(async () => {
     ALIAS = `books_alias_${++tables}`;
     R = await createBooks({ aliases: ALIAS, primary_key: "title" });
@@ -193,10 +193,6 @@ const UNIQUE_TEXT = /^Cannot insert records or create index ?because of uniquene
 const constraintsError = { constraints: [expect.stringMatching(UNIQUE_TEXT)], info: { orig: expect.stringMatching(/^could not create unique index "/), pgcode: "23505" } };
 
 describe("duplicate keys", () => {
-  beforeAll(() => {
-    freshDb();
-  });
-
   it("datastore_create of a new table whose records repeat the primary_key answers 409 constraints + info, and creates nothing", async () => {
     const id = randomUUID();
     const res = await create({ resource_id: id, fields: [{ id: "a", type: "text" }], primary_key: "a", records: [{ a: "x" }, { a: "y" }, { a: "x" }] });
@@ -237,9 +233,9 @@ describe("duplicate keys", () => {
 describe("resource_show url", () => {
   let R: string;
 
+  // A name of its own: other tests here create "books" resources in the same store.
   beforeAll(async () => {
-    freshDb();
-    R = await createBooks();
+    R = await createBooks({ resource: { name: "shelf", description: "Some books" } });
   });
 
   it("is the absolute dump URL on the request's origin", async () => {
@@ -255,7 +251,7 @@ describe("resource_show url", () => {
   });
 
   it("is the same absolute URL in resource_search results", async () => {
-    const r = ok(await call("resource_search", { query: "name:books" }), "resource_search");
+    const r = ok(await call("resource_search", { query: "name:shelf" }), "resource_search");
     expect(r.results.map((x: { url: string }) => x.url)).toEqual([`${apiOrigin()}/datastore/dump/${R}`]);
   });
 });
@@ -267,10 +263,6 @@ describe("resource_show url", () => {
 // test_update_unknown_key pattern r"key .*\'1\'.* not found" accepts as well.) Values are the
 // record's, uncast: an int key sent as "7" prints '7'.
 describe("datastore_upsert method update with a key that does not exist", () => {
-  beforeAll(() => {
-    freshDb();
-  });
-
   const TEXT_ID = { fields: [{ id: "id", type: "text" }, { id: "book", type: "text" }, { id: "author", type: "text" }], primary_key: "id" };
   const INT_ID = { fields: [{ id: "n", type: "int" }, { id: "v", type: "text" }], primary_key: "n" };
   const TWO_KEYS = { fields: [{ id: "a", type: "text" }, { id: "b", type: "int" }, { id: "c", type: "text" }], primary_key: ["a", "b"] };
@@ -308,7 +300,6 @@ describe("resource_id of the wrong type: one answer per kind, on every action", 
   let R: string;
 
   beforeAll(async () => {
-    freshDb();
     R = ok(await create({ resource: { name: "kinds" }, fields: [{ id: "a", type: "text" }], records: [{ a: "x" }] })).resource_id;
   });
 
