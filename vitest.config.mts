@@ -29,9 +29,10 @@ export default defineConfig({
     // Two files at a time at least (vitest's default is one fewer than the cores): much of a
     // suite's time goes to waiting on servers and databases, and one worker left a core idle.
     maxWorkers: Math.max(2, os.availableParallelism() - 1),
-    testTimeout: 30000,
-    // Fixtures are built in beforeAll; on a loaded 2-core CI machine vitest's 10 s default failed
-    // runs that were only slow.
+    // Generous: on a loaded 2-core CI machine the heavy tests (a 150,000-row import on two
+    // threads, fixtures built in beforeAll) ran past 30 s, and vitest's 10 s hook default, while
+    // only slow. A test that hangs still fails, a minute later.
+    testTimeout: 60000,
     hookTimeout: 60000,
     projects: [
       {
