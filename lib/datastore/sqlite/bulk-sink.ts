@@ -11,6 +11,9 @@ import { quoteIdent as q } from "./sql";
 
 /** Page cache per part: larger ones measured no faster. */
 const PART_CACHE_KIB = 32 * 1024;
+/** A part's pages: the largest SQLite has, fewer to fill and link than the resource file's
+ *  (its rows copy cell by cell, whatever the page size; docs/performance.md "Import"). */
+const PART_PAGE_BYTES = 65536;
 
 interface Open {
   db: Database.Database;
@@ -34,6 +37,7 @@ export function openSqliteSink(given: BulkSinkSpec): BulkSink {
     fs.rmSync(file, { force: true }); // a part another sink dropped: never a table of two loads
     const db = new Database(file);
     try {
+      db.pragma(`page_size = ${PART_PAGE_BYTES}`); // before anything is written
       db.pragma("journal_mode = OFF");
       db.pragma("synchronous = OFF");
       db.pragma("locking_mode = EXCLUSIVE");

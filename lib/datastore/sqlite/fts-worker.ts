@@ -13,6 +13,10 @@ import { quoteIdent as q } from "./sql";
 
 /** The page cache of the writer (connection.ts): the index is built as it would be there. */
 const CACHE_KIB = 32 * 1024;
+/** The scratch file's pages: FTS5 writes and merges its own pages as rows there, fewer
+ *  SQLite pages to fill and link at the largest size (docs/performance.md "Import"); the
+ *  rows themselves copy to the resource file's pages unchanged. */
+const PAGE_BYTES = 65536;
 
 const job = workerData as FtsBuildSpec;
 const post = (m: FromFtsWorker) => parentPort!.postMessage(m);
@@ -26,6 +30,7 @@ function start(): Database.Database {
   const d = new Database(job.file);
   try {
     // Scratch until adopted: no journal, no sync, no one else to share it with.
+    d.pragma(`page_size = ${PAGE_BYTES}`); // before anything is written
     d.pragma("journal_mode = OFF");
     d.pragma("synchronous = OFF");
     d.pragma("main.locking_mode = EXCLUSIVE");
