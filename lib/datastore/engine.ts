@@ -109,7 +109,7 @@ export interface SearchOutput {
   total?: number;
   totalEstimated?: boolean;
   lastId?: number; // with `lastId`, unless the page is empty
-  version?: number; // the resource's version the page was read at, where the engine says
+  readAt?: string; // the state of the resource the page was read in, where the engine names one
 }
 
 interface ValueCount {

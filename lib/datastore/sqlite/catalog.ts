@@ -49,6 +49,12 @@ export function findResourceKept(c: Conn, idOrAlias: string): Internal | undefin
   return r;
 }
 
+/** A resource's state, for answers kept per state (../page-cache.ts): its table (a new name
+ *  each time a resource is created again) and its version (raised by every write). */
+export function state(r: Internal): string {
+  return `${r.table}:${r.version}`;
+}
+
 /** The resource with this id and a table, else 404. */
 export function mustGet(c: Conn, id: string): Internal {
   const r = findResource(c, id);

@@ -43,7 +43,7 @@ export interface SqliteOptions {
   expensiveReads?: number;
   limits: ReadLimits;
   learning: LearnSettings;
-  /** Bytes of search answers kept per resource version (../page-cache.ts); 0 keeps none. */
+  /** Bytes of search answers kept per state of a resource (../page-cache.ts); 0 keeps none. */
   pageCacheBytes?: number;
 }
 
@@ -302,12 +302,12 @@ export class SqliteEngine implements DatastoreEngine {
   /** Reads run on the pool's workers when there is one (outside a transaction), else here. */
   private async searchNow(resource: Resource, query: SearchQuery): Promise<SearchOutput> {
     if (this.pool && !this.tx) {
-      // Only for the copy this request just looked up: an older one's version may be past.
+      // Only for the copy this request just looked up: an older one's state may be past.
       const fresh = stillFresh(resource as Internal);
-      const kept = fresh && this.pool.pages.get(fresh.id, fresh.version, query);
+      const kept = fresh && this.pool.pages.get(catalog.state(fresh), query);
       if (kept) return kept;
       const out = (await this.pool.run({ op: "search", resourceId: resource.id, query }, this.client)) as SearchOutput;
-      if (out.version !== undefined) this.pool.pages.keep(resource.id, out.version, query, out);
+      if (out.readAt !== undefined) this.pool.pages.keep(out.readAt, query, out);
       return out;
     }
     return this.reading(() => search(this.c, this.current(resource), query, !this.tx));

@@ -46,6 +46,16 @@ describe("kept search answers", () => {
     expect({ total: updated.total, records: records(updated) }).toEqual({ total: 2, records: [{ _id: 3, k: 1 }, { _id: 4, k: 1 }] });
   });
 
+  it("never for a resource deleted and created again with the same id", async () => {
+    const before = await search();
+    expect(before.total).toBeGreaterThan(0);
+    await engine.deleteResource("kept");
+    await engine.createResource({ id: "kept", name: "kept", description: "", private: false }, [{ id: "k", type: "int4" }]);
+    await engine.write("kept", [{ k: 99 }], "insert");
+    const after = await search();
+    expect({ total: after.total, records: records(after) }).toEqual({ total: 0, records: [] });
+  });
+
   it("never for a copy of the resource looked up before a write", async () => {
     const old = (await engine.getResource("kept"))!;
     const before = await engine.search(old, query);

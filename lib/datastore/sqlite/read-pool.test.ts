@@ -8,7 +8,7 @@ import type { SearchQuery } from "../engine";
 import { DatastoreError, DatastoreUnavailable } from "../errors";
 import { openEngine } from "../open";
 import type { SqliteEngine } from "./engine";
-import type { Internal } from "./catalog";
+import { state, type Internal } from "./catalog";
 import { ReadPool } from "./read-pool";
 
 const ROWS = 150_000;
@@ -45,8 +45,8 @@ describe("read pool and bounded reads", () => {
     const query: SearchQuery = { ...base, filters: [{ op: "in", field: "word", values: ["beta"] }], sort: [{ field: "n", desc: true, nullsFirst: true }] };
     const inProcess = await searchNow(query);
     const pooled = await pool.run({ op: "search", resourceId, query });
-    // With the version it read, for the page cache.
-    expect(pooled).toEqual({ ...inProcess, version: ((await resource()) as Internal).version });
+    // With the state it read, for the page cache.
+    expect(pooled).toEqual({ ...inProcess, readAt: state((await resource()) as Internal) });
     expect(inProcess.total).toBe(ROWS / 4);
   });
 
@@ -67,7 +67,7 @@ describe("read pool and bounded reads", () => {
   it("runs reads in parallel on several workers", async () => {
     const query: SearchQuery = { ...base, sort: [{ field: "word", desc: false, nullsFirst: false }] };
     const answers = await Promise.all([1, 2, 3, 4].map(() => pool.run({ op: "search", resourceId, query })));
-    expect(answers).toEqual(Array(4).fill({ ...(await searchNow(query)), version: ((await resource()) as Internal).version }));
+    expect(answers).toEqual(Array(4).fill({ ...(await searchNow(query)), readAt: state((await resource()) as Internal) }));
     // A quick read sent after a slow one is answered first: it does not wait behind it.
     const slow: SearchQuery = { ...base, sort: [{ field: "word", desc: true, nullsFirst: true }, { field: "n", desc: true, nullsFirst: true }], offset: ROWS - 10 };
     const quick: SearchQuery = { ...base, limit: 1, includeTotal: false };
