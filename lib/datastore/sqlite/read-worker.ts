@@ -2,9 +2,11 @@
 // size tasks, so reads use every core and a slow query never blocks the server's event loop.
 // A task sent to be judged is answered only if its plan says it is cheap (read-cost.ts);
 // otherwise it goes back to the pool to wait in the expensive lane.
+import os from "node:os";
 import { parentPort, workerData } from "node:worker_threads";
 import { DatastoreError, toWire } from "../errors";
 import { aggregate } from "./aggregate";
+import * as catalog from "./catalog";
 import { mustGetForRead, type Internal } from "./catalog";
 import { openReader, type Conn } from "./connection";
 import { toDatastoreError } from "./errors";
@@ -17,9 +19,19 @@ import { sizes } from "./statistics";
 import { summary } from "./summary";
 import { valueCounts } from "./value-counts";
 
+/** How far below the server thread reads run (0–19). */
+const READ_NICENESS = 5;
+
 // The limits come with each task (read-pool.ts), as the engine had them when it was sent.
 const limits = { queryTimeoutMs: 0, countBudgetMs: 0 };
 const file = (workerData as { file: string }).file;
+// Below the server thread (on Linux a thread's own niceness): when reads and the server want
+// the same core, the server answers first, so kept and cheap answers wait for no slow read.
+try {
+  os.setPriority(0, READ_NICENESS);
+} catch {
+  /* not allowed here: reads share the cores evenly */
+}
 const c = opened();
 parentPort!.postMessage({ ready: true });
 
@@ -38,8 +50,8 @@ const EXPENSIVE = Symbol("expensive");
 function execute(r: Internal, task: ReadTask, plan: ReadPlan | undefined): unknown {
   switch (task.op) {
     case "search":
-      // With the version it was read at, for the server's page cache (../page-cache.ts).
-      return { ...search(c, r, task.query, true, plan), version: r.version };
+      // With the state it was read in, for the server's page cache (../page-cache.ts).
+      return { ...search(c, r, task.query, true, plan), readAt: catalog.state(r) };
     case "aggregate":
       return aggregate(c, r, task.query, task.spec);
     case "valueCounts":
