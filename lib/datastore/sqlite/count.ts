@@ -13,7 +13,7 @@ import type { ReadPlan } from "./read-plan";
 import { nthId } from "./spread-sample";
 import { quoteIdent as q } from "./sql";
 import type { Where } from "./where";
-import { Memo } from "./statement-cache";
+import { Memo, valuesKey } from "./statement-cache";
 
 /** Rows counted for an estimate when an exact count would exceed its budget (with a threshold). */
 const ESTIMATE_SAMPLE_ROWS = 100_000;
@@ -38,7 +38,7 @@ export function exactCount(c: Conn, r: Internal, sql: string, params: unknown[],
   if (!keep) return run();
   let memo = counted.get(c);
   if (!memo) counted.set(c, (memo = new Memo<number>()));
-  const key = `${r.table}\0${r.version}\0${sql}\0${JSON.stringify(params, (_, v) => (typeof v === "bigint" ? `${v}n` : v))}`;
+  const key = `${r.table}\0${r.version}\0${sql}\0${valuesKey(params)}`;
   return memo.get(key, run);
 }
 

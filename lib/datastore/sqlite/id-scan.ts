@@ -15,7 +15,7 @@ import { countPlan, exactCount } from "./count";
 import { DeadlineExceeded, within } from "./deadline";
 import { inIdOrder, pageSql, type ReadPlan } from "./read-plan";
 import { quoteIdent as q } from "./sql";
-import { Memo } from "./statement-cache";
+import { Memo, valuesKey } from "./statement-cache";
 import { Where } from "./where";
 
 /** Past this the walk has met sparse rows, and the index is the better bet. */
@@ -71,12 +71,13 @@ type Shape = "index in order" | "index, sorted" | "other";
 const shapes = new WeakMap<Conn, Memo<Shape>>();
 
 /** How SQLite's plan reads a page: an index in `_id` order (no sort), an index then a sort, or
- *  otherwise (a walk of the table). Kept per statement: without STAT4, the plan does not
- *  depend on the values bound. */
+ *  otherwise (a walk of the table). Kept per statement, values and schema: with ANALYZE's
+ *  samples (STAT4) the plan depends on the values, and a new index changes it. */
 function planShape(c: Conn, sql: string, params: unknown[]): Shape {
   let memo = shapes.get(c);
   if (!memo) shapes.set(c, (memo = new Memo()));
-  return memo.get(sql, () => {
+  const schema = c.cache.get("PRAGMA schema_version", "pluck").get() as number;
+  return memo.get(`${schema}\0${sql}\0${valuesKey(params)}`, () => {
     const steps = (c.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((s) => s.detail);
     if (!/^SEARCH t USING (?:COVERING )?INDEX /.test(steps[0] ?? "")) return "other";
     if (steps.length === 1) return "index in order";

@@ -11,7 +11,7 @@ import { ftsTable } from "./fts-index";
 import { bestFirstRank, hasRankedList } from "./ranked";
 import { inIdOrder, pageSql, planSearch, type ReadPlan } from "./read-plan";
 import { quoteIdent as q } from "./sql";
-import { Memo } from "./statement-cache";
+import { Memo, valuesKey } from "./statement-cache";
 import { knowsSizes } from "./statistics";
 import type { Where } from "./where";
 
@@ -30,10 +30,6 @@ function memo<V>(map: WeakMap<Conn, Memo<V>>, c: Conn): Memo<V> {
 /** The steps of SQLite's plan for `sql` (EXPLAIN QUERY PLAN), once per SQL text. */
 function planSteps(c: Conn, sql: string, params: unknown[]): string[] {
   return memo(plans, c).get(sql, () => (c.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((s) => s.detail));
-}
-
-function valuesKey(params: unknown[]): string {
-  return JSON.stringify(params, (_k, v: unknown) => (typeof v === "bigint" ? `${v}n` : v));
 }
 
 /** Whether at most `n` rows match `sql`'s rows (a `SELECT 1 …`), counting no further than n + 1. */

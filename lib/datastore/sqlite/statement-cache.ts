@@ -39,3 +39,8 @@ export class Memo<V> {
     return v;
   }
 }
+
+/** Bound values as a memo's key: JSON, big integers marked. */
+export function valuesKey(params: unknown[]): string {
+  return JSON.stringify(params, (_k, v: unknown) => (typeof v === "bigint" ? `${v}n` : v));
+}
