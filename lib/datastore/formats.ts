@@ -60,8 +60,11 @@ let scratch = new Uint8Array(1 << 20);
 const SCRATCH_KEEP = 64 << 20;
 
 /** Rows JSON-encoded together: one JSON.stringify of many rows is several times faster than
- *  one per value, and a batch bounds what a big page holds as objects at once. */
+ *  one per value. A batch holds up to this many rows, and about BATCH_BYTES of text once the
+ *  rows' size is known (the first batch is small), so very wide rows never make one huge string. */
 const BATCH_ROWS = 512;
+const FIRST_BATCH_ROWS = 16;
+const BATCH_BYTES = 256 * 1024;
 
 /** An object's key that V8 would not keep in its place (integer-like keys come first) or
  *  that would set the prototype: such fields are written value by value instead. */
@@ -76,8 +79,9 @@ export class RecordsWriter {
   private pos = 0;
   private rows = 0;
   private encoder = new TextEncoder();
-  /** Rows waiting to be encoded together (JSON formats). */
+  /** Rows waiting to be encoded together, and how many make a batch now. */
   private batch: unknown[][] = [];
+  private batchRows = FIRST_BATCH_ROWS;
   /** A batch as JSON text, without its brackets (JSON formats); else one row's text. */
   private encode: (rows: unknown[][]) => string;
   private sep: string;
@@ -128,14 +132,17 @@ export class RecordsWriter {
 
   private flush(): void {
     if (this.batch.length === 0) return;
-    this.write((this.rows ? this.sep : "") + this.encode(this.batch));
+    const text = this.encode(this.batch);
+    const perRow = text.length / this.batch.length;
+    this.batchRows = Math.max(1, Math.min(BATCH_ROWS, Math.floor(BATCH_BYTES / Math.max(1, perRow))));
+    this.write((this.rows ? this.sep : "") + text);
     this.rows += this.batch.length;
     this.batch = [];
   }
 
   add(row: unknown[]): void {
     this.batch.push(row);
-    if (this.batch.length >= BATCH_ROWS) this.flush();
+    if (this.batch.length >= this.batchRows) this.flush();
   }
 
   /** The records as bytes in a buffer of their own (it can move to another thread). */

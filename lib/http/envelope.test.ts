@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { DatastoreError, fromWire, toWire } from "../datastore/errors";
 import { EncodedJson } from "../datastore/formats";
-import { failure, success } from "./envelope";
+import { bodyOf, failure, success } from "./envelope";
 
 const encode = (v: unknown) => new EncodedJson(new TextEncoder().encode(JSON.stringify(v)));
 
@@ -21,6 +21,24 @@ describe("success envelope", () => {
   it("answers plain values as JSON", async () => {
     const res = success("h", { records: [{ a: 1 }], q: "__encoded_x_0" });
     expect(await res.json()).toEqual({ help: "h", success: true, result: { records: [{ a: 1 }], q: "__encoded_x_0" } });
+  });
+});
+
+describe("answers built in one piece", () => {
+  it("are read as any Response, by every method, and their bytes are there for a server to write", async () => {
+    const answer = () => success("h", { n: 1 });
+    const text = '{"help":"h","success":true,"result":{"n":1}}';
+    expect(await answer().text()).toBe(text);
+    expect(await answer().json()).toEqual(JSON.parse(text));
+    expect(new TextDecoder().decode(await answer().bytes())).toBe(text);
+    expect(new TextDecoder().decode(await answer().arrayBuffer())).toBe(text);
+    expect(await new Response(answer().body).text()).toBe(text);
+    expect(await answer().clone().text()).toBe(text);
+    const read = answer();
+    expect(read.bodyUsed).toBe(false);
+    await read.text();
+    expect(read.bodyUsed).toBe(true);
+    expect(new TextDecoder().decode(bodyOf(answer()))).toBe(text);
   });
 });
 

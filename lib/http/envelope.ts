@@ -89,6 +89,12 @@ class BytesResponse extends Response {
   override json(): Promise<unknown> {
     return this.#full().json();
   }
+  override formData(): Promise<FormData> {
+    return this.#full().formData();
+  }
+  override bytes(): Promise<Uint8Array<ArrayBuffer>> {
+    return this.#full().arrayBuffer().then((b) => new Uint8Array(b));
+  }
   override clone(): Response {
     return new BytesResponse(this.#bytes, this);
   }
