@@ -24,6 +24,8 @@ export class CsvParser {
   private lfText = -1;
   /** Numbers the texts record() is given, so a kept \n position is never used on another. */
   private texts = 0;
+  /** Records with a quoted field that holds a \n: only those span more than one line. */
+  readonly multiline = new WeakSet<string[]>();
 
   constructor(
     delimiter: string,
@@ -89,6 +91,7 @@ export class CsvParser {
         if (end < 0 && !last) return -1;
         const stop = end < 0 ? n : end;
         fields.push(stop > i ? `"${value}"${s.slice(i, stop)}` : value);
+        if (value.includes("\n")) this.multiline.add(fields);
         i = stop;
       } else {
         const end = this.fieldEnd(s, i);

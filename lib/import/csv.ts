@@ -67,7 +67,7 @@ export async function openCsv(file: string, opts: ReadOptions, tsv: boolean): Pr
       const positions: number[] = [];
       for (const rec of chunk) {
         const start = line;
-        line += 1 + newlines(rec);
+        line += parser.multiline.has(rec) ? 1 + newlines(rec) : 1;
         if (rec.length === 1 && rec[0] === "") continue; // a blank line
         if (rec.length !== width) {
           // Extra fields are tolerated only when empty (a trailing delimiter).
