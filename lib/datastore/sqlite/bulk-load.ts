@@ -278,25 +278,23 @@ export class BulkLoader {
   /**
    * Adds a sealed part: attached, its rows copied in whole (SQLite's transfer of a table with
    * the same columns, without decoding a row), and full-text indexed, here or on the
-   * full-text thread. The part's file is unlinked once every thread reading it has it open:
-   * its pages stay readable until release() detaches it, and a killed import leaves no part
-   * behind.
+   * full-text thread. The part's file is unlinked once every thread reading it has it open
+   * (here at once, or by the full-text thread): its pages stay readable until the part is
+   * detached, and a killed import leaves no part behind.
    */
-  async take(part: SqlitePart): Promise<number> {
+  take(part: SqlitePart): number {
     if (!this.parts || this.finished) throw new Error("no off-thread load to take a part into");
     if (this.parts.attached.length >= MAX_PARTS) throw new Error(`a load takes at most ${MAX_PARTS} parts`);
     if (part.firstId !== this.firstId + this.added) throw new Error(`part ids start after ${part.firstId}, expected ${this.firstId + this.added}`);
     const alias = `part${this.parts.attached.length + 1}`;
     this.attach(part.file, alias);
-    // The full-text thread opens the part while this one copies it, and then removes it.
-    const handedOver = this.ftsBuild?.add(part.file);
-    handedOver?.catch(() => undefined); // awaited below, unless the copy fails first
-    if (!handedOver) unlink(part.file);
+    // The full-text thread opens the part when it gets to it, and then removes it.
+    if (this.ftsBuild) this.ftsBuild.add(part.file);
+    else unlink(part.file);
     const copied = this.db.prepare(`INSERT INTO ${q(this.table)} SELECT * FROM ${alias}.${q(PART_TABLE)}`).run().changes;
     if (copied !== part.rows) throw new Error(`part ${part.file}: ${copied} rows copied, ${part.rows} written`);
     this.added += part.rows;
-    if (handedOver) await handedOver;
-    else this.index(part.rows);
+    this.index(part.rows);
     return part.rows;
   }
 

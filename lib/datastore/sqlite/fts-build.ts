@@ -24,22 +24,19 @@ export interface FtsBuildSpec {
 
 export type ToFtsWorker = { op: "part"; file: string } | { op: "finish" };
 export type FromFtsWorker =
-  | { kind: "attached"; file: string }
   | { kind: "done"; rows: number }
   | { kind: "failed"; error: { message: string; code?: string } };
 
 export class FtsBuild {
   private readonly worker: Worker;
   private failure: Error | null = null;
-  private attached = new Set<string>();
   private built: number | null = null;
   private wake: (() => void) | null = null;
 
   constructor(spec: FtsBuildSpec) {
     this.worker = sourceWorker("lib/datastore/sqlite/fts-worker.ts", { workerData: spec, env: SHARE_ENV });
     this.worker.on("message", (m: FromFtsWorker) => {
-      if (m.kind === "attached") this.attached.add(m.file);
-      else if (m.kind === "done") this.built = m.rows;
+      if (m.kind === "done") this.built = m.rows;
       else this.failure ??= Object.assign(new Error(m.error.message), { code: m.error.code });
       this.poke();
     });
@@ -58,25 +55,21 @@ export class FtsBuild {
     this.wake = null;
   }
 
-  private async until<T>(ready: () => T | null): Promise<T> {
-    for (;;) {
-      if (this.failure) throw this.failure;
-      const value = ready();
-      if (value !== null) return value;
-      await new Promise<void>((resolve) => (this.wake = resolve));
-    }
-  }
-
-  /** Hands a part's file to the thread; resolves once the thread has it open and has removed it. */
-  add(file: string): Promise<true> {
+  /** Hands a part's file to the thread, which removes it once open; throws what failed there
+   *  so far (the rest surfaces at finish()). */
+  add(file: string): void {
+    if (this.failure) throw this.failure;
     this.worker.postMessage({ op: "part", file } satisfies ToFtsWorker);
-    return this.until(() => (this.attached.delete(file) ? true : null));
   }
 
   /** Waits for every part to be indexed; returns the rows the index holds. */
-  finish(): Promise<number> {
+  async finish(): Promise<number> {
     this.worker.postMessage({ op: "finish" } satisfies ToFtsWorker);
-    return this.until(() => this.built);
+    for (;;) {
+      if (this.failure) throw this.failure;
+      if (this.built !== null) return this.built;
+      await new Promise<void>((resolve) => (this.wake = resolve));
+    }
   }
 
   /** Ends the thread, done or not (its file is the caller's to remove). */

@@ -54,7 +54,6 @@ function run(m: ToFtsWorker): void {
     const alias = `part${++parts}`;
     db.prepare(`ATTACH ? AS ${alias}`).run(m.file);
     fs.rmSync(m.file, { force: true });
-    post({ kind: "attached", file: m.file });
     rows += indexRowsOf(db, job.table, job.fields as StoredField[], `${alias}.${q(job.partTable)}`);
     return;
   }
