@@ -8,7 +8,7 @@ import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { config } from "../../config";
-import type { SearchQuery } from "../engine";
+import type { DatastoreEngine, Resource, SearchQuery } from "../engine";
 import { DatastoreError, DatastoreUnavailable } from "../errors";
 import { openPostgresEngine, type PostgresEngine } from "./engine";
 
@@ -230,6 +230,59 @@ describe.skipIf(!url)("PostgreSQL engine", () => {
       expect(r.rowCount).toBe(20);
       expect(r.fields.map((f) => f.id)).toEqual(["n", "m"]);
       expect((await rows("shared", ["n"])).map((x) => x[0]).sort((a, b) => Number(a) - Number(b))).toEqual(Array.from({ length: 20 }, (_, i) => i));
+    } finally {
+      await other.close();
+    }
+  });
+
+  it("locks what a write transaction reads: a second one adding the same field keeps the first one's values", async () => {
+    await engine.createResource(meta("race"), [{ id: "a", type: "text" }]);
+    const addX = async (tx: DatastoreEngine, r: Resource) => {
+      if (!r.fields.some((f) => f.id === "x")) await tx.alterFields("race", [{ id: "x", type: "text" }], [], []);
+    };
+    // Some backend waits for a lock on a catalog row (B's read, behind A's).
+    const readWaits = async () =>
+      (await raw.query(`SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%FOR UPDATE OF r%'`)).rowCount! > 0;
+    let aRead!: () => void;
+    const aHasRead = new Promise<void>((resolve) => (aRead = resolve));
+    let bHasRead = false;
+    const a = engine.transaction(async (tx) => {
+      const r = (await tx.getResource("race"))!;
+      aRead();
+      // Go on once B has read too (without the lock), or waits for this transaction (with it).
+      while (!bHasRead && !(await readWaits())) await new Promise((resolve) => setImmediate(resolve));
+      await addX(tx, r);
+      await tx.write("race", [{ a: "A", x: "A's x" }], "insert");
+    });
+    const b = aHasRead.then(() =>
+      engine.transaction(async (tx) => {
+        const r = (await tx.getResource("race"))!;
+        bHasRead = true;
+        await a;
+        await addX(tx, r);
+      }),
+    );
+    await Promise.all([a, b]);
+    expect((await engine.getResource("race"))!.fields.map((f) => f.id)).toEqual(["a", "x"]);
+    expect(await rows("race", ["a", "x"])).toEqual([["A", "A's x"]]);
+  });
+
+  it("two writers creating the same new resource at once: both succeed, one creates it", async () => {
+    const other = await openPostgresEngine({ url: url!, schema, poolSize: 4, limits: config });
+    try {
+      let arrived = 0;
+      let bothRead!: () => void;
+      const barrier = new Promise<void>((resolve) => (bothRead = resolve));
+      const create = (e: PostgresEngine, n: number) =>
+        e.transaction(async (tx) => {
+          const r = await tx.getResource("twice");
+          if (++arrived === 2) bothRead();
+          await barrier; // each saw no resource before either created it
+          if (!r) await tx.createResource(meta("twice"), [{ id: "n", type: "int4" }]);
+          await tx.write("twice", [{ n }], "insert");
+        });
+      await Promise.all([create(engine, 1), create(other, 2)]);
+      expect((await rows("twice", ["n"])).map((x) => x[0]).sort()).toEqual([1, 2]);
     } finally {
       await other.close();
     }

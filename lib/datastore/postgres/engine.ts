@@ -246,8 +246,10 @@ export class PostgresEngine implements DatastoreEngine {
 
   getResource(idOrAlias: string): Promise<Resource | undefined> {
     return this.guard(async () => {
-      const r = await catalog.findResource(this.db, idOrAlias);
-      return this.tx ? r : resolvedNow(r);
+      // Inside a transaction (a write), the row is locked as it is read: what the write decides
+      // from it (fields to add, keys) holds until it commits, whatever other servers do meanwhile.
+      if (this.tx) return catalog.lockResource(this.tx.client, idOrAlias);
+      return resolvedNow(await catalog.findResource(this.db, idOrAlias));
     });
   }
 

@@ -18,6 +18,11 @@ export function isDataError(e: unknown): boolean {
 }
 
 /** Serialization failure or deadlock: the same work may succeed when run again. */
+/** A conflict with another transaction found by the engine itself: retried as PostgreSQL's own. */
+export function serializationFailure(message: string): Error {
+  return Object.assign(new Error(message), { code: "40001" });
+}
+
 export function isRetryable(e: unknown): boolean {
   const code = codeOf(e);
   return code === "40001" || code === "40P01";

@@ -9,7 +9,7 @@ import { column, now } from "../catalog-row";
 import type { Field, NewResource } from "../engine";
 import { DatastoreError } from "../errors";
 import { lockResource, mustGet, saveFields } from "./catalog";
-import { isUniqueViolation } from "./errors";
+import { isUniqueViolation, serializationFailure } from "./errors";
 import { fullTextExpression } from "./fts";
 import { quoteIdent as q, type PgResource, type Queryable, type StoredField } from "./resource";
 import { columnType } from "./values";
@@ -62,12 +62,18 @@ export async function createResource(db: Queryable, meta: NewResource, fields: F
        row_count = 0, active = true, modified = $4, version = version + 1 WHERE id = $5`,
       [table, JSON.stringify(stored), stored.length + 1, ts, meta.id],
     );
+  } else if (inactive && inactive.id === meta.id) {
+    // Created by another writer since this transaction looked (its caller read none): run the
+    // transaction again, which then finds it, locked, as an existing resource.
+    throw serializationFailure(`resource "${meta.id}" was created by another writer at the same time`);
   } else {
-    await db.query(
+    const { rowCount } = await db.query(
       `INSERT INTO datastore_resources (id, table_name, name, description, private, fields, next_column, created, modified)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (id) DO NOTHING`,
       [meta.id, table, meta.name, meta.description, meta.private, JSON.stringify(stored), stored.length + 1, ts, ts],
     );
+    // The same, when that writer has not committed yet (the insert waited for it).
+    if (rowCount === 0) throw serializationFailure(`resource "${meta.id}" was created by another writer at the same time`);
   }
   return mustGet(db, meta.id);
 }
