@@ -327,6 +327,17 @@ describe("primary_key, indexes and aliases", () => {
     invalid(await create({ resource: { name: "ix" }, fields: [{ id: "a", type: "text" }], indexes: [5] }), "indexes");
   });
 
+  it("answers 409 for a json key or index, and for more than 32 fields in one, creating nothing", async () => {
+    const before = await resourceCount();
+    const fields = [{ id: "j", type: "json" }, { id: "a", type: "text" }];
+    invalid(await create({ resource: { name: "jk" }, fields, primary_key: "j" }), "primary_key");
+    invalid(await create({ resource: { name: "ji" }, fields, indexes: [["a", "j"]] }), "index");
+    const many = Array.from({ length: 33 }, (_, i) => ({ id: `f${i}`, type: "int" }));
+    invalid(await create({ resource: { name: "wide" }, fields: many, primary_key: many.map((f) => f.id) }), "primary_key");
+    invalid(await create({ resource: { name: "wide" }, fields: many, indexes: [many.map((f) => f.id)] }), "indexes");
+    expect(await resourceCount()).toBe(before);
+  });
+
   it("makes aliases usable for reads; replaces the whole set", async () => {
     const id = await createBooks({ aliases: ["alias_one", "alias_two"] });
     expect((await search({ resource_id: "alias_one", limit: 0 })).resource_id).toBe(id);

@@ -16,6 +16,14 @@ interface DeclaredField {
 
 const RESOURCE_ID_RE = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/;
 
+/** Fields in one key or index: PostgreSQL's limit (INDEX_MAX_KEYS), kept on every engine. */
+const MAX_KEY_FIELDS = 32;
+
+/** A json value has no order to index by (PostgreSQL has no btree for it): never a key. */
+function jsonKeys(r: Resource, keys: string[]): string[] {
+  return keys.filter((k) => r.fields.find((f) => f.id === k)?.type === "json");
+}
+
 /** primary_key / aliases: a list or comma string of names (`""` clears). */
 function nameList(v: unknown, key: string, bag: ErrorBag): string[] | undefined {
   if (v === undefined || v === null) return undefined;
@@ -24,8 +32,8 @@ function nameList(v: unknown, key: string, bag: ErrorBag): string[] | undefined 
     bag.add(key, `invalid value ${JSON.stringify(v)}`);
     return undefined;
   }
-  if (key === "primary_key" && list.length > config.maxFields) {
-    bag.add(key, `at most ${config.maxFields} fields may form a key`);
+  if (key === "primary_key" && list.length > MAX_KEY_FIELDS) {
+    bag.add(key, `at most ${MAX_KEY_FIELDS} fields may form a key`);
     return undefined;
   }
   return list as string[];
@@ -40,8 +48,8 @@ function indexList(v: unknown, bag: ErrorBag): string[][] | undefined {
     bag.add("indexes", `invalid value ${JSON.stringify(v)}`);
     return undefined;
   }
-  if (list.some((x) => Array.isArray(x) && x.length > config.maxFields)) {
-    bag.add("indexes", `at most ${config.maxFields} fields may form an index`);
+  if (list.some((x) => Array.isArray(x) && x.length > MAX_KEY_FIELDS)) {
+    bag.add("indexes", `at most ${MAX_KEY_FIELDS} fields may form an index`);
     return undefined;
   }
   return list.map((x) => (Array.isArray(x) ? (x as string[]) : [x as string]));
@@ -175,6 +183,8 @@ export async function datastoreCreate(ctx: ActionContext, params: Params) {
 
     const unknownKeys = (primaryKey ?? []).filter((k) => !fieldIds.has(k));
     if (unknownKeys.length) throw DatastoreError.field("primary_key", `fields "${unknownKeys.join('", "')}" do not exist`);
+    const jsonKey = jsonKeys(r, primaryKey ?? []);
+    if (jsonKey.length) throw DatastoreError.field("primary_key", `json fields cannot form a key: "${jsonKey.join('", "')}"`);
     if (aliases !== undefined) {
       for (const a of aliases) {
         const owner = await tx.nameOwner(a);
@@ -190,6 +200,8 @@ export async function datastoreCreate(ctx: ActionContext, params: Params) {
     if (indexes !== undefined) {
       const unknown = indexes.flat().filter((k) => !fieldIds.has(k));
       if (unknown.length) throw DatastoreError.field("index", `fields "${unknown.join('", "')}" do not exist`);
+      const jsonIndexed = jsonKeys(r, indexes.flat());
+      if (jsonIndexed.length) throw DatastoreError.field("index", `json fields cannot be indexed: "${jsonIndexed.join('", "')}"`);
       await tx.setIndexes(r.id, indexes);
     }
 

@@ -288,6 +288,17 @@ describe.skipIf(!url)("PostgreSQL engine", () => {
     }
   });
 
+  it("answers PostgreSQL's size limits as validation errors, writing nothing", async () => {
+    await engine.createResource(meta("long"), [{ id: "k", type: "text" }]);
+    await engine.setPrimaryKey("long", ["k"]);
+    const big = randomBytes(6000).toString("base64"); // past a btree entry's limit
+    expect(await caught(engine.write("long", [{ k: big }], "insert"))).toMatchObject({ kind: "validation" });
+    await engine.createResource(meta("tsv"), [{ id: "t", type: "text" }]);
+    const words = Array.from({ length: 160_000 }, () => randomBytes(6).toString("hex")).join(" "); // past tsvector's 1 MB
+    expect(await caught(engine.write("tsv", [{ t: words }], "insert"))).toMatchObject({ kind: "validation" });
+    expect([await rows("long", ["k"]), await rows("tsv", ["t"])]).toEqual([[], []]);
+  });
+
   it("takes any character in a field name, and finds no resource whose name holds NUL", async () => {
     const odd = "a\u0000b\u2028";
     await engine.createResource(meta("odd"), [{ id: odd, type: "text", info: { "\u0000": "x" } }]);

@@ -57,6 +57,9 @@ export function toDatastoreError(e: unknown, queryTimeoutMs: number): unknown {
   if (code === "57014") return DatastoreError.tooLong(queryTimeoutMs);
   if (code === "23505") return uniquenessError(message);
   if (code.startsWith("22")) return DatastoreError.field("query", message);
+  // Past what PostgreSQL can store or index (a key value over a btree page's third, a row's
+  // full text over 1 MB, too many columns): the request's data, not the server, is at fault.
+  if (code.startsWith("54")) return DatastoreError.validation({ records: [`PostgreSQL cannot store this: ${message}`], info: { orig: message, pgcode: code } });
   // Still failing after the one retry (engine.ts): nothing was written, try again shortly.
   if (isRetryable(e) || code === "55P03") return DatastoreError.busy();
   if (code === "53100") return DatastoreError.cannotWrite("full");
