@@ -6,7 +6,7 @@
 import type { Filter, WriteMethod } from "../engine";
 import { DatastoreError } from "../errors";
 import { CastError } from "../types";
-import { pyRepr } from "../python-repr";
+import { duplicateKey, keyNotFound, mustBeObject, noExtraKeys, noUnknownFields, rowKey } from "../write-rules";
 import { touch } from "./catalog";
 import { isDataError, isUniqueViolation } from "./errors";
 import { quoteIdent as q, type PgResource, type Queryable, type StoredField } from "./resource";
@@ -81,25 +81,10 @@ class RowWriter {
   /** The error a failure on record `row` answers, as SQLite's row writer words it. */
   private rowError(e: unknown, row: number): unknown {
     if (e instanceof CastError) return DatastoreError.validation({ records: [e.message], records_row: row });
-    if (isUniqueViolation(e)) {
-      // CKAN answers a duplicate on INSERT or UPDATE under `records`, naming the row.
-      return DatastoreError.validation({ records: [`duplicate key value violates unique constraint "${this.r.id}_pkey"`], records_row: row });
-    }
+    // CKAN answers a duplicate on INSERT or UPDATE under `records`, naming the row.
+    if (isUniqueViolation(e)) return duplicateKey(this.r.id, row);
     if (isDataError(e)) return DatastoreError.validation({ records: [(e as Error).message], records_row: row });
     return e;
-  }
-
-  private checkObject(record: unknown, row: number): void {
-    if (record === null || typeof record !== "object" || Array.isArray(record)) {
-      throw DatastoreError.validation({ records: [`row "${row + 1}" is not a JSON object`] });
-    }
-  }
-
-  private extraKeys(record: Record<string, unknown>, row: number): void {
-    const extra = Object.keys(record).filter((k) => k !== "_id" && !this.r.columns.has(k));
-    if (extra.length) {
-      throw DatastoreError.validation({ records: [`row "${row + 1}" has extra keys "${extra.join('", "')}"`] });
-    }
   }
 
   private castRow(record: Record<string, unknown>): unknown[] {
@@ -116,8 +101,8 @@ class RowWriter {
     for (let i = 0; i < records.length; i++) {
       let values: unknown[];
       try {
-        this.checkObject(records[i], i);
-        this.extraKeys(records[i], i);
+        mustBeObject(records[i], i);
+        noExtraKeys(this.r, records[i], i);
         values = this.castRow(records[i]);
       } catch (e) {
         // Rows before this one fail first, as they would one at a time.
@@ -314,12 +299,11 @@ class RowWriter {
 
   /** Returns the number of rows added (0 for an update). */
   private async writeOne(record: Record<string, unknown>, method: WriteMethod, row: number): Promise<number> {
-    this.checkObject(record, row);
-    const unknown = Object.keys(record).filter((k) => k !== "_id" && !this.r.columns.has(k));
-    if (unknown.length) throw DatastoreError.field("fields", `fields "${unknown.join('", "')}" do not exist`);
+    mustBeObject(record, row);
+    noUnknownFields(this.r, record);
     const id = await this.findKey(record);
     if (id === undefined) {
-      if (method === "update") throw DatastoreError.field("key", `key "${pyRepr(this.keyValues(record))}" not found`);
+      if (method === "update") throw keyNotFound(this.r, record);
       await this.insertRows([{ row, values: this.castRow(record) }]);
       return 1;
     }
@@ -332,21 +316,14 @@ class RowWriter {
     return 0;
   }
 
-  private keyValues(record: Record<string, unknown>): unknown[] {
-    if (record._id !== undefined) return [record._id];
-    return this.r.primaryKey.map((k) => record[k]);
-  }
-
   /** The `_id` of the row the record names (by `_id`, else by the primary key), if any. */
   private async findKey(record: Record<string, unknown>): Promise<unknown> {
-    if (record._id !== undefined && record._id !== null) {
-      const { rows } = await this.db.query({ text: `SELECT "_id" FROM ${this.table} WHERE "_id" = $1`, values: [toParam("int8", record._id)], rowMode: "array" });
+    const by = rowKey(this.r, record);
+    if ("id" in by) {
+      const { rows } = await this.db.query({ text: `SELECT "_id" FROM ${this.table} WHERE "_id" = $1`, values: [toParam("int8", by.id)], rowMode: "array" });
       return rows[0]?.[0];
     }
-    const pk = this.r.primaryKey;
-    if (pk.length === 0) throw DatastoreError.field("table", "unique key must be passed for update/upsert");
-    const missing = pk.filter((k) => !(k in record));
-    if (missing.length) throw DatastoreError.field("key", `fields "${missing.join('", "')}" are missing but needed as key`);
+    const pk = by.key;
     const params: unknown[] = [];
     // `=` where there is a value (the key's index serves it); NULL keys match NULL, as SQLite's `IS`.
     const conds = pk.map((k) => {

@@ -4,7 +4,6 @@
 import type { Filter, WriteMethod } from "../engine";
 import { DatastoreError } from "../errors";
 import { CastError, toStorage, type Stored } from "../types";
-import { pyRepr } from "../python-repr";
 import { mustGet, touch, type Internal, type StoredField } from "./catalog";
 import type { Conn } from "./connection";
 import { isUniqueViolation } from "./errors";
@@ -12,6 +11,7 @@ import { ftsSource } from "./sql";
 import { ftsTable } from "./fts-index";
 import { allOf } from "../where";
 import { Where } from "./where";
+import { duplicateKey, keyNotFound, mustBeObject, noExtraKeys, noUnknownFields, rowKey } from "../write-rules";
 import { quoteIdent as q } from "./sql";
 
 /** Writes `records`; the caller holds the transaction. */
@@ -25,10 +25,8 @@ export function writeRecords(c: Conn, id: string, records: Record<string, unknow
       added += writer.write(record, method, i);
     } catch (e) {
       if (e instanceof CastError) throw DatastoreError.validation({ records: [e.message], records_row: i });
-      if (isUniqueViolation(e)) {
-        // CKAN answers a duplicate on INSERT or UPDATE under `records`, naming the row.
-        throw DatastoreError.validation({ records: [`duplicate key value violates unique constraint "${r.id}_pkey"`], records_row: i });
-      }
+      // CKAN answers a duplicate on INSERT or UPDATE under `records`, naming the row.
+      if (isUniqueViolation(e)) throw duplicateKey(r.id, i);
       throw e;
     }
   });
@@ -84,13 +82,6 @@ class RowWriter {
     this.c.cache.get(`DELETE FROM ${q(this.fts)} WHERE rowid = ?`).run(id);
   }
 
-  private extraKeys(record: Record<string, unknown>, row: number): void {
-    const extra = Object.keys(record).filter((k) => k !== "_id" && !this.r.columns.has(k));
-    if (extra.length) {
-      throw DatastoreError.validation({ records: [`row "${row + 1}" has extra keys "${extra.join('", "')}"`] });
-    }
-  }
-
   private insert(record: Record<string, unknown>): void {
     const values = this.fields.map((f) => this.cast(record, f));
     const cols = this.fields.map((f) => q(f.column));
@@ -102,19 +93,16 @@ class RowWriter {
 
   /** Returns the number of rows added (0 for an update). */
   write(record: Record<string, unknown>, method: WriteMethod, row: number): number {
-    if (record === null || typeof record !== "object" || Array.isArray(record)) {
-      throw DatastoreError.validation({ records: [`row "${row + 1}" is not a JSON object`] });
-    }
+    mustBeObject(record, row);
     if (method === "insert") {
-      this.extraKeys(record, row);
+      noExtraKeys(this.r, record, row);
       this.insert(record);
       return 1;
     }
-    const unknown = Object.keys(record).filter((k) => k !== "_id" && !this.r.columns.has(k));
-    if (unknown.length) throw DatastoreError.field("fields", `fields "${unknown.join('", "')}" do not exist`);
+    noUnknownFields(this.r, record);
     const id = this.findKey(record);
     if (id === undefined) {
-      if (method === "update") throw DatastoreError.field("key", `key "${pyRepr(this.keyValues(record))}" not found`);
+      if (method === "update") throw keyNotFound(this.r, record);
       this.insert(record);
       return 1;
     }
@@ -128,21 +116,12 @@ class RowWriter {
     return 0;
   }
 
-  private keyValues(record: Record<string, unknown>): unknown[] {
-    if (record._id !== undefined) return [record._id];
-    return this.r.primaryKey.map((k) => record[k]);
-  }
-
   private findKey(record: Record<string, unknown>): number | undefined {
-    if (record._id !== undefined && record._id !== null) {
-      const id = toStorage("int8", record._id);
-      return this.c.cache.get(`SELECT _id FROM ${q(this.r.table)} WHERE _id = ?`, "pluck").get(id) as number | undefined;
+    const by = rowKey(this.r, record);
+    if ("id" in by) {
+      return this.c.cache.get(`SELECT _id FROM ${q(this.r.table)} WHERE _id = ?`, "pluck").get(toStorage("int8", by.id)) as number | undefined;
     }
-    const pk = this.r.primaryKey;
-    if (pk.length === 0) throw DatastoreError.field("table", "unique key must be passed for update/upsert");
-    const missing = pk.filter((k) => !(k in record));
-    if (missing.length) throw DatastoreError.field("key", `fields "${missing.join('", "')}" are missing but needed as key`);
-    const cols = pk.map((k) => this.r.columns.get(k)!);
+    const cols = by.key.map((k) => this.r.columns.get(k)!);
     return this.c.cache
       .get(`SELECT _id FROM ${q(this.r.table)} WHERE ${allOf(cols.map((col) => `${q(col.column)} IS ?`))}`, "pluck")
       .get(...cols.map((col) => this.cast(record, col))) as number | undefined;
