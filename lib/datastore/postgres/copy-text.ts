@@ -5,7 +5,7 @@
 // is `\N`; arrays are PostgreSQL array literals, every element quoted.
 import { isStoredDate, isStoredTimestamp } from "../stored-dates";
 import { CastError, isArrayType, toStorage, type TypeName } from "../types";
-import { toParam } from "./values";
+import { noNul, toParam } from "./values";
 
 /** One value as one field of a COPY text row; throws CastError for a value the column refuses. */
 export type FieldEncoder = (value: unknown) => string;
@@ -21,12 +21,6 @@ const ESCAPES: Record<string, string> = { "\\": "\\\\", "\t": "\\t", "\n": "\\n"
 /** Text as a COPY field: the four characters COPY's text format reads specially, escaped. */
 export function escapeField(s: string): string {
   return SPECIAL.test(s) ? s.replace(SPECIAL_ALL, (c) => ESCAPES[c]) : s;
-}
-
-/** PostgreSQL text cannot hold NUL: refused as write() refuses it (values.ts). */
-function noNul(s: string): string {
-  if (s.includes("\u0000")) throw new CastError('invalid byte sequence for encoding "UTF8": 0x00');
-  return s;
 }
 
 /**

@@ -50,7 +50,7 @@ export function storedParam(t: TypeName, stored: Stored): unknown {
 }
 
 /** PostgreSQL text cannot hold NUL: refused as a bad value (409), not a server error. */
-function noNul<T>(v: T): T {
+export function noNul<T>(v: T): T {
   if (typeof v === "string" && v.includes("\u0000")) throw new CastError('invalid byte sequence for encoding "UTF8": 0x00');
   return v;
 }
