@@ -1,6 +1,7 @@
 // URLSearchParams <-> ViewState, with the GET API's own parameter names. Parsing never throws:
 // anything it can't read falls back to the default, so any pasted or hand-edited URL opens.
 import { coerceFilters } from "./filters";
+import { readPivot, writePivot } from "./pivot";
 import {
   CHART_AGGS,
   CHART_TYPES,
@@ -81,6 +82,7 @@ export function parseViewState(input: URLSearchParams | string): ViewState {
     record: readRecord(params.get("record")),
     chart: readChart(params),
     map: readMap(params),
+    pivot: readPivot(params),
   };
 }
 
@@ -103,7 +105,8 @@ export function serializeViewState(view: ViewState): URLSearchParams {
   if (view.limit !== DEFAULT_VIEW.limit) params.set("limit", String(view.limit));
   if (view.offset) params.set("offset", String(view.offset));
   if (view.tab !== DEFAULT_VIEW.tab) params.set("view", view.tab);
-  // the chart's and the map's settings stay while another tab shows, so going back restores them
+  // the chart's, the map's and the pivot's settings stay while another tab shows, so going back
+  // restores them
   const c = view.chart;
   if (c.type !== DEFAULT_VIEW.chart.type) params.set("chart", c.type);
   if (c.x) params.set("x", c.x);
@@ -112,6 +115,7 @@ export function serializeViewState(view: ViewState): URLSearchParams {
   if (c.period) params.set("period", c.period);
   if (view.map.lat) params.set("lat", view.map.lat);
   if (view.map.lon) params.set("lon", view.map.lon);
+  writePivot(params, view.pivot);
   if (view.record !== null) params.set("record", String(view.record));
   return params;
 }

@@ -5,3 +5,4 @@ export * from "./filters";
 export * from "./sort";
 export * from "./search-text";
 export * from "./request";
+export * from "./pivot";

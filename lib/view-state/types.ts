@@ -2,6 +2,7 @@
 // limit, offset, sort, fields). Pure data: shared by the URL codec, the API client and the UI.
 
 import type { OperatorValues, Scalar } from "../datastore/operators";
+import type { PivotSettings } from "./pivot";
 
 export type { Scalar };
 
@@ -22,7 +23,7 @@ export type Filters = { [key: string]: FieldFilter | Filters[] };
 export type SortClause = { field: string; desc: boolean };
 
 /** The explorer's views of one result, as tabs; `view=` in the URL. */
-export const TABS = ["table", "summary", "chart", "map"] as const;
+export const TABS = ["table", "summary", "chart", "map", "pivot"] as const;
 export type Tab = (typeof TABS)[number];
 
 export const CHART_TYPES = ["bar", "line", "scatter", "histogram"] as const;
@@ -55,6 +56,8 @@ export type ViewState = {
   record: number | null;
   chart: ChartSettings;
   map: MapSettings;
+  /** The Pivot tab's rows, columns and measure (`rows`, `columns`, `measure`; lib/view-state/pivot.ts). */
+  pivot: PivotSettings;
 };
 
 export const DEFAULT_LIMIT = 100;
@@ -73,4 +76,5 @@ export const DEFAULT_VIEW: ViewState = {
   record: null,
   chart: { type: "bar", x: null, y: null, agg: "count", period: null },
   map: { lat: null, lon: null },
+  pivot: { rows: [], columns: null, measure: { fn: "count", field: null } },
 };

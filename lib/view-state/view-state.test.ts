@@ -41,6 +41,7 @@ describe("parseViewState", () => {
       record: null,
       chart: DEFAULT_VIEW.chart,
       map: DEFAULT_VIEW.map,
+      pivot: DEFAULT_VIEW.pivot,
     });
   });
 
@@ -111,6 +112,7 @@ describe("serializeViewState", () => {
         period: fc.option(fc.constantFrom(...PERIODS), { nil: null }),
       }),
       map: fc.record({ lat: fc.option(name, { nil: null }), lon: fc.option(name, { nil: null }) }),
+      pivot: pivotArbitrary(name),
     });
     fc.assert(
       fc.property(view, (v: ViewState) => {
@@ -119,6 +121,32 @@ describe("serializeViewState", () => {
     );
   });
 });
+
+/** A pivot of distinct fields; ids without a colon (a colon's reading is tested in pivot.test.ts). */
+function pivotArbitrary(name: fc.Arbitrary<string>) {
+  const plain = name.filter((s) => !s.includes(":"));
+  const key = (field: string) =>
+    fc.oneof(
+      fc.constant({ field }),
+      fc.constantFrom(...PERIODS).map((period) => ({ field, period })),
+      fc.constantFrom(1, 15, 0.5, 1000).map((bin) => ({ field, bin })),
+    );
+  return fc.record({
+    fields: fc.uniqueArray(plain, { minLength: 3, maxLength: 3 }),
+    rowCount: fc.integer({ min: 0, max: 2 }),
+    withColumns: fc.boolean(),
+    measure: fc.oneof(
+      fc.constant({ fn: "count" as const, field: null }),
+      fc.record({ fn: fc.constantFrom("sum" as const, "avg" as const, "min" as const, "max" as const), field: plain }),
+    ),
+  }).chain(({ fields, rowCount, withColumns, measure }) =>
+    fc.record({
+      rows: fc.tuple(...fields.slice(0, rowCount).map(key)),
+      columns: withColumns ? key(fields[2]) : fc.constant(null),
+      measure: fc.constant(measure),
+    }),
+  );
+}
 
 describe("updateView", () => {
   const view: ViewState = { ...DEFAULT_VIEW, resource_id: "r", offset: 200 };
