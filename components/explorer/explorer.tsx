@@ -32,6 +32,7 @@ import { Landing } from "./landing";
 import { LimitSelect } from "./limit-select";
 import { mapApi } from "./map/map-api";
 import { Pager } from "./pager";
+import { PivotView, pivotPanelApi } from "./pivot-view";
 import { PrivateBadge } from "./private-badge";
 import { RecordDetail } from "./record-detail";
 import { RecordsTable } from "./records-table";
@@ -62,6 +63,7 @@ const TAB_NAMES: { id: Tab; name: string }[] = [
   { id: "summary", name: "Summary" },
   { id: "chart", name: "Chart" },
   { id: "map", name: "Map" },
+  { id: "pivot", name: "Pivot" },
 ];
 
 function useResource(resourceId: string | null, realId: string | undefined): Resource | null {
@@ -240,6 +242,8 @@ export function Explorer() {
               <SummaryView {...viewProps} />
             ) : view.tab === "chart" ? (
               <ChartView {...viewProps} />
+            ) : view.tab === "pivot" ? (
+              <PivotView {...viewProps} />
             ) : (
               <MapView {...viewProps} />
             )}
@@ -252,6 +256,7 @@ export function Explorer() {
                 (view.tab === "chart" && chartPlan.api) ||
                 (view.tab === "summary" && summaryApi(view)) ||
                 (view.tab === "map" && mapApi(view, tableFields ?? [])) ||
+                (view.tab === "pivot" && pivotPanelApi(view, tableFields ?? [])) ||
                 (view.tab === "table" ? tableApi(request) : countApi(request))
               }
               isPrivate={Boolean(resource?.private)}

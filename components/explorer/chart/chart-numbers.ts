@@ -73,9 +73,14 @@ function csvCell(value: Cell): string {
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
-/** RFC 4180: a header line, then one line per row, each ended by CRLF. */
+/** RFC 4180: one line per row, each ended by CRLF. */
+export function csvText(rows: Cell[][]): string {
+  return rows.map((row) => `${row.map(csvCell).join(",")}\r\n`).join("");
+}
+
+/** A header line, then one line per row. */
 export function toCsv(numbers: ChartNumbers): string {
-  return [numbers.columns, ...numbers.rows].map((row) => `${row.map(csvCell).join(",")}\r\n`).join("");
+  return csvText([numbers.columns, ...numbers.rows]);
 }
 
 /** What the chart shows, in a few words: "rows per origin, count". */
@@ -152,7 +157,12 @@ export function chartNotes(chart: ResolvedChart, data: ChartData, fields: Datast
 /** A file name from the resource's title and what the chart shows; no characters a file
  *  system refuses. */
 export function chartFileName(title: string, chart: ResolvedChart, fields: DatastoreField[], ext: string): string {
-  const name = `${title || "chart"} - ${chartWhat(chart, fields)}`
+  return safeFileName(`${title || "chart"} - ${chartWhat(chart, fields)}`, ext);
+}
+
+/** A file name from any text: no characters a file system refuses, at most 150 before the extension. */
+export function safeFileName(text: string, ext: string): string {
+  const name = text
     .replace(/[\\/:*?"<>|\u0000-\u001f]+/g, "-")
     .replace(/\s+/g, " ")
     .trim();
