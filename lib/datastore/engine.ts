@@ -167,6 +167,8 @@ export interface SummaryOutput {
 
 export type AggregatePeriod = "day" | "week" | "month" | "quarter" | "year";
 export type AggregateMetric = "count" | "sum" | "avg" | "min" | "max";
+/** A measure's function: the old form's metrics, and the distinct values of a field. */
+export type AggregateFn = AggregateMetric | "count_distinct";
 
 /** One group_by field of an aggregate: by its value, by a period (dates and timestamps), or by
  *  a bin (numbers); lib/datastore/aggregate-spec.ts decides which from the field's type. */
@@ -176,20 +178,37 @@ export interface AggregateKey {
   bin?: number; // the bin's width: a value v falls in the bin from floor(v / bin) * bin
 }
 
-export interface AggregateSpec {
-  keys: AggregateKey[]; // one or two
-  metric: AggregateMetric;
-  field: string | null; // the numeric field the metric reads; null for count
-  limit: number; // groups answered; the rest are counted in `others`
+/** One measure of each group, answered under `name`. */
+export interface AggregateMeasure {
+  name: string;
+  fn: AggregateFn;
+  field: string | null; // null for count
 }
 
-/** A group: its key (one value per key, null for empty values), rows, the metric (null when no
- *  row has a number; the count for count) and the smallest `_id`. */
+export interface AggregateSpec {
+  keys: AggregateKey[]; // one to three
+  metrics: AggregateMeasure[]; // one to ten
+  /** Kept groups: a filter tree over measure names and key field ids (aggregate-spec.ts). */
+  having: Filter | null;
+  /** Groups' order: measure names or key field ids; empty for the default order. */
+  order: { by: string; desc: boolean }[];
+  limit: number; // groups answered; the rest are counted in `others`
+  offset: number;
+  /** Also answer the measures over every matching row. */
+  totals: boolean;
+  /** Null: exact, however long it takes. Else the time the exact answer may take before the
+   *  groups are estimated from a sample. */
+  budgetMs: number | null;
+}
+
+/** A group: its key (one value per key, null for empty values), rows, each measure (null when
+ *  no row has a value) and the smallest `_id`; estimated, a count's 95% interval. */
 export interface AggregateGroup {
   key: unknown[];
   count: number;
-  value: number | null;
+  values: Record<string, number | string | null>;
   _id: number;
+  estimate?: { low: number; high: number };
 }
 
 export interface AggregateOutput {
@@ -197,7 +216,8 @@ export interface AggregateOutput {
   rows: number; // rows the groups were computed over (= total unless partial)
   partial: boolean; // true: computed over a sample (spread through the table, or its first rows)
   groups: AggregateGroup[];
-  others: { groups: number; count: number }; // groups past `limit`, and their rows
+  others: { groups: number; count: number }; // groups past `offset + limit`, and their rows
+  totals?: { count: number; values: Record<string, number | string | null> };
 }
 
 export type WriteMethod = "insert" | "update" | "upsert";
@@ -288,6 +308,34 @@ export interface TokenStorage {
   touch(id: string, at: string): Promise<void>;
 }
 
+/** A saved view as stored (datastore_view_*); lib/datastore/saved-views.ts holds the rules. */
+export interface ViewRecord {
+  id: string;
+  /** The resource's id, never an alias: renaming an alias leaves the view working. */
+  resourceId: string;
+  name: string;
+  description: string;
+  /** What the explorer's URL holds, as its query string in canonical form, without resource_id. */
+  state: string;
+  private: boolean;
+  /** The id of the token that saved it; null for DATASTORE_ADMIN_TOKEN (admins only change it). */
+  owner: string | null;
+  ownerName: string | null;
+  created: string;
+  modified: string;
+}
+
+/** Where saved views are kept; a view goes when its resource is deleted. */
+export interface ViewStorage {
+  insert(view: ViewRecord): Promise<void>;
+  get(id: string): Promise<ViewRecord | undefined>;
+  /** Every view, or those of one resource (by id), oldest first. */
+  list(resourceId?: string): Promise<ViewRecord[]>;
+  update(view: ViewRecord): Promise<void>;
+  /** Returns whether a view was removed. */
+  remove(id: string): Promise<boolean>;
+}
+
 export type StartupCheck = "quick" | "full" | "off";
 
 export interface DatastoreEngine {
@@ -350,6 +398,7 @@ export interface DatastoreEngine {
   stats(resource: Resource): Promise<ResourceStats>;
 
   readonly tokens: TokenStorage;
+  readonly views: ViewStorage;
   /** Whether the engine indexes fields after slow reads itself (SQLite's index learning); when
    *  it does not, an import applies the auto-index rule (auto-index.ts) instead. */
   readonly learnsIndexes: boolean;

@@ -12,6 +12,7 @@ import { datastoreSearch } from "./datastore-search";
 import { datastoreSummary } from "./datastore-summary";
 import { datastoreUpsert } from "./datastore-upsert";
 import { datastoreValueCounts } from "./datastore-value-counts";
+import { datastoreViewCreate, datastoreViewDelete, datastoreViewList, datastoreViewPatch, datastoreViewShow } from "./datastore-views";
 import { resourceDelete } from "./resource-delete";
 import { resourcePatch } from "./resource-patch";
 import { resourceSearch, resourceShow } from "./resources";
@@ -41,4 +42,9 @@ export const ACTIONS: Record<string, Action> = {
   api_token_list: { run: apiTokenList, read: true },
   api_token_revoke: { run: apiTokenRevoke, read: false },
   datastore_whoami: { run: datastoreWhoami, read: true },
+  datastore_view_create: { run: datastoreViewCreate, read: false },
+  datastore_view_show: { run: datastoreViewShow, read: true },
+  datastore_view_list: { run: datastoreViewList, read: true },
+  datastore_view_patch: { run: datastoreViewPatch, read: false },
+  datastore_view_delete: { run: datastoreViewDelete, read: false },
 };

@@ -5,7 +5,7 @@
 // the per-resource lock, and PostgreSQL's failures mapped to the datastore's errors (errors.ts).
 import { column } from "../catalog-row";
 import type pg from "pg";
-import type { AggregateOutput, AggregateSpec, BulkLoad, DatastoreEngine, Field, FieldStats, Filter, HistogramOutput, NewResource, Resource, ResourceStats, SearchOutput, SearchQuery, StartupCheck, SummaryOptions, SummaryOutput, TokenStorage, ValueCountsOutput, WriteMethod } from "../engine";
+import type { AggregateOutput, AggregateSpec, BulkLoad, DatastoreEngine, Field, FieldStats, Filter, HistogramOutput, NewResource, Resource, ResourceStats, SearchOutput, SearchQuery, StartupCheck, SummaryOptions, SummaryOutput, TokenStorage, ViewStorage, ValueCountsOutput, WriteMethod } from "../engine";
 import { DatastoreError, DatastoreUnavailable } from "../errors";
 import type { ReadLimits } from "../read-limits";
 import { resolvedNow, stillFresh, wrote } from "../resolved";
@@ -26,6 +26,7 @@ import { search } from "./search";
 import { fieldStats, sizes } from "./statistics";
 import { summary } from "./summary";
 import { pgTokens } from "./tokens";
+import { pgViews } from "./views";
 import { valueCounts } from "./value-counts";
 
 export interface PostgresOptions {
@@ -106,6 +107,7 @@ async function abandon(client: pg.PoolClient, cause: unknown): Promise<void> {
 
 export class PostgresEngine implements DatastoreEngine {
   readonly tokens: TokenStorage;
+  readonly views: ViewStorage;
   /** PostgreSQL's planner works with the declared indexes and those the import rule picks. */
   readonly learnsIndexes = false;
 
@@ -124,6 +126,7 @@ export class PostgresEngine implements DatastoreEngine {
       remove: (x) => this.guard(() => tokens.remove(x)),
       touch: (id, at) => tokens.touch(id, at),
     };
+    this.views = pgViews(tx?.client ?? shared.primary, (fn) => this.guard(fn));
   }
 
   private mapped(e: unknown): unknown {

@@ -5,6 +5,7 @@
 import type pg from "pg";
 import { ALIASES_AND_TOKENS } from "../catalog-tables";
 import { DatastoreUnavailable } from "../errors";
+import { VIEWS_TABLE } from "../view-row";
 import { quoteIdent } from "./resource";
 
 /** Run with the connection's search_path on the schema (connection.ts). */
@@ -31,6 +32,8 @@ const MIGRATIONS: string[] = [
     active boolean NOT NULL DEFAULT true,
     version bigint NOT NULL DEFAULT 0
   );` + ALIASES_AND_TOKENS,
+  // Saved views (datastore_view_*), each of one resource by its id.
+  VIEWS_TABLE,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -7,7 +7,7 @@ import { column } from "../catalog-row";
 import Database from "better-sqlite3";
 import fs from "node:fs";
 import path from "node:path";
-import type { AggregateOutput, AggregateSpec, BulkLoad, DatastoreEngine, Field, FieldStats, Filter, HistogramOutput, NewResource, Resource, ResourceStats, SearchOutput, SearchQuery, StartupCheck, SummaryOptions, SummaryOutput, TokenStorage, ValueCountsOutput, WriteMethod } from "../engine";
+import type { AggregateOutput, AggregateSpec, BulkLoad, DatastoreEngine, Field, FieldStats, Filter, HistogramOutput, NewResource, Resource, ResourceStats, SearchOutput, SearchQuery, StartupCheck, SummaryOptions, SummaryOutput, TokenStorage, ViewStorage, ValueCountsOutput, WriteMethod } from "../engine";
 import { aggregate } from "./aggregate";
 import { DatastoreError, DatastoreUnavailable } from "../errors";
 import type { ReadLimits } from "../read-limits";
@@ -28,6 +28,7 @@ import { keysetChunks, search, searchChunks, searchStatements } from "./search";
 import { fieldStats, sizes } from "./statistics";
 import { summary } from "./summary";
 import { sqliteTokens } from "./tokens";
+import { sqliteViews } from "./views";
 import { valueCounts } from "./value-counts";
 import { deleteRows, writeRecords } from "./row-writer";
 import { WriteLock } from "./write-lock";
@@ -81,6 +82,7 @@ function rollBack(db: Conn["db"], ...statements: string[]): void {
 
 export class SqliteEngine implements DatastoreEngine {
   readonly tokens: TokenStorage;
+  readonly views: ViewStorage;
   /** Index learning (index-learning.ts), unless its settings turn it off. */
   get learnsIndexes(): boolean {
     return this.learning.adaptiveIndexes;
@@ -100,6 +102,7 @@ export class SqliteEngine implements DatastoreEngine {
     private readonly client = "",
   ) {
     this.tokens = sqliteTokens(c, (fn) => this.writing(fn), () => this.learner?.building === true);
+    this.views = sqliteViews(c, (fn) => this.writing(fn), (fn) => this.reading(fn));
   }
 
   /** Runs a read of the writer connection: at once inside a transaction, else between writes

@@ -2,6 +2,7 @@
 // Append a migration to add a version; never edit one that has shipped.
 import { ALIASES_AND_TOKENS } from "../catalog-tables";
 import { DatastoreUnavailable } from "../errors";
+import { VIEWS_TABLE } from "../view-row";
 import type { StoredField } from "./catalog";
 import type { Conn } from "./connection";
 import { rebuildFts } from "./fts-index";
@@ -43,6 +44,8 @@ const MIGRATIONS: (string | ((c: Conn) => void))[] = [
   ALTER TABLE datastore_resources ADD COLUMN import_indexes TEXT NOT NULL DEFAULT '[]';
   ALTER TABLE datastore_resources ADD COLUMN learned_indexes TEXT NOT NULL DEFAULT '[]';
   `,
+  // Saved views (datastore_view_*), each of one resource by its id.
+  VIEWS_TABLE,
 ];
 
 const SCHEMA_VERSION = MIGRATIONS.length;
