@@ -1,28 +1,44 @@
 import { describe, expect, it } from "vitest";
-import { AGGREGATE_BUDGET, aggregatePlan, mergeGroups, type AggregateReads } from "./aggregate-groups";
-import type { AggregateGroup, AggregateSpec } from "./engine";
+import { AGGREGATE_BUDGET, aggregatePlan, measureDecoder, mergeGroups, type AggregateReads, type Merged } from "./aggregate-groups";
+import { oldOutput, toSpec } from "./aggregate-test-support";
+import type { AggregateMetric, AggregateSpec } from "./engine";
+import { scaleCount } from "./sample-estimate";
 import { runNow } from "./stepwise";
 
-const spec = (metric: AggregateSpec["metric"] = "count", limit = 10): AggregateSpec => ({ keys: [{ field: "k" }], metric, field: metric === "count" ? null : "v", limit });
-const group = (key: unknown, count: number, _id = 1): AggregateGroup => ({ key: [key], count, value: count, _id });
+const spec = (metric: AggregateMetric = "count", limit = 10, budgetMs: number | null = 100): AggregateSpec =>
+  toSpec({ keys: [{ field: "k" }], metric, field: metric === "count" ? null : "v", limit, budgetMs });
+const group = (key: unknown, count: number, _id = 1): Merged => ({ key: [key], count, _id, n: [0], agg: [null] });
+const numbers = [measureDecoder(false)];
+const merged = (rows: unknown[][], s: AggregateSpec) => mergeGroups(rows, asIs, s, numbers);
+const asIs = [(v: unknown) => (v === "" ? null : v)];
+/** The old form's value of the one group merged from `rows`. */
+const value = (rows: unknown[][], metric: AggregateMetric) => {
+  const s = spec(metric, 10, null);
+  return oldOutput(runNow(aggregatePlan(s, { rowCount: 1, narrowed: false, wholeRows: 1 }, AGGREGATE_BUDGET, { ...none, all: () => merged(rows, s) }))).groups[0].value;
+};
+const none: AggregateReads = {
+  exact: () => null,
+  sample: () => null,
+  first: () => undefined,
+  all: () => [],
+  overall: () => group(null, 0),
+};
 
 describe("mergeGroups", () => {
-  const asIs = [(v: unknown) => (v === "" ? null : v)];
-
   it("merges keys that decode alike (NULL and \"\" are the null key), keeping the first _id", () => {
     const rows = [
       [null, 2, 0, null, 5],
       ["", 3, 0, null, 2],
       ["a", 1, 0, null, 7],
     ];
-    expect(mergeGroups(rows, asIs, spec())).toEqual([
-      { key: [null], count: 5, value: 5, _id: 2 },
-      { key: ["a"], count: 1, value: 1, _id: 7 },
+    expect(merged(rows, spec())).toEqual([
+      { key: [null], count: 5, _id: 2, n: [0], agg: [null] },
+      { key: ["a"], count: 1, _id: 7, n: [0], agg: [null] },
     ]);
   });
 
   it("keeps a text key that reads like JSON apart from the null key", () => {
-    expect(mergeGroups([[null, 1, 0, null, 1], ["[null]", 1, 0, null, 2]], asIs, spec()).map((g) => g.key)).toEqual([[null], ["[null]"]]);
+    expect(merged([[null, 1, 0, null, 1], ["[null]", 1, 0, null, 2]], spec()).map((g) => g.key)).toEqual([[null], ["[null]"]]);
   });
 
   it("combines each metric across merged rows, counts given as numbers or int8 text", () => {
@@ -30,26 +46,32 @@ describe("mergeGroups", () => {
       [null, "2", "2", "10", "4"],
       ["", 3, 1, 4, 1],
     ];
-    const value = (metric: AggregateSpec["metric"]) => mergeGroups(rows, asIs, spec(metric))[0].value;
-    expect([value("count"), value("sum"), value("avg"), value("min"), value("max")]).toEqual([5, 14, 14 / 3, 4, 10]);
-    expect(mergeGroups([["a", 2, 0, null, 1]], asIs, spec("avg"))[0].value).toBeNull();
+    expect((["count", "sum", "avg", "min", "max"] as const).map((m) => value(rows, m))).toEqual([5, 14, 14 / 3, 4, 10]);
+    expect(value([["a", 2, 0, null, 1]], "avg")).toBeNull();
   });
 });
 
 describe("aggregatePlan", () => {
   const budget = { ...AGGREGATE_BUDGET, fewRows: 10, firstRows: 100 };
   /** Reads answering from fixed groups, recording what was asked. */
-  const reads = (over: Partial<{ exact: AggregateGroup[] | null; sample: AggregateGroup[] | null; first: AggregateGroup[] | undefined; all: AggregateGroup[] }>) => {
+  const reads = (over: Partial<{ exact: Merged[] | null; sample: Merged[] | null; first: Merged[] | undefined; all: Merged[] }>) => {
     const asked: string[] = [];
     const r: AggregateReads = {
       exact: () => (asked.push("exact"), over.exact ?? null),
       sample: () => (asked.push("sample"), over.sample ? { groups: over.sample, picked: 50 } : null),
       first: (n) => (asked.push(`first ${n}`), over.first),
       all: () => (asked.push("all"), over.all ?? []),
+      overall: () => (asked.push("overall"), group(null, 0)),
     };
     return { r, asked };
   };
-  const run = (table: { rowCount: number; narrowed: boolean }, r: AggregateReads) => runNow(aggregatePlan(spec(), { ...table, wholeRows: 1000 }, budget, r));
+  const run = (table: { rowCount: number; narrowed: boolean }, r: AggregateReads, s = spec()) => runNow(aggregatePlan(s, { ...table, wholeRows: 1000 }, budget, r));
+
+  it("is exact over every row, however many, when no budget is given", () => {
+    const { r, asked } = reads({ all: [group("a", 3000), group("b", 4000)] });
+    expect(run({ rowCount: 7000, narrowed: false }, r, spec("count", 10, null))).toMatchObject({ total: 7000, rows: 7000, partial: false });
+    expect(asked).toEqual(["all"]);
+  });
 
   it("answers exactly when the exact read fits", () => {
     const { r, asked } = reads({ exact: [group("a", 3), group("b", 4)] });
@@ -59,8 +81,15 @@ describe("aggregatePlan", () => {
 
   it("goes straight to the sample for a whole table too big, and takes the table's count as the total", () => {
     const { r, asked } = reads({ sample: [group("a", 20), group("b", 30)] });
-    expect(run({ rowCount: 5000, narrowed: false }, r)).toMatchObject({ total: 5000, rows: 50, partial: true });
+    const out = run({ rowCount: 5000, narrowed: false }, r);
+    expect(out).toMatchObject({ total: 5000, rows: 50, partial: true });
     expect(asked).toEqual(["sample"]);
+    // Each count is the table's, estimated from the sample's 50 picks, with its margin.
+    const b = scaleCount(30, 50, 5000);
+    expect(out.groups[0]).toMatchObject({ key: ["b"], count: b.value, values: { value: b.value }, estimate: { low: b.low, high: b.high } });
+    expect(b.value).toBe(3000);
+    expect(b.low).toBeLessThan(3000);
+    expect(b.high).toBeGreaterThan(3000);
   });
 
   it("scales a narrowed sample's rows up to the table", () => {

@@ -1,19 +1,22 @@
 // The groups of datastore_aggregate as every engine computes them. An engine's GROUP BY returns
-// rows of [keys…, rows, rows with a number, the metric's sum/min/max, min(_id)], its keys decoded
-// by the engine; here groups that decode alike merge (NULL, "" and [] are all the null key) and
-// get their value. And the plan of the read (aggregatePlan): exact when it fits the time budget,
-// else over a sample spread through the table (spread-sample.ts), or its first rows when the
-// search is so selective that the sample holds few of its rows, and `partial`.
-import type { AggregateGroup, AggregateOutput, AggregateSpec } from "./engine";
+// rows of [keys…, rows, then two columns per measure (rows with a value, and the measure's
+// sum/min/max/distinct count), min(_id)], its keys decoded by the engine; here groups that
+// decode alike merge (NULL, "" and [] are all the null key) and get their values. And the plan
+// of the read (aggregatePlan): exact, however long it takes (under the query timeout), unless
+// the caller bounds its time (`budget_ms`): then exact when it fits, else over a sample spread
+// through the table (spread-sample.ts), or its first rows when the search is so selective that
+// the sample holds few of its rows, every count scaled to the whole match with its margin.
+import type { AggregateGroup, AggregateMeasure, AggregateOutput, AggregateSpec } from "./engine";
 import { rankGroups } from "./aggregate-spec";
+import { DatastoreError } from "./errors";
+import { scaleCount } from "./sample-estimate";
 import { got, type Got, type Plan } from "./stepwise";
 
-/** How hard an aggregate tries to be exact, on every engine; tests shrink these. The timings
- *  behind the sizes: docs/performance.md ("Figures behind the code's thresholds"). */
+/** How hard a bounded aggregate (`budget_ms`) tries to be exact, on every engine; tests shrink
+ *  these. The timings behind the sizes: docs/performance.md ("Figures behind the code's
+ *  thresholds"). */
 export interface AggregateBudget {
-  /** Time for the exact answer. */
-  exactMs: number;
-  /** Groups an exact answer may have (JavaScript orders them all). */
+  /** Groups a bounded exact answer may have (JavaScript orders them all). */
   groups: number;
   /** Rows of the spread sample: enough for a chart's shape, few enough to read well within
    *  the answer's time. */
@@ -25,29 +28,43 @@ export interface AggregateBudget {
 }
 
 export const AGGREGATE_BUDGET: AggregateBudget = {
-  exactMs: 150,
   groups: 100_000,
   sampleRows: 50_000,
   fewRows: 1_000,
   firstRows: 100_000,
 };
 
+/** Groups an exact answer may hold in memory: past them, 409 (coarser keys, or a budget). */
+export const MAX_GROUPS = 1_000_000;
+
+/** A group as read: its key, rows, and per measure the rows with a value and the aggregate. */
+export interface Merged {
+  key: unknown[];
+  count: number;
+  _id: number;
+  n: number[];
+  agg: (number | string | null)[];
+}
+
 /** The reads an aggregate's plan asks an engine for, each grouped by mergeGroups. */
 export interface AggregateReads {
-  /** The exact groups within budget.exactMs, or null when they did not fit. */
-  exact(): Got<AggregateGroup[] | null>;
+  /** The exact groups within spec.budgetMs, or null when they did not fit. */
+  exact(): Got<Merged[] | null>;
   /** The groups of the spread sample's rows and how many `_id`s it picked, or null when the
    *  table holds no more rows than a sample. */
-  sample(): Got<{ groups: AggregateGroup[]; picked: number } | null>;
+  sample(): Got<{ groups: Merged[]; picked: number } | null>;
   /** The groups of the table's first `rows` rows, or undefined when it holds no more. */
-  first(rows: number): Got<AggregateGroup[] | undefined>;
+  first(rows: number): Got<Merged[] | undefined>;
   /** The groups of every matching row. */
-  all(): Got<AggregateGroup[]>;
+  all(): Got<Merged[]>;
+  /** Every matching row as one group (the totals, when a distinct count cannot be summed up
+   *  from the groups'). */
+  overall(): Got<Merged>;
 }
 
 /**
- * `narrowed`: a filter or full text narrows the rows. Unnarrowed, the rows to group are the
- * whole table, so more than `wholeRows` of them is known at once not to fit the budget.
+ * `narrowed`: a filter or full text narrows the rows. Bounded, unnarrowed, the rows to group
+ * are the whole table, so more than `wholeRows` of them is known at once not to fit the budget.
  */
 export function* aggregatePlan(
   spec: AggregateSpec,
@@ -56,68 +73,136 @@ export function* aggregatePlan(
   reads: AggregateReads,
 ): Plan<AggregateOutput> {
   const { rowCount, narrowed } = table;
+  if (spec.budgetMs === null) return yield* exact(yield* got(reads.all()), spec, reads);
   if (narrowed || rowCount <= table.wholeRows) {
     const groups = yield* got(reads.exact());
-    if (groups !== null && groups.length <= budget.groups) return exact(groups, spec);
+    if (groups !== null && groups.length <= budget.groups) return yield* exact(groups, spec, reads);
   }
   const sample = yield* got(reads.sample());
-  if (!sample) return exact(yield* got(reads.all()), spec);
+  if (!sample) return yield* exact(yield* got(reads.all()), spec, reads);
   let { groups, picked: scanned } = sample;
   if (narrowed && sum(groups) < budget.fewRows) {
     const first = yield* got(reads.first(budget.firstRows));
     // The first rows are the whole table: the answer is exact.
-    if (first === undefined) return exact(yield* got(reads.all()), spec);
+    if (first === undefined) return yield* exact(yield* got(reads.all()), spec, reads);
     if (sum(first) > sum(groups)) [groups, scanned] = [first, budget.firstRows];
   }
   const rows = sum(groups);
   const total = narrowed ? Math.max(rows, Math.round((rows * rowCount) / scanned)) : rowCount;
-  return { total, rows, partial: true, ...rankGroups(groups, spec) };
+  const scale = (g: Merged) => scaleCount(g.count, scanned, rowCount);
+  const out: AggregateOutput = {
+    total,
+    rows,
+    partial: true,
+    ...rankGroups(
+      groups.map((g) => finish(g, spec, scale(g))),
+      spec,
+    ),
+  };
+  if (spec.totals) {
+    // Distinct counts: the most any group saw, as at least that many are there.
+    const all = fold(groups, spec.metrics, true);
+    out.totals = { count: total, values: finish({ ...all, count: rows }, spec, { value: total, low: total, high: total }).values };
+  }
+  return out;
 }
 
 /** The rows the groups hold. */
-export function sum(groups: AggregateGroup[]): number {
+export function sum(groups: { count: number }[]): number {
   return groups.reduce((n, g) => n + g.count, 0);
 }
 
-function exact(groups: AggregateGroup[], spec: AggregateSpec): AggregateOutput {
-  const rows = sum(groups);
-  return { total: rows, rows, partial: false, ...rankGroups(groups, spec) };
+function* exact(merged: Merged[], spec: AggregateSpec, reads: AggregateReads): Plan<AggregateOutput> {
+  const rows = sum(merged);
+  const out: AggregateOutput = { total: rows, rows, partial: false, ...rankGroups(merged.map((g) => finish(g, spec)), spec) };
+  if (spec.totals) {
+    const all = spec.metrics.some((m) => m.fn === "count_distinct") ? yield* got(reads.overall()) : fold(merged, spec.metrics, false);
+    out.totals = { count: rows, values: finish(all, spec).values };
+  }
+  return out;
 }
 
-interface Acc {
-  group: AggregateGroup;
-  numbers: number; // rows with a number in the metric's field
-  metric: number | null; // their total, min or max
+/** The groups summed up into one (the totals). */
+function fold(groups: Merged[], metrics: AggregateMeasure[], distinctAtLeast: boolean): Merged {
+  const all: Merged = { key: [], count: 0, _id: Infinity, n: metrics.map(() => 0), agg: metrics.map(() => null) };
+  for (const g of groups) {
+    all.count += g.count;
+    all._id = Math.min(all._id, g._id);
+    metrics.forEach((m, i) => {
+      all.n[i] += g.n[i];
+      all.agg[i] = combine(m, all.agg[i], g.agg[i], distinctAtLeast);
+    });
+  }
+  return all;
 }
 
-/** Decodes each row's keys (`decode`, one per key) and merges the groups that decode alike,
- *  then computes each group's value. Counts may come as numbers or their text (int8). */
-export function mergeGroups(rows: unknown[][], decode: ((v: unknown) => unknown)[], spec: AggregateSpec): AggregateGroup[] {
+/** A group's measures; `estimate`: its count scaled from a sample (sums scale with it). */
+function finish(g: Merged, spec: AggregateSpec, estimate?: { value: number; low: number; high: number }): AggregateGroup {
+  const factor = estimate && g.count > 0 ? estimate.value / g.count : 1;
+  const count = estimate ? estimate.value : g.count;
+  const values: AggregateGroup["values"] = {};
+  spec.metrics.forEach((m, i) => {
+    const n = g.n[i];
+    const agg = g.agg[i];
+    if (m.fn === "count") values[m.name] = count;
+    else if (m.fn === "count_distinct") values[m.name] = Number(agg ?? 0);
+    else if (n === 0 || agg === null) values[m.name] = null;
+    else if (m.fn === "avg") values[m.name] = Number(agg) / n;
+    else if (m.fn === "sum") values[m.name] = Number(agg) * factor;
+    else values[m.name] = agg;
+  });
+  const out: AggregateGroup = { key: g.key, count, values, _id: g._id };
+  if (estimate) out.estimate = { low: estimate.low, high: estimate.high };
+  return out;
+}
+
+function combine(m: AggregateMeasure, a: number | string | null, b: number | string | null, distinctAtLeast = true): number | string | null {
+  if (a === null) return b;
+  if (b === null) return a;
+  switch (m.fn) {
+    case "min":
+      return b < a ? b : a;
+    case "max":
+      return b > a ? b : a;
+    case "count_distinct":
+      // Distinct values of two parts cannot be added up (they may share values); engines group
+      // blank keys as one so that no group comes in parts, and the totals read their own.
+      return distinctAtLeast ? Math.max(Number(a), Number(b)) : Number(a) + Number(b);
+    default:
+      return Number(a) + Number(b);
+  }
+}
+
+/** How a measure's aggregate column reads: a date's min or max as its text, else a number
+ *  (engines may send counts and sums as text: int8, numeric). */
+export function measureDecoder(time: boolean): (v: unknown) => number | string | null {
+  return time ? (v) => (v === null ? null : String(v)) : (v) => (v === null ? null : Number(v));
+}
+
+/** Decodes each row's keys (`decode`, one per key) and merges the groups that decode alike.
+ *  `measures`: how each measure's aggregate column reads (measureDecoder). */
+export function mergeGroups(rows: Iterable<unknown[]>, decode: ((v: unknown) => unknown)[], spec: AggregateSpec, measures: ((v: unknown) => number | string | null)[]): Merged[] {
   const n = decode.length;
-  const byKey = new Map<unknown, Acc>();
+  const byKey = new Map<unknown, Merged>();
   for (const row of rows) {
     const key = decode.map((d, i) => d(row[i]));
     const count = Number(row[n]);
-    const numbers = Number(row[n + 1]);
-    const metric = row[n + 2] === null ? null : Number(row[n + 2]);
-    const id = Number(row[n + 3]);
+    const ns = spec.metrics.map((_, i) => Number(row[n + 1 + 2 * i]));
+    const agg = spec.metrics.map((_, i) => measures[i](row[n + 2 + 2 * i]));
+    const id = Number(row[n + 1 + 2 * spec.metrics.length]);
     const mapKey = n === 1 && (key[0] === null || typeof key[0] !== "object") ? key[0] : JSON.stringify(key);
     const seen = byKey.get(mapKey);
     if (!seen) {
-      byKey.set(mapKey, { group: { key, count, value: null, _id: id }, numbers, metric });
+      if (byKey.size === MAX_GROUPS) throw DatastoreError.field("group_by", `more than ${MAX_GROUPS.toLocaleString("en-US")} groups: group by fewer fields, or by a period or a bin`);
+      byKey.set(mapKey, { key, count, _id: id, n: ns, agg });
       continue;
     }
-    seen.group.count += count;
-    seen.group._id = Math.min(seen.group._id, id);
-    seen.numbers += numbers;
-    if (metric !== null) seen.metric = seen.metric === null ? metric : combine(spec, seen.metric, metric);
+    seen.count += count;
+    seen._id = Math.min(seen._id, id);
+    spec.metrics.forEach((m, i) => {
+      seen.n[i] += ns[i];
+      seen.agg[i] = combine(m, seen.agg[i], agg[i]);
+    });
   }
-  return [...byKey.values()].map(({ group, numbers, metric }) => {
-    group.value = spec.metric === "count" ? group.count : numbers === 0 ? null : spec.metric === "avg" ? metric! / numbers : metric;
-    return group;
-  });
-}
-
-function combine(spec: AggregateSpec, a: number, b: number): number {
-  return spec.metric === "min" ? Math.min(a, b) : spec.metric === "max" ? Math.max(a, b) : a + b;
+  return [...byKey.values()];
 }

@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { binEdge, binStep, bindAggregateSpec, inKeyOrder, parseAggregateParams, rankGroups, type AggregateRequest } from "./aggregate-spec";
+import { toSpec } from "./aggregate-test-support";
 import type { AggregateGroup, AggregateSpec, Resource } from "./engine";
 import { DatastoreError, ErrorBag } from "./errors";
+
+const OLD = { v2: false, metrics: [], having: null, order: [], offset: 0, totals: false, budgetMs: null };
 
 const R = {
   id: "r",
@@ -49,8 +52,9 @@ function bindErrors(params: Record<string, unknown>): Record<string, unknown> {
 describe("parseAggregateParams", () => {
   it("reads the defaults, and numbers sent as text (GET)", () => {
     const bag = new ErrorBag();
-    expect(parseAggregateParams({ group_by: "name" }, bag)).toEqual<AggregateRequest>({ groupBy: "name", period: null, bin: null, metric: "count", field: null, limit: 100 });
+    expect(parseAggregateParams({ group_by: "name" }, bag)).toEqual<AggregateRequest>({ ...OLD, groupBy: "name", period: null, bin: null, metric: "count", field: null, limit: 100 });
     expect(parseAggregateParams({ group_by: ["i", "f"], bin: "0.5", limit: "10000", metric: "avg", field: "i", period: "week" }, bag)).toEqual<AggregateRequest>({
+      ...OLD,
       groupBy: ["i", "f"],
       period: "week",
       bin: 0.5,
@@ -68,9 +72,10 @@ describe("parseAggregateParams", () => {
   it("names every bad parameter", () => {
     expect(parseErrors({})).toEqual({ group_by: ["Missing value"] });
     expect(parseErrors({ group_by: [] })).toEqual({ group_by: ["Missing value"] });
-    expect(parseErrors({ group_by: ["a", "b", "c"] })).toEqual({ group_by: ["Must be one or two field ids"] });
-    expect(parseErrors({ group_by: [1] })).toEqual({ group_by: ["Must be one or two field ids"] });
-    expect(parseErrors({ group_by: { a: 1 } })).toEqual({ group_by: ["Must be one or two field ids"] });
+    expect(parseErrors({ group_by: ["a", "b", "c"] })).toBeNull();
+    expect(parseErrors({ group_by: ["a", "b", "c", "d"], metrics: [{ fn: "count" }] })).toEqual({ group_by: ["Must be one to 3 field ids"] });
+    expect(parseErrors({ group_by: [1] })).toEqual({ group_by: ['invalid key 1: a field id or {"field": id, "period": …} or {"field": id, "bin": …}'] });
+    expect(parseErrors({ group_by: { a: 1 } })).toEqual({ group_by: ['invalid key {"a":1}: a field id or {"field": id, "period": …} or {"field": id, "bin": …}'] });
     expect(parseErrors({ group_by: "d", period: "decade" })).toEqual({ period: ["Must be one of day, week, month, quarter, year"] });
     for (const bin of [0, -1, "x", "1e999", Infinity, [1], true]) expect(parseErrors({ group_by: "i", bin })).toEqual({ bin: ["Must be a positive number"] });
     expect(parseErrors({ group_by: "i", metric: "median" })).toEqual({ metric: ["Must be one of count, sum, avg, min, max"] });
@@ -90,7 +95,7 @@ describe("parseAggregateParams", () => {
 
 describe("bindAggregateSpec", () => {
   it("groups each key by its value, its period or its bin, by type", () => {
-    expect(bound({ group_by: "name" })).toEqual({ keys: [{ field: "name" }], metric: "count", field: null, limit: 100 });
+    expect(bound({ group_by: "name" })).toEqual(toSpec({ keys: [{ field: "name" }], metric: "count", field: null, limit: 100 }));
     expect(bound({ group_by: ["d", "name"], period: "month" }).keys).toEqual([{ field: "d", period: "month" }, { field: "name" }]);
     expect(bound({ group_by: ["f", "i"], bin: 1 }).keys).toEqual([
       { field: "f", bin: 1 },
@@ -100,7 +105,7 @@ describe("bindAggregateSpec", () => {
       { field: "ts", period: "day" },
       { field: "_id", bin: 100 },
     ]);
-    expect(bound({ group_by: "name", metric: "sum", field: "_id" })).toMatchObject({ metric: "sum", field: "_id" });
+    expect(bound({ group_by: "name", metric: "sum", field: "_id" })).toMatchObject({ metrics: [{ name: "value", fn: "sum", field: "_id" }] });
   });
 
   it("reads a comma string as a list, unless a field has that very id", () => {
@@ -110,8 +115,8 @@ describe("bindAggregateSpec", () => {
 
   it("answers 409 for unknown fields and types that cannot be grouped so", () => {
     expect(bindErrors({ group_by: "nope" })).toEqual({ group_by: ['field "nope" does not exist'] });
-    expect(bindErrors({ group_by: "d,name,i" })).toEqual({ group_by: ["Must be one or two field ids"] });
-    expect(bindErrors({ group_by: ",," })).toEqual({ group_by: ["Must be one or two field ids"] });
+    expect(bindErrors({ group_by: "d,name,i,f" })).toEqual({ group_by: ["Must be one to 3 field ids"] });
+    expect(bindErrors({ group_by: ",," })).toEqual({ group_by: ["Must be one to 3 field ids"] });
     expect(bindErrors({ group_by: "name", period: "day" })).toEqual({ period: ['a period needs a date or timestamp field: "name" is text'] });
     expect(bindErrors({ group_by: ["i", "flag"], period: "day" })).toEqual({ period: ['a period needs a date or timestamp field: "i" is int4, "flag" is bool'] });
     expect(bindErrors({ group_by: "d", bin: 2 })).toEqual({ bin: ['a bin needs a number field: "d" is date'] });
@@ -142,8 +147,8 @@ describe("bins", () => {
 });
 
 describe("rankGroups", () => {
-  const g = (key: unknown[], count: number, value: number | null = count): AggregateGroup => ({ key, count, value, _id: count });
-  const spec = (keys: AggregateSpec["keys"], limit = 100): AggregateSpec => ({ keys, metric: "count", field: null, limit });
+  const g = (key: unknown[], count: number, value: number | null = count): AggregateGroup => ({ key, count, values: { value }, _id: count });
+  const spec = (keys: AggregateSpec["keys"], limit = 100): AggregateSpec => toSpec({ keys, metric: "count", field: null, limit });
 
   it("orders by value descending (no value last), then key, nulls last; the rest go to others", () => {
     const groups = [g(["b"], 2), g([null], 5), g(["a"], 2), g(["c"], 1, null), g(["z"], 7)];
@@ -170,5 +175,70 @@ describe("rankGroups", () => {
 
   it("answers no groups for no rows", () => {
     expect(rankGroups([], spec([{ field: "name" }]))).toEqual({ groups: [], others: { groups: 0, count: 0 } });
+  });
+});
+
+describe("the second form (issue 25)", () => {
+  it("takes up to three keys, each with its own period or bin, and several measures named by default", () => {
+    const s = bound({
+      group_by: [{ field: "d", period: "month" }, "name", { field: "f", bin: 0.5 }],
+      metrics: [{ fn: "count" }, { fn: "sum", field: "i" }, { fn: "count_distinct", field: "name" }, { fn: "max", field: "ts", name: "latest" }],
+    });
+    expect(s.keys).toEqual([{ field: "d", period: "month" }, { field: "name" }, { field: "f", bin: 0.5 }]);
+    expect(s.metrics).toEqual([
+      { name: "count", fn: "count", field: null },
+      { name: "sum_i", fn: "sum", field: "i" },
+      { name: "count_distinct_name", fn: "count_distinct", field: "name" },
+      { name: "latest", fn: "max", field: "ts" },
+    ]);
+    // JSON sent as text (GET), the global period applying to a plain key of its kind.
+    expect(bound({ group_by: '["ts", {"field": "i", "bin": 10}]', period: "year", metrics: '[{"fn": "avg", "field": "f"}]', totals: "true", offset: "20" })).toMatchObject({
+      keys: [{ field: "ts", period: "year" }, { field: "i", bin: 10 }],
+      metrics: [{ name: "avg_f", fn: "avg", field: "f" }],
+      totals: true,
+      offset: 20,
+    });
+    // Any of metrics, having, order_by or totals selects it; count by default.
+    expect(bound({ group_by: "name", totals: true }).metrics).toEqual([{ name: "count", fn: "count", field: null }]);
+  });
+
+  it("reads order_by and having against the measures and the keys", () => {
+    const s = bound({ group_by: "name", metrics: [{ fn: "count" }, { fn: "avg", field: "i" }], order_by: "avg_i desc, name", having: { count: { gte: 2 } } });
+    expect(s.order).toEqual([
+      { by: "avg_i", desc: true },
+      { by: "name", desc: false },
+    ]);
+    expect(s.having).toEqual({ op: "gte", field: "count", value: 2 });
+  });
+
+  it("answers 409 naming the parameter for every bad measure, key, having and order", () => {
+    expect(bindErrors({ group_by: [{ field: "name", period: "day" }] })).toEqual({ group_by: ['a period needs a date or timestamp field: "name" is text'] });
+    expect(bindErrors({ group_by: [{ field: "d", bin: 1 }] })).toEqual({ group_by: ['a bin needs a number field: "d" is date'] });
+    expect(bindErrors({ group_by: ["name", "name"], totals: true })).toEqual({ group_by: ["a field may be grouped once"] });
+    expect(parseErrors({ group_by: [{ field: "d", period: "decade" }] })).toEqual({ group_by: ["period of \"d\" must be one of day, week, month, quarter, year"] });
+    expect(parseErrors({ group_by: "name", metrics: [] })).toEqual({ metrics: ["Must be a list of 1 to 10 measures, each {\"fn\": …, \"field\": …}"] });
+    expect(parseErrors({ group_by: "name", metrics: Array.from({ length: 11 }, () => ({ fn: "count" })) })).toMatchObject({ metrics: [expect.any(String)] });
+    expect(parseErrors({ group_by: "name", metrics: [{ fn: "median", field: "i" }] })).toEqual({ metrics: ["fn must be one of count, sum, avg, min, max, count_distinct"] });
+    expect(parseErrors({ group_by: "name", metrics: [{ fn: "sum" }] })).toEqual({ metrics: ["sum needs a field"] });
+    expect(parseErrors({ group_by: "name", metrics: [{ fn: "count" }], metric: "sum" })).toMatchObject({ metric: [expect.any(String)] });
+    expect(parseErrors({ group_by: "name", order_by: 3 })).toMatchObject({ order_by: [expect.any(String)] });
+    expect(parseErrors({ group_by: "name", budget_ms: 0 })).toEqual({ budget_ms: ["Must be a positive integer"] });
+    expect(bindErrors({ group_by: "name", metrics: [{ fn: "sum", field: "name" }] })).toEqual({ metrics: ['field "name" is text: sum needs a number field'] });
+    expect(bindErrors({ group_by: "name", metrics: [{ fn: "min", field: "flag" }] })).toEqual({ metrics: ['field "flag" is bool: min needs a number, date or timestamp field'] });
+    expect(bindErrors({ group_by: "name", metrics: [{ fn: "count_distinct", field: "nope" }] })).toEqual({ metrics: ['field "nope" does not exist'] });
+    expect(bindErrors({ group_by: "name", metrics: [{ fn: "count" }, { fn: "sum", field: "i", name: "count" }] })).toEqual({ metrics: ['two measures are named "count": give one a "name"'] });
+    expect(bindErrors({ group_by: "name", metrics: [{ fn: "count", name: "name" }] })).toEqual({ metrics: ['"name" is a group_by field: give the measure another "name"'] });
+    expect(bindErrors({ group_by: "name", order_by: "nope desc" })).toEqual({ order_by: ['"nope" is neither a measure nor a group_by field (count, name)'] });
+    expect(bindErrors({ group_by: "name", having: { nope: 1 } })).toMatchObject({ having: [expect.stringContaining("count, name")] });
+  });
+
+  it("keeps the groups having keeps, in the asked order, from offset, the rest in others", () => {
+    const spec = bound({ group_by: "name", metrics: [{ fn: "count" }, { fn: "max", field: "i" }], having: { $or: [{ count: { gte: 3 } }, { name: "a" }] }, order_by: "max_i asc", limit: 2, offset: 1 });
+    const g = (name: string | null, count: number, max: number | null): AggregateGroup => ({ key: [name], count, values: { count, max_i: max }, _id: 1 });
+    const all = [g("a", 1, 9), g("b", 3, 5), g("c", 4, null), g("d", 2, 1), g("e", 5, 7), g(null, 6, 2)];
+    const out = rankGroups(all, spec);
+    // Kept: a, b, c, e, null; by max_i ascending, no value last: null(2), b(5), e(7), a(9), c(-).
+    expect(out.groups.map((x) => x.key[0])).toEqual(["b", "e"]);
+    expect(out.others).toEqual({ groups: 2, count: 5 });
   });
 });

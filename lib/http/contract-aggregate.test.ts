@@ -178,6 +178,101 @@ describe("datastore_aggregate", () => {
     });
   });
 
+  it("second form: several measures, an order, a page and totals over every matching row", async () => {
+    const out = await aggregate({
+      resource_id: R,
+      group_by: ["author"],
+      metrics: [{ fn: "count" }, { fn: "avg", field: "rating" }, { fn: "max", field: "updated", name: "latest" }, { fn: "count_distinct", field: "title" }],
+      order_by: "count desc, author",
+      limit: 2,
+      totals: true,
+    });
+    expect(out).toEqual({
+      resource_id: R,
+      group_by: [{ field: "author" }],
+      metrics: [
+        { name: "count", fn: "count" },
+        { name: "avg_rating", fn: "avg", field: "rating" },
+        { name: "latest", fn: "max", field: "updated" },
+        { name: "count_distinct_title", fn: "count_distinct", field: "title" },
+      ],
+      total: 6,
+      rows: 6,
+      partial: false,
+      groups: [
+        { key: ["Tolstoy"], values: { count: 2, avg_rating: expect.closeTo(4.35, 9), latest: "2020-01-03T00:00:00", count_distinct_title: 2 } },
+        { key: ["Anonymous"], values: { count: 1, avg_rating: expect.closeTo(9.99, 9), latest: "2019-12-31T00:00:00", count_distinct_title: 1 } },
+      ],
+      others: { groups: 3, count: 3 },
+      totals: { count: 6, values: { count: 6, avg_rating: expect.closeTo(32.59 / 5, 9), latest: "2021-06-15T08:30:00", count_distinct_title: 6 } },
+    });
+    // A page further on, by key.
+    const page = await aggregate({ resource_id: R, group_by: "author", order_by: ["author asc"], offset: 1, limit: 2 });
+    expect(keys(page)).toEqual([["Gabriel García Márquez"], ["Hemingway"]]);
+    expect(page.others).toEqual({ groups: 2, count: 3 });
+  });
+
+  it("second form: having over measures and keys, in the filters syntax; three keys with their own period and bin", async () => {
+    expect(keys(await aggregate({ resource_id: R, group_by: "author", having: { count: { gt: 1 } } }))).toEqual([["Tolstoy"]]);
+    const either = await aggregate({ resource_id: R, group_by: "author", having: JSON.stringify({ $or: [{ author: "Hemingway" }, { count: 2 }] }) });
+    expect(keys(either)).toEqual([["Tolstoy"], ["Hemingway"]]);
+    expect(either.total).toBe(6);
+    const three = await aggregate({
+      resource_id: R,
+      group_by: [{ field: "updated", period: "year" }, "in_stock", { field: "rating", bin: 5 }],
+      metrics: [{ fn: "sum", field: "year" }],
+      order_by: "updated",
+    });
+    expect(three.group_by).toEqual([{ field: "updated", period: "year" }, { field: "in_stock" }, { field: "rating", bin: 5 }]);
+    expect(three.groups.map((g: { key: unknown[] }) => g.key)).toEqual([
+      ["2001-01-01T00:00:00", true, 10],
+      ["2019-01-01T00:00:00", false, 5],
+      ["2020-01-01T00:00:00", false, 0],
+      ["2020-01-01T00:00:00", true, 0],
+      ["2021-01-01T00:00:00", null, 0],
+      [null, true, null],
+    ]);
+    expect(three.groups[0].values).toEqual({ sum_year: 2001 });
+    expect(three.groups[1].values).toEqual({ sum_year: null });
+  });
+
+  it("answers again from memory until a write, and then includes the write", async () => {
+    const id = ok(await admin("datastore_create", { resource: { name: "kept" }, fields: [{ id: "k", type: "text" }], records: [{ k: "a" }, { k: "b" }], primary_key: "k" })).resource_id;
+    const ask = { resource_id: id, group_by: "k", metrics: [{ fn: "count" }], totals: true };
+    const first = await aggregate(ask);
+    expect(first.totals).toEqual({ count: 2, values: { count: 2 } });
+    expect(await aggregate(ask)).toEqual(first);
+    ok(await admin("datastore_upsert", { resource_id: id, records: [{ k: "c" }], method: "upsert" }));
+    expect((await aggregate(ask)).totals).toEqual({ count: 3, values: { count: 3 } });
+    // A budget that the exact answer fits in leaves it exact.
+    expect(await aggregate({ ...ask, budget_ms: 60_000 })).toMatchObject({ partial: false, total: 3 });
+  });
+
+  it("second form: answers 409 naming the parameter", async () => {
+    const bad = async (params: Record<string, unknown>, key: string) => invalid(await call(ACTION, { resource_id: R, group_by: "author", ...params }), key);
+    await bad({ metrics: [{ fn: "median", field: "rating" }] }, "metrics");
+    await bad({ metrics: [{ fn: "sum", field: "title" }] }, "metrics");
+    await bad({ metrics: [{ fn: "count_distinct", field: "meta" }] }, "metrics");
+    await bad({ metrics: [{ fn: "count" }, { fn: "count" }] }, "metrics");
+    await bad({ metrics: "[not json" }, "metrics");
+    await bad({ having: { nope: 1 } }, "having");
+    await bad({ having: { count: { between: 1 } } }, "having");
+    await bad({ order_by: "title desc" }, "order_by");
+    await bad({ group_by: [{ field: "title", period: "month" }] }, "group_by");
+    await bad({ group_by: [{ field: "updated", bin: 2 }] }, "group_by");
+    await bad({ group_by: ["author", "year", "rating", "title"] }, "group_by");
+    await bad({ budget_ms: 0 }, "budget_ms");
+    await bad({ offset: -1 }, "offset");
+    const weird = [{}, [], [[]], [null], [{}], 5, -1, 0, true, null, "", " ", "1e400", "NaN", { a: [1] }, ["x", 1], [{ fn: "count", field: 1 }], "{", "[{"];
+    for (const key of ["group_by", "metrics", "having", "order_by", "totals", "offset", "budget_ms"]) {
+      for (const value of weird) {
+        const res = await call(ACTION, { resource_id: R, group_by: "year", metrics: [{ fn: "count" }], [key]: value });
+        expect([200, 409], `${key}=${JSON.stringify(value)}: ${JSON.stringify(res.body)}`).toContain(res.status);
+        if (res.status === 409) expect(res.body.error.__type).toBe("Validation Error");
+      }
+    }
+  });
+
   it("answers 409 for missing or bad parameters before looking the resource up", async () => {
     invalid(await call(ACTION, {}), "resource_id", "group_by");
     const bad = async (params: Record<string, unknown>, details: Record<string, unknown>) =>
@@ -196,7 +291,7 @@ describe("datastore_aggregate", () => {
     await bad({ bin: "wide" }, { bin: ["Must be a positive number"] });
     await bad({ metric: "median" }, { metric: ["Must be one of count, sum, avg, min, max"] });
     await bad({ metric: "sum" }, { field: ["Missing value"] });
-    await bad({ group_by: ["a", "b", "c"] }, { group_by: ["Must be one or two field ids"] });
+    await bad({ group_by: ["a", "b", "c", "d"] }, { group_by: ["Must be one to 3 field ids"] });
     invalid(await call(ACTION, { resource_id: "nope", group_by: "year", filters: "{" }), "filters");
   });
 

@@ -3,8 +3,8 @@
 // first rows), which also merges the groups; the order, limit and `others` in
 // ../aggregate-spec.ts.
 import { column } from "../catalog-row";
-import type { AggregateKey, AggregateOutput, AggregatePeriod, AggregateSpec, SearchQuery } from "../engine";
-import { AGGREGATE_BUDGET, aggregatePlan, mergeGroups, type AggregateBudget as Budget } from "../aggregate-groups";
+import type { AggregateKey, AggregateMeasure, AggregateOutput, AggregatePeriod, AggregateSpec, SearchQuery } from "../engine";
+import { AGGREGATE_BUDGET, aggregatePlan, measureDecoder, mergeGroups, type AggregateBudget as Budget } from "../aggregate-groups";
 import { binStep, requireKeys } from "../aggregate-spec";
 import { SQL_SNAP } from "../histogram-axis";
 import { runLater } from "../stepwise";
@@ -16,7 +16,7 @@ import { nthId, spreadSample } from "./spread-sample";
 
 /** How hard an aggregate tries to be exact (../aggregate-groups.ts); tests shrink these. */
 export interface AggregateBudget extends Budget {
-  /** Rows of a whole table worth trying to group exactly within exactMs. */
+  /** Rows of a whole table worth trying to group exactly within a budget. */
   wholeRows: number;
 }
 
@@ -36,8 +36,9 @@ interface KeyColumn {
   decode: (v: unknown) => unknown;
 }
 
-/** A key's expression; bin widths are bound as parameters through `bind`. */
-function keyColumn(r: PgResource, key: AggregateKey, bind: (v: unknown) => string): KeyColumn {
+/** A key's expression; bin widths are bound as parameters through `bind`. `blankIsNull`: "" and
+ *  [] are NULL here (a distinct count cannot be merged afterwards). */
+function keyColumn(r: PgResource, key: AggregateKey, bind: (v: unknown) => string, blankIsNull: boolean): KeyColumn {
   const f = column(r, key.field);
   const col = `t.${q(f.column)}`;
   if (key.period) {
@@ -52,8 +53,9 @@ function keyColumn(r: PgResource, key: AggregateKey, bind: (v: unknown) => strin
   // "" and [] join NULL in the null group afterwards (mergeGroups).
   const c = selectColumn(f);
   const blank = f.type === "text" ? (v: unknown) => v === "" : isArrayType(f.type) ? (v: unknown) => Array.isArray(v) && v.length === 0 : () => false;
+  const sql = !blankIsNull ? c.sql : f.type === "text" ? `NULLIF(${c.sql}, '')` : isArrayType(f.type) ? `(CASE WHEN cardinality(${c.sql}) = 0 THEN NULL ELSE ${c.sql} END)` : c.sql;
   return {
-    sql: c.sql,
+    sql,
     decode: (v) => {
       const value = v === null ? null : c.decode(v);
       return value === null || blank(value) ? null : value;
@@ -61,11 +63,28 @@ function keyColumn(r: PgResource, key: AggregateKey, bind: (v: unknown) => strin
   };
 }
 
-/** The statement's columns after the keys: rows, rows with a number, the metric's aggregate. */
-function metricSql(spec: AggregateSpec, m: string | null): string {
-  if (m === null || spec.metric === "count") return "count(*)::int8, 0, NULL";
-  const agg = spec.metric === "min" ? "min" : spec.metric === "max" ? "max" : "sum";
-  return `count(*)::int8, count(${m})::int8, ${agg}(${m})`;
+/** A measure's value expression (blanks as NULL for distinct counts), and whether its min or
+ *  max reads as text (dates). */
+function measureColumn(r: PgResource, m: AggregateMeasure): { sql: string; time: boolean } {
+  if (m.field === null) return { sql: "NULL", time: false };
+  const f = column(r, m.field);
+  const col = `t.${q(f.column)}`;
+  let sql = col;
+  if (m.fn === "count_distinct" && f.type === "text") sql = `NULLIF(${col}, '')`;
+  else if (m.fn === "count_distinct" && isArrayType(f.type)) sql = `(CASE WHEN cardinality(${col}) = 0 THEN NULL ELSE ${col} END)`;
+  return { sql, time: f.type === "date" || f.type === "timestamp" };
+}
+
+/** The statement's columns after the keys: rows, then per measure its rows with a value and
+ *  its aggregate (mergeGroups' layout). */
+function measuresSql(spec: AggregateSpec, e: string[]): string {
+  const cols = spec.metrics.map((m, i) => {
+    if (m.fn === "count") return "0, NULL";
+    if (m.fn === "count_distinct") return `0, count(DISTINCT ${e[i]})::int8`;
+    const agg = m.fn === "min" ? "min" : m.fn === "max" ? "max" : "sum";
+    return `count(${e[i]})::int8, ${agg}(${e[i]})`;
+  });
+  return ["count(*)::int8", ...cols].join(", ");
 }
 
 /** `db`: a client inside a transaction. */
@@ -74,23 +93,29 @@ export async function aggregate(db: Queryable, r: PgResource, query: SearchQuery
   const where = searchWhere(r, query);
   const params = where.params;
   const bind = (v: unknown) => `$${params.push(v)}`;
-  const keys = spec.keys.map((k) => keyColumn(r, k, bind));
-  const m = spec.metric === "count" || spec.field === null ? null : `t.${q(column(r, spec.field).column)}`;
+  // The search's own values come first; the keys' bin widths after them.
+  const searchValues = params.length;
+  const distinct = spec.metrics.some((m) => m.fn === "count_distinct");
+  const keys = spec.keys.map((k) => keyColumn(r, k, bind, distinct));
+  const measures = spec.metrics.map((m) => measureColumn(r, m));
   const narrowed = !where.empty;
-  const positions = keys.map((_, i) => i + 1).join(", ");
   const decode = keys.map((k) => k.decode);
+  const decodeMeasures = measures.map((m) => measureDecoder(m.time));
   const base = params.length;
 
-  /** The grouping statement; `extra` (values bound after the rest) narrows the rows. */
-  const run = async (extra = "", extraParams: unknown[] = []) => {
-    const sql = `SELECT ${keys.map((k) => k.sql).join(", ")}, ${metricSql(spec, m)}, min(t._id) FROM ${q(r.table)} AS t WHERE ${where.sql()}${extra} GROUP BY ${positions}`;
-    const { rows } = await db.query<unknown[]>({ text: sql, values: [...params, ...extraParams], rowMode: "array" });
-    return mergeGroups(rows, decode, spec);
+  /** The grouping statement (no keys: every row as one group); `extra` (values bound after
+   *  the rest) narrows the rows. */
+  const run = async (extra = "", extraParams: unknown[] = [], grouped = keys) => {
+    const groupBy = grouped.length ? ` GROUP BY ${grouped.map((_, i) => i + 1).join(", ")}` : "";
+    const sql = `SELECT ${grouped.map((k) => `${k.sql}, `).join("")}${measuresSql(spec, measures.map((m) => m.sql))}, min(t._id) FROM ${q(r.table)} AS t WHERE ${where.sql()}${extra}${groupBy}`;
+    const values = grouped.length ? [...params, ...extraParams] : params.slice(0, searchValues);
+    const { rows } = await db.query<unknown[]>({ text: sql, values, rowMode: "array" });
+    return mergeGroups(rows, grouped.length ? decode : [], spec, decodeMeasures);
   };
 
   const plan = aggregatePlan(spec, { rowCount: r.rowCount, narrowed, wholeRows: budget.wholeRows }, budget, {
     exact: async () => {
-      const groups = await within(db, budget.exactMs, () => run());
+      const groups = await within(db, spec.budgetMs!, () => run());
       return groups === OVER_BUDGET ? null : groups;
     },
     sample: async () => {
@@ -102,6 +127,7 @@ export async function aggregate(db: Queryable, r: PgResource, query: SearchQuery
       return last === undefined ? undefined : run(` AND t._id <= $${base + 1}`, [last]);
     },
     all: () => run(),
+    overall: async () => (await run("", [], []))[0],
   });
   return runLater(plan);
 }

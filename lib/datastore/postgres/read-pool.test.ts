@@ -1,6 +1,7 @@
 // The read pool: reads judged cheap or expensive from PostgreSQL's plan and run in their lane;
 // a replica serves reads once it has the resource's version; dumps stream in chunks; a count
 // past its budget is estimated only when the client allows it.
+import { toSpec } from "../aggregate-test-support";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { config } from "../../config";
@@ -183,7 +184,7 @@ describe("bounded extensions on a big table", () => {
     expect(h.bins.length).toBe(12);
     const s = await reads.summary(huge, base, { fields: ["n", "name"], top: 2, bins: 4 }, "");
     expect(s.partial).toBe(true);
-    const a = await reads.aggregate(huge, base, { keys: [{ field: "day", period: "month" }], metric: "count", field: null, limit: 100 }, "");
+    const a = await reads.aggregate(huge, base, toSpec({ keys: [{ field: "day", period: "month" }], metric: "count", field: null, limit: 100, budgetMs: 100 }), "");
     expect(a.partial).toBe(true);
     expect(a.groups).toHaveLength(12);
   });

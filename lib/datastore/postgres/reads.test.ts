@@ -6,6 +6,7 @@ import path from "node:path";
 import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { config } from "../../config";
+import { toSpec as old } from "../aggregate-test-support";
 import type { AggregateSpec, DatastoreEngine, Field, Resource, SearchQuery, SortClause } from "../engine";
 import { parsePlain, parseTsQuery } from "../full-text";
 import { openEngine } from "../open";
@@ -183,20 +184,39 @@ describe("value counts, histogram, summary, aggregate: the SQLite engine's", () 
     for (const q of [base, narrow]) expect(await inTx((c) => summary(c, r, q, options))).toEqual(await sqlite.summary(sr, q, options));
   });
   const specs: AggregateSpec[] = [
-    { keys: [{ field: "name" }], metric: "count", field: null, limit: 5 },
-    { keys: [{ field: "ok" }], metric: "avg", field: "x", limit: 10 },
-    { keys: [{ field: "tags" }], metric: "sum", field: "num", limit: 10 },
-    { keys: [{ field: "doc" }], metric: "max", field: "n", limit: 10 },
-    { keys: [{ field: "day", period: "month" }], metric: "min", field: "x", limit: 200 },
-    { keys: [{ field: "at", period: "week" }], metric: "count", field: null, limit: 200 },
-    { keys: [{ field: "day", period: "quarter" }, { field: "ok" }], metric: "count", field: null, limit: 200 },
-    { keys: [{ field: "at", period: "year" }], metric: "sum", field: "n", limit: 10 },
-    { keys: [{ field: "at", period: "day" }], metric: "count", field: null, limit: 10 },
-    { keys: [{ field: "x", bin: 2.5 }], metric: "count", field: null, limit: 100 },
-    { keys: [{ field: "num", bin: 0.1 }, { field: "n", bin: 5 }], metric: "avg", field: "x", limit: 100 },
+    old({ keys: [{ field: "name" }], metric: "count", field: null, limit: 5 }),
+    old({ keys: [{ field: "ok" }], metric: "avg", field: "x", limit: 10 }),
+    old({ keys: [{ field: "tags" }], metric: "sum", field: "num", limit: 10 }),
+    old({ keys: [{ field: "doc" }], metric: "max", field: "n", limit: 10 }),
+    old({ keys: [{ field: "day", period: "month" }], metric: "min", field: "x", limit: 200 }),
+    old({ keys: [{ field: "at", period: "week" }], metric: "count", field: null, limit: 200 }),
+    old({ keys: [{ field: "day", period: "quarter" }, { field: "ok" }], metric: "count", field: null, limit: 200 }),
+    old({ keys: [{ field: "at", period: "year" }], metric: "sum", field: "n", limit: 10 }),
+    old({ keys: [{ field: "at", period: "day" }], metric: "count", field: null, limit: 10 }),
+    old({ keys: [{ field: "x", bin: 2.5 }], metric: "count", field: null, limit: 100 }),
+    old({ keys: [{ field: "num", bin: 0.1 }, { field: "n", bin: 5 }], metric: "avg", field: "x", limit: 100 }),
+    // The second form: three keys, several measures, a distinct count, dates' min and max,
+    // having, an order, a page, totals.
+    {
+      keys: [{ field: "ok" }, { field: "day", period: "year" }, { field: "n", bin: 3 }],
+      metrics: [
+        { name: "count", fn: "count", field: null },
+        { name: "sum_x", fn: "sum", field: "x" },
+        { name: "names", fn: "count_distinct", field: "name" },
+        { name: "first", fn: "min", field: "at" },
+        { name: "last", fn: "max", field: "day" },
+      ],
+      having: { op: "gte", field: "count", value: 2 },
+      order: [{ by: "names", desc: true }],
+      limit: 7,
+      offset: 2,
+      totals: true,
+      budgetMs: null,
+    },
+    { ...old({ keys: [{ field: "name" }, { field: "tags" }], metric: "count", field: null, limit: 50 }), metrics: [{ name: "d", fn: "count_distinct", field: "tags" }], totals: true },
   ];
   for (const spec of specs) {
-    it(`aggregate ${JSON.stringify(spec.keys)} ${spec.metric}`, async () => {
+    it(`aggregate ${JSON.stringify(spec.keys)} ${JSON.stringify(spec.metrics)}`, async () => {
       for (const q of [base, narrow]) expect(await inTx((c) => aggregate(c, r, q, spec))).toEqual(await sqlite.aggregate(sr, q, spec));
     });
   }

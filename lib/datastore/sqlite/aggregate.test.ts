@@ -3,7 +3,9 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { config } from "../../config";
-import type { AggregateGroup, AggregateKey, AggregateMetric, AggregatePeriod, AggregateSpec, DatastoreEngine, Field, Resource, SearchQuery } from "../engine";
+import { oldOutput, toSpec, type OldGroup as AggregateGroup, type OldSpec as AggregateSpec } from "../aggregate-test-support";
+import type { AggregateKey, AggregateMetric, AggregatePeriod, DatastoreEngine, Field, Resource, SearchQuery } from "../engine";
+import { scaleCount } from "../sample-estimate";
 import { DatastoreError } from "../errors";
 import { parsePlain } from "../full-text";
 import { openEngine } from "../open";
@@ -128,6 +130,14 @@ function expectGroups(actual: AggregateGroup[], wanted: AggregateGroup[]): void 
 }
 
 const spec = (keys: AggregateKey[], metric: AggregateMetric = "count", field: string | null = null, limit = 10_000): AggregateSpec => ({ keys, metric, field, limit });
+/** The same, bounded by a time budget (budget_ms). */
+const budgeted = (s: AggregateSpec): AggregateSpec => ({ ...s, budgetMs: 150 });
+/** Groups counted in a sample of `sampled` rows, as answered: scaled to `population` rows, with their margins. */
+const scaled = (groups: AggregateGroup[], sampled: number, population: number): AggregateGroup[] =>
+  groups.map((g) => {
+    const e = scaleCount(g.count, sampled, population);
+    return { ...g, count: e.value, value: g.value === g.count ? e.value : g.value, estimate: { low: e.low, high: e.high } };
+  });
 
 // ------------------------------------------------------------------------------ the engine
 
@@ -137,7 +147,7 @@ describe.each([
 ])("aggregate $name", ({ readWorkers }) => {
   let engine: DatastoreEngine;
   let r: Resource;
-  const run = (s: AggregateSpec, query: Partial<SearchQuery> = {}) => engine.aggregate(r, { ...base, ...query }, s);
+  const run = async (s: AggregateSpec, query: Partial<SearchQuery> = {}) => oldOutput(await engine.aggregate(r, { ...base, ...query }, toSpec(s)));
 
   beforeAll(async () => {
     engine = await openEngine({ file: tempFile(), readWorkers });
@@ -272,7 +282,7 @@ describe("aggregate over a sample", () => {
   let r: Internal;
   /** No exact answer fits: every read goes to the sample. */
   const never: AggregateBudget = { ...BUDGET, sortRows: 0, indexRows: 0, groups: 0 };
-  const bounded = (s: AggregateSpec, budget: Partial<AggregateBudget>, query: Partial<SearchQuery> = {}) => aggregate(c, r, { ...base, ...query }, s, { ...never, ...budget });
+  const bounded = (s: AggregateSpec, budget: Partial<AggregateBudget>, query: Partial<SearchQuery> = {}) => oldOutput(aggregate(c, r, { ...base, ...query }, toSpec(budgeted(s)), { ...never, ...budget }));
   const sampled = (n: number) => new Set((JSON.parse(spreadSample(c, r, n)!.params[0] as string) as number[]).map((id) => id - 1));
   const xIs = { filters: [{ op: "eq" as const, field: "grp", value: "x" }] };
 
@@ -292,7 +302,7 @@ describe("aggregate over a sample", () => {
     const picked = sampled(20);
     const out = bounded(s, { sampleRows: 20 });
     expect(out).toMatchObject({ partial: true, rows: 20, total: ROWS });
-    expectGroups(out.groups, expected(s, ALL.filter((k) => picked.has(k))));
+    expectGroups(out.groups, scaled(expected(s, ALL.filter((k) => picked.has(k))), 20, ROWS));
     // Spread: the sample reaches the last quarter, which the first 20 rows do not.
     expect(out.groups.filter((g) => g.key[0] !== null).at(-1)!.key[0]).toBe(expected(s).filter((g) => g.key[0] !== null).at(-1)!.key[0]);
   });
@@ -302,7 +312,7 @@ describe("aggregate over a sample", () => {
     const hits = ALL.filter((k) => k % 4 === 0 && sampled(30).has(k));
     const out = bounded(s, { sampleRows: 30, fewRows: 1 }, xIs);
     expect(out).toMatchObject({ partial: true, rows: hits.length, total: Math.round((hits.length * ROWS) / 30) });
-    expectGroups(out.groups, expected(s, hits));
+    expectGroups(out.groups, scaled(expected(s, hits), 30, ROWS));
   });
 
   it("reads the first rows instead when the sample holds few matching rows and they hold more", () => {
@@ -310,7 +320,7 @@ describe("aggregate over a sample", () => {
     const first = ALL.filter((k) => k % 4 === 0 && k < 50);
     const out = bounded(s, { sampleRows: 30, fewRows: 100, firstRows: 50 }, xIs);
     expect(out).toMatchObject({ partial: true, rows: first.length, total: Math.round((first.length * ROWS) / 50) });
-    expectGroups(out.groups, expected(s, first));
+    expectGroups(out.groups, scaled(expected(s, first), 50, ROWS));
     // The first 4 rows hold one match, fewer than the sample's: the sample stays.
     expect(bounded(s, { sampleRows: 30, fewRows: 100, firstRows: 4 }, xIs).rows).toBe(ALL.filter((k) => k % 4 === 0 && sampled(30).has(k)).length);
   });
@@ -327,7 +337,7 @@ describe("aggregate over a sample", () => {
   });
 
   it("is exact within the default budget on a small table", () => {
-    expect(aggregate(c, r, base, spec([{ field: "name" }]))).toMatchObject({ partial: false, rows: ROWS });
+    expect(aggregate(c, r, base, toSpec(spec([{ field: "name" }])))).toMatchObject({ partial: false, rows: ROWS });
   });
 });
 
@@ -359,16 +369,18 @@ describe("aggregate on a big table", () => {
 
   it("groups an indexed field in the index's order, exactly, where a sort would not fit", () => {
     const noSort = { ...BUDGET, sortRows: 0 };
-    const byIndex = aggregate(c, r, base, spec([{ field: "g" }], "count", null, 3), noSort);
+    const byIndex = oldOutput(aggregate(c, r, base, toSpec(budgeted(spec([{ field: "g" }], "count", null, 3))), noSort));
     expect(byIndex).toMatchObject({ partial: false, rows: BIG, total: BIG, others: { groups: 47, count: BIG - 3 * 2010 } });
     // Equal counts: by key, as text.
     expect(byIndex.groups).toEqual([0, 1, 10].map((k) => ({ key: [`g${k}`], count: 2010, value: 2010, _id: k + 1 })));
-    expect(aggregate(c, r, base, spec([{ field: "h" }]), noSort).partial).toBe(true);
+    expect(aggregate(c, r, base, toSpec(budgeted(spec([{ field: "h" }]))), noSort).partial).toBe(true);
+    // Unbounded, it is exact whatever it takes.
+    expect(aggregate(c, r, base, toSpec(spec([{ field: "h" }])), noSort)).toMatchObject({ partial: false, rows: BIG });
   });
 
   it("goes straight to the sample for a whole table too big to group in time", () => {
     // The shortcut looks at the catalog's row count, so a pretended one shows it.
-    const out = aggregate(c, { ...r, rowCount: 3_000_000 }, base, spec([{ field: "v", bin: 10_000 }]));
+    const out = oldOutput(aggregate(c, { ...r, rowCount: 3_000_000 }, base, toSpec(budgeted(spec([{ field: "v", bin: 10_000 }])))));
     // The sample's picks (v = _id - 1), binned as the spec bins v; a pick made twice is one row.
     const picks = JSON.parse(spreadSample(c, r, BUDGET.sampleRows)!.params[0] as string) as number[];
     const bin = (id: number) => Math.floor((id - 1) / 10_000) * 10_000;
@@ -379,14 +391,15 @@ describe("aggregate on a big table", () => {
     };
     const rows = new Set(picks);
     expect(out).toMatchObject({ partial: true, rows: rows.size, total: 3_000_000 });
-    expect(out.groups.map((g) => [g.key[0], g.count])).toEqual(perBin([...rows]));
+    // Counts scaled to the table the sample stands for (its picks of 3,000,000 rows).
+    expect(out.groups.map((g) => [g.key[0], g.count])).toEqual(perBin([...rows]).map(([k, n]) => [k, scaleCount(n, BUDGET.sampleRows, 3_000_000).value]));
     // Every bin of the table is reached, the last one too.
     expect(out.groups.map((g) => g.key[0])).toEqual(Array.from({ length: Math.ceil(BIG / 10_000) }, (_, i) => i * 10_000));
     // Evenly spread: one pick in each stretch of the table, so as many in each full bin as it
     // holds stretches, give or take the two it shares with its neighbours.
     for (const [, n] of perBin(picks).slice(0, -1)) expect(Math.abs(n - 10_000 * (BUDGET.sampleRows / BIG))).toBeLessThan(2);
     // Narrowed, it tries the exact answer first.
-    expect(aggregate(c, { ...r, rowCount: 3_000_000 }, { ...base, filters: [{ op: "eq", field: "g", value: "g7" }] }, spec([{ field: "h" }]))).toMatchObject({
+    expect(oldOutput(aggregate(c, { ...r, rowCount: 3_000_000 }, { ...base, filters: [{ op: "eq", field: "g", value: "g7" }] }, toSpec(budgeted(spec([{ field: "h" }])))))).toMatchObject({
       partial: false,
       rows: 2010,
       groups: [{ key: ["g7"], count: 2010, value: 2010, _id: 8 }],
@@ -403,7 +416,7 @@ describe("aggregate on a big table", () => {
     process.env.DATASTORE_QUERY_TIMEOUT_MS = "1";
     const e = (() => {
       try {
-        aggregate(c, { ...r, rowCount: 3_000_000 }, base, spec([{ field: "h" }]));
+        aggregate(c, { ...r, rowCount: 3_000_000 }, base, toSpec(spec([{ field: "h" }])));
       } catch (x) {
         return x;
       }

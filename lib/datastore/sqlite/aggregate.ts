@@ -2,8 +2,8 @@
 // statements and the reads ../aggregate-groups.ts plans (exact, a spread sample, the first
 // rows), which also merges the groups; the order, limit and `others` in ../aggregate-spec.ts.
 import { column } from "../catalog-row";
-import type { AggregateKey, AggregateOutput, AggregatePeriod, AggregateSpec, SearchQuery } from "../engine";
-import { AGGREGATE_BUDGET, aggregatePlan, mergeGroups, sum, type AggregateBudget as Budget } from "../aggregate-groups";
+import type { AggregateKey, AggregateMeasure, AggregateOutput, AggregatePeriod, AggregateSpec, SearchQuery } from "../engine";
+import { AGGREGATE_BUDGET, aggregatePlan, measureDecoder, mergeGroups, sum, type AggregateBudget as Budget } from "../aggregate-groups";
 import { binStep, requireKeys } from "../aggregate-spec";
 import { SQL_SNAP } from "../histogram-axis";
 import { runNow } from "../stepwise";
@@ -18,10 +18,10 @@ import { Where } from "./where";
 
 /** How hard an aggregate tries to be exact (../aggregate-groups.ts), with SQLite's own sizes. */
 export interface AggregateBudget extends Budget {
-  /** Rows an exact GROUP BY may sort: SQLite sorts them after the scan, past the deadline's
-   *  reach, so more matching rows than this go to the sample, whose size is fixed. */
+  /** Rows a bounded exact GROUP BY may sort: SQLite sorts them after the scan, past the
+   *  deadline's reach, so more matching rows than this go to the sample, whose size is fixed. */
   sortRows: number;
-  /** Rows of a whole table an index may group in its own order within exactMs. */
+  /** Rows of a whole table an index may group in its own order within a budget. */
   indexRows: number;
 }
 
@@ -43,7 +43,7 @@ interface KeyColumn {
   decode: (v: unknown) => unknown;
 }
 
-function keyColumn(r: Internal, key: AggregateKey): KeyColumn {
+function keyColumn(r: Internal, key: AggregateKey, blankIsNull: boolean): KeyColumn {
   const f = column(r, key.field);
   const col = `t.${q(f.column)}`;
   if (key.period) {
@@ -56,16 +56,32 @@ function keyColumn(r: Internal, key: AggregateKey): KeyColumn {
     return { sql: `floor(${SQL_SNAP(`${col} * ?`)} / ?)`, params: [mul, div], decode: (v) => (v === null ? null : (Number(v) * div) / mul) };
   }
   // The plain column, so an index of it can give the groups in order; "" and [] join NULL in
-  // the null group afterwards (mergeGroups).
+  // the null group afterwards (mergeGroups), or here when a distinct count cannot be merged.
   const blank = f.type === "text" ? "" : isArrayType(f.type) ? "[]" : undefined;
-  return { sql: col, params: [], decode: (v) => (v === null || v === blank ? null : fromStorage(f.type, v as Stored)) };
+  const sql = blankIsNull && blank !== undefined ? `NULLIF(${col}, '${blank}')` : col;
+  return { sql, params: [], decode: (v) => (v === null || v === blank ? null : fromStorage(f.type, v as Stored)) };
 }
 
-/** The statement's columns after the keys: rows, rows with a number, the metric's aggregate. */
-function metricSql(spec: AggregateSpec, m: string | null): string {
-  if (m === null || spec.metric === "count") return "count(*), 0, NULL";
-  const agg = spec.metric === "min" ? "min" : spec.metric === "max" ? "max" : "total";
-  return `count(*), count(${m}), ${agg}(${m})`;
+/** A measure's value expression (its field's column, blanks as NULL for distinct counts) and
+ *  whether it reads as text (a date's min or max). */
+function measureColumn(r: Internal, m: AggregateMeasure): { sql: string; time: boolean } {
+  if (m.field === null) return { sql: "NULL", time: false };
+  const f = column(r, m.field);
+  const col = `t.${q(f.column)}`;
+  const blank = f.type === "text" ? "''" : isArrayType(f.type) ? "'[]'" : null;
+  return { sql: m.fn === "count_distinct" && blank ? `NULLIF(${col}, ${blank})` : col, time: f.type === "date" || f.type === "timestamp" };
+}
+
+/** The statement's columns after the keys: rows, then per measure its rows with a value and
+ *  its aggregate (mergeGroups' layout), over the value expressions `e`. */
+function measuresSql(spec: AggregateSpec, e: string[]): string {
+  const cols = spec.metrics.map((m, i) => {
+    if (m.fn === "count") return "0, NULL";
+    if (m.fn === "count_distinct") return `0, count(DISTINCT ${e[i]})`;
+    const agg = m.fn === "min" ? "min" : m.fn === "max" ? "max" : "total";
+    return `count(${e[i]}), ${agg}(${e[i]})`;
+  });
+  return ["count(*)", ...cols].join(", ");
 }
 
 interface Statement {
@@ -86,45 +102,49 @@ function sorts(c: Conn, s: Statement): boolean {
 
 export function aggregate(c: Conn, r: Internal, query: SearchQuery, spec: AggregateSpec, budget: AggregateBudget = BUDGET): AggregateOutput {
   requireKeys(spec);
-  const keys = spec.keys.map((k) => keyColumn(r, k));
-  const m = spec.metric === "count" || spec.field === null ? null : `t.${q(column(r, spec.field).column)}`;
+  const distinct = spec.metrics.some((m) => m.fn === "count_distinct");
+  const keys = spec.keys.map((k) => keyColumn(r, k, distinct));
+  const measures = spec.metrics.map((m) => measureColumn(r, m));
   const where = new Where(r);
   for (const flt of query.filters) where.filter(flt);
   where.fullText(query.fts);
   const narrowed = where.parts.length > 0 || where.ftsJoin !== "";
   const keyParams = keys.flatMap((k) => k.params);
-  const positions = keys.map((_, i) => i + 1).join(", ");
 
-  /** The grouping statement; `extra` narrows the rows (a sample), `cap` bounds the rows sorted. */
-  const statement = (extra = "", extraParams: unknown[] = [], hint = "", cap?: number): Statement => {
+  /** The grouping statement (none: every row as one group); `extra` narrows the rows (a
+   *  sample), `cap` bounds the rows sorted. */
+  const statement = (extra = "", extraParams: unknown[] = [], hint = "", cap?: number, grouped = keys): Statement => {
     const from = `FROM ${q(r.table)} AS t${hint} ${where.ftsJoin} WHERE ${where.sql()}${extra}`;
-    const params = [...keyParams, ...where.params, ...extraParams];
+    const params = [...(grouped.length ? keyParams : []), ...where.params, ...extraParams];
+    const groupBy = grouped.length ? ` GROUP BY ${grouped.map((_, i) => i + 1).join(", ")}` : "";
+    const keySql = grouped.map((k) => `${k.sql}, `).join("");
     if (cap === undefined) {
-      return { sql: `SELECT ${keys.map((k) => k.sql).join(", ")}, ${metricSql(spec, m)}, min(t._id) ${from} GROUP BY ${positions}`, params };
+      return { sql: `SELECT ${keySql}${measuresSql(spec, measures.map((m) => m.sql))}, min(t._id) ${from}${groupBy}`, params };
     }
     // The cap sits under the GROUP BY, so at most cap rows reach its sort.
-    const inner = `SELECT ${keys.map((k, i) => `${k.sql} AS k${i}`).join(", ")}, ${m ?? "NULL"} AS m, t._id AS id ${from} LIMIT ?`;
-    const outer = `SELECT ${keys.map((_, i) => `k${i}`).join(", ")}, ${metricSql(spec, m === null ? null : "m")}, min(id) FROM (${inner}) GROUP BY ${positions}`;
+    const inner = `SELECT ${grouped.map((k, i) => `${k.sql} AS k${i}, `).join("")}${measures.map((m, i) => `${m.sql} AS m${i}`).join(", ")}, t._id AS id ${from} LIMIT ?`;
+    const outer = `SELECT ${grouped.map((_, i) => `k${i}, `).join("")}${measuresSql(spec, measures.map((_, i) => `m${i}`))}, min(id) FROM (${inner})${groupBy}`;
     return { sql: outer, params: [...params, cap] };
   };
-  const run = (s: Statement) => c.cache.get(s.sql, "raw").all(...s.params) as unknown[][];
   const decode = keys.map((k) => k.decode);
-  const read = (s: Statement, ms = c.limits.queryTimeoutMs) => within(c.db, ms, () => mergeGroups(run(s), decode, spec));
+  const decodeMeasures = measures.map((m) => measureDecoder(m.time));
+  const read = (s: Statement, ms = c.limits.queryTimeoutMs, decoders = decode) =>
+    within(c.db, ms, () => mergeGroups(c.cache.get(s.sql, "raw").iterate(...s.params) as IterableIterator<unknown[]>, decoders, spec, decodeMeasures));
 
   const whole = statement();
-  const indexed = !sorts(c, whole);
-  // NOT INDEXED: the sample is read by _id lookups, the first rows by _id, never by walking an
-  // index of a filter's or a key's column.
-  const plan = aggregatePlan(spec, { rowCount: r.rowCount, narrowed, wholeRows: indexed ? budget.indexRows : budget.sortRows }, budget, {
+  const plan = aggregatePlan(spec, { rowCount: r.rowCount, narrowed, wholeRows: spec.budgetMs === null || !sorts(c, whole) ? budget.indexRows : budget.sortRows }, budget, {
     exact: () => {
+      const indexed = !sorts(c, whole);
       try {
-        const groups = read(indexed ? whole : statement("", [], "", budget.sortRows + 1), budget.exactMs);
+        const groups = read(indexed ? whole : statement("", [], "", budget.sortRows + 1), spec.budgetMs!);
         return indexed || sum(groups) <= budget.sortRows ? groups : null;
       } catch (e) {
         if (e instanceof DeadlineExceeded) return null;
         throw e;
       }
     },
+    // NOT INDEXED: the sample is read by _id lookups, the first rows by _id, never by walking
+    // an index of a filter's or a key's column.
     sample: () => {
       const sample = spreadSample(c, r, budget.sampleRows);
       return sample && { groups: read(statement(` AND ${sample.sql}`, sample.params, " NOT INDEXED")), picked: sample.picked };
@@ -133,7 +153,8 @@ export function aggregate(c: Conn, r: Internal, query: SearchQuery, spec: Aggreg
       const last = nthId(c, r, rows);
       return last === undefined ? undefined : read(statement(" AND t._id <= ?", [last], " NOT INDEXED"));
     },
-    all: () => read(statement("", [], " NOT INDEXED")),
+    all: () => read(spec.budgetMs === null ? whole : statement("", [], " NOT INDEXED")),
+    overall: () => read(statement("", [], "", undefined, []), c.limits.queryTimeoutMs, [])[0],
   });
   return runNow(plan);
 }
