@@ -93,7 +93,8 @@ function staleConnection(e: unknown, begun: boolean): boolean {
 
 /** Ends a failed transaction and gives its connection back; a broken connection is discarded. */
 async function abandon(client: pg.PoolClient, cause: unknown): Promise<void> {
-  let broken = isConnectionError(cause);
+  // A lost connection reaches here as pg's error, or already mapped (a nested write's).
+  let broken = isConnectionError(cause) || cause instanceof DatastoreUnavailable;
   if (!broken) {
     try {
       await client.query("ROLLBACK");
