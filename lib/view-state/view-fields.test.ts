@@ -5,7 +5,7 @@ import { fieldsNamed, withoutFields } from "./view-fields";
 const VIEW = parseViewState(
   "resource_id=r&filters=" +
     encodeURIComponent(JSON.stringify({ a: 1, $$b: 2, $or: [{ c: 1 }, { d: { gte: 1 } }] })) +
-    "&sort=e+desc%2C+a&fields=a%2Cf&view=chart&x=g&y=a&lat=h&lon=i",
+    "&sort=e+desc%2C+a&fields=a%2Cf&view=chart&x=g&y=a&lat=h&lon=i&rows=j%2Cd%3Ayear&columns=a&measure=sum%3Ak",
 );
 
 describe("fieldsNamed", () => {
@@ -23,6 +23,10 @@ describe("fieldsNamed", () => {
       { key: "y", field: "a" },
       { key: "lat", field: "h" },
       { key: "lon", field: "i" },
+      { key: "rows", field: "j" },
+      { key: "rows", field: "d" },
+      { key: "columns", field: "a" },
+      { key: "measure", field: "k" },
     ]);
   });
 });
@@ -34,6 +38,8 @@ describe("withoutFields", () => {
     expect(out.sort).toBe("e desc");
     expect(out.fields).toEqual(["f"]);
     expect([out.chart.x, out.chart.y, out.map.lat, out.map.lon]).toEqual(["g", null, null, "i"]);
+    expect(out.pivot).toEqual({ rows: [{ field: "j" }], columns: null, measure: { fn: "sum", field: "k" } });
+    expect(withoutFields(VIEW, new Set(["k"])).pivot.measure).toEqual({ fn: "count", field: null });
     expect(serializeViewState(withoutFields(VIEW, new Set()))).toEqual(serializeViewState(VIEW));
   });
 

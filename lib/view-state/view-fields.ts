@@ -6,13 +6,6 @@ import type { Filters, ViewState } from "./types";
 
 export type FieldRef = { key: string; field: string };
 
-/** The Pivot tab's settings, as far as fields go (lib/view-state/pivot.ts). */
-type PivotFields = { rows: { field: string }[]; columns: { field: string } | null; measure: { fn: string; field: string | null } };
-
-function pivotOf(view: ViewState): PivotFields | undefined {
-  return (view as ViewState & { pivot?: PivotFields }).pivot;
-}
-
 /** The field a filters key names, or null for a group (`$or`, `$and`); `$$x` names `$x`. */
 function keyField(key: string): string | null {
   if (key.startsWith("$$")) return key.slice(1);
@@ -56,10 +49,9 @@ export function fieldsNamed(view: ViewState): FieldRef[] {
   add("y", view.chart.y);
   add("lat", view.map.lat);
   add("lon", view.map.lon);
-  const pivot = pivotOf(view);
-  for (const k of pivot?.rows ?? []) add("rows", k.field);
-  add("columns", pivot?.columns?.field);
-  add("measure", pivot?.measure.field);
+  for (const k of view.pivot.rows) add("rows", k.field);
+  add("columns", view.pivot.columns?.field);
+  add("measure", view.pivot.measure.field);
   return refs;
 }
 
@@ -68,7 +60,7 @@ export function withoutFields(view: ViewState, gone: Set<string>): ViewState {
   if (gone.size === 0) return view;
   const keep = (f: string | null) => (f !== null && gone.has(f) ? null : f);
   const fields = view.fields?.filter((f) => !gone.has(f)) ?? null;
-  const pivot = pivotOf(view);
+  const { pivot } = view;
   const sort = parseSort(view.sort);
   return {
     ...view,
@@ -77,12 +69,10 @@ export function withoutFields(view: ViewState, gone: Set<string>): ViewState {
     fields: fields && fields.length ? fields : null,
     chart: { ...view.chart, x: keep(view.chart.x), y: keep(view.chart.y) },
     map: { lat: keep(view.map.lat), lon: keep(view.map.lon) },
-    ...(pivot && {
-      pivot: {
-        rows: pivot.rows.filter((k) => !gone.has(k.field)),
-        columns: pivot.columns && gone.has(pivot.columns.field) ? null : pivot.columns,
-        measure: pivot.measure.field !== null && gone.has(pivot.measure.field) ? { fn: "count", field: null } : pivot.measure,
-      },
-    }),
-  } as ViewState;
+    pivot: {
+      rows: pivot.rows.filter((k) => !gone.has(k.field)),
+      columns: pivot.columns && gone.has(pivot.columns.field) ? null : pivot.columns,
+      measure: pivot.measure.field !== null && gone.has(pivot.measure.field) ? { fn: "count", field: null } : pivot.measure,
+    },
+  };
 }
