@@ -157,7 +157,7 @@ export function PivotTable({
             </tr>
           ))}
         </tbody>
-        <tfoot className="border-t-2">
+        <tfoot className="sticky bottom-0 border-t-2 bg-zinc-50 dark:bg-zinc-900">
           <tr>
             <th scope="row" colSpan={keyCols} className="px-2 py-1 text-left font-semibold">
               Total
