@@ -186,12 +186,19 @@ export function parseAggregateParams(params: Params, bag: ErrorBag): AggregateRe
   if (limit < 1 || limit > MAX_LIMIT) bag.add("limit", `Must be between 1 and ${MAX_LIMIT}`);
   const offset = asInt(params.offset, "offset", bag, 0, "Must be a natural number");
   const totals = asBool(params.totals, false);
-  let budgetMs: number | null = null;
-  if (!isUnset(params.budget_ms)) {
-    budgetMs = asInt(params.budget_ms, "budget_ms", bag, 0, "Must be a positive integer");
-    if (budgetMs < 1) bag.add("budget_ms", "Must be a positive integer");
+  return { v2, groupBy, period, bin, metric, field, metrics, having, order, limit, offset, totals, budgetMs: parseBudgetMs(params, bag) };
+}
+
+/** `budget_ms` of the extensions (datastore_aggregate, _summary, _histogram, _value_counts):
+ *  null when absent (exact), else a positive integer. */
+export function parseBudgetMs(params: Params, bag: ErrorBag): number | null {
+  if (isUnset(params.budget_ms)) return null;
+  const ms = asInt(params.budget_ms, "budget_ms", bag, 0, "Must be a positive integer");
+  if (ms < 1) {
+    bag.add("budget_ms", "Must be a positive integer");
+    return null;
   }
-  return { v2, groupBy, period, bin, metric, field, metrics, having, order, limit, offset, totals, budgetMs };
+  return ms;
 }
 
 function typeOf(r: Resource, id: string): TypeName | undefined {

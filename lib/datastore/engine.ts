@@ -115,11 +115,12 @@ export interface SearchOutput {
 interface ValueCount {
   value: unknown;
   count: number;
+  estimate?: { low: number; high: number }; // partial: the count's 95% interval
 }
 
 export interface ValueCountsOutput {
   values: ValueCount[];
-  partial: boolean; // true: counted from the first rows only (a bounded read)
+  partial: boolean; // true: estimated from a sample (a caller's budget_ms), counts scaled
 }
 
 /** One bin of a histogram: values from `from` up to `to` (the last bin includes `to`). Numbers
@@ -128,13 +129,14 @@ export interface HistogramBin {
   from: number | string;
   to: number | string;
   count: number;
+  estimate?: { low: number; high: number }; // partial: the count's 95% interval
 }
 
 export interface HistogramOutput {
   min: number | string | null; // null: no non-empty value matched
   max: number | string | null;
   bins: HistogramBin[];
-  partial: boolean; // true: counted from the first rows only (a bounded read, as value counts)
+  partial: boolean; // true: estimated from a sample (a caller's budget_ms), counts scaled
 }
 
 /** What a summary covers: field ids (the resource's own), values per top list, histogram bins. */
@@ -142,6 +144,8 @@ export interface SummaryOptions {
   fields: string[];
   top: number;
   bins: number;
+  /** Null or absent: exact. Else the time the exact answer may take before a sample is read. */
+  budgetMs?: number | null;
 }
 
 /** One field of a summary. Numbers, dates and timestamps have min, max and bins; json and
@@ -150,6 +154,7 @@ export interface FieldSummary {
   id: string;
   type: TypeName;
   empty: number; // rows where the value is NULL, "" (text) or [] (arrays), as filter x_empty
+  emptyEstimate?: { low: number; high: number }; // partial: the count's 95% interval
   distinct: number;
   distinctEstimated: boolean; // true: estimated from the rows read, at most the matching rows
   top?: ValueCount[];
@@ -384,15 +389,17 @@ export interface DatastoreEngine {
   /** Streams rows (JSON values in `columns` order) in chunks from one snapshot, without
    *  holding the result in memory; a query the engine refuses fails on the first `next()`. */
   iterate(resource: Resource, query: SearchQuery): AsyncIterableIterator<unknown[][]>;
-  valueCounts(resource: Resource, field: string, query: SearchQuery, limit: number): Promise<ValueCountsOutput>;
+  /** The most common values of a field under a search: exact, unless `budgetMs` bounds the time. */
+  valueCounts(resource: Resource, field: string, query: SearchQuery, limit: number, budgetMs?: number | null): Promise<ValueCountsOutput>;
   /** The spread of a numeric, date or timestamp field under a search, in at most `bins` bins
-   *  with round edges; bounded in cost as valueCounts is. */
-  histogram(resource: Resource, field: string, query: SearchQuery, bins: number): Promise<HistogramOutput>;
-  /** Figures of every field in `options.fields` under a search (datastore_summary): exact within
-   *  a time budget, otherwise over a sample of the matching rows, `partial`. */
+   *  with round edges; exact, unless `budgetMs` bounds the time, as valueCounts. */
+  histogram(resource: Resource, field: string, query: SearchQuery, bins: number, budgetMs?: number | null): Promise<HistogramOutput>;
+  /** Figures of every field in `options.fields` under a search (datastore_summary): exact,
+   *  unless `options.budgetMs` bounds the time: then over a sample when it does not fit, `partial`. */
   summary(resource: Resource, query: SearchQuery, options: SummaryOptions): Promise<SummaryOutput>;
   /** Matching rows grouped by one or two fields, with a count and a metric per group
-   *  (datastore_aggregate): exact within a time budget, otherwise over a sample, `partial`. */
+   *  (datastore_aggregate): exact, unless `spec.budgetMs` bounds the time: then over a sample
+   *  when it does not fit, `partial`. */
   aggregate(resource: Resource, query: SearchQuery, spec: AggregateSpec): Promise<AggregateOutput>;
   /** Sizes on disk (datastore_info); may read every page of the resource, so not on a hot path. */
   stats(resource: Resource): Promise<ResourceStats>;

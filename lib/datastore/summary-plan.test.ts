@@ -24,10 +24,25 @@ function reads(over: { counted?: number | null; sample?: number | null; present?
   return { r, asked };
 }
 
-const run = (table: { rowCount: number; narrowed: boolean }, r: SummaryReads): SummaryOutput =>
-  runNow(summaryPlan(["n"], { fields: ["n"], top: 3, bins: 4 }, table, limits, r));
+const run = (table: { rowCount: number; narrowed: boolean }, r: SummaryReads, budgetMs: number | null = 50): SummaryOutput =>
+  runNow(summaryPlan(["n"], { fields: ["n"], top: 3, bins: 4, budgetMs }, table, limits, r));
 
 describe("summaryPlan", () => {
+  it("reads every matching row without a budget, however many", () => {
+    const { r, asked } = reads({ all: 500 });
+    expect(run({ rowCount: 100_000, narrowed: false }, r, null)).toMatchObject({ total: 500, rows: 500, partial: false, fields: [{ distinct: 500, distinctEstimated: false }] });
+    expect(asked).toEqual(["all"]);
+  });
+
+  it("scales a sample's counts to the whole match, each with its interval", () => {
+    const out = run({ rowCount: 10_000, narrowed: true }, reads({ sample: 8, present: 10 }).r);
+    expect(out).toMatchObject({ total: 8000, rows: 8, partial: true });
+    // 8 values each seen once, in bins of width 2: 2 rows a bin, scaled by 1,000.
+    expect(out.fields[0].bins!.map((b) => b.count)).toEqual([2000, 2000, 2000, 2000]);
+    expect(out.fields[0].bins![0].estimate!.low).toBeLessThan(2000);
+    expect(out.fields[0].empty).toBe(0);
+  });
+
   it("reads every row of a table no bigger than a sample", () => {
     const { r, asked } = reads({ sample: null, all: 8 });
     expect(run({ rowCount: 8, narrowed: false }, r)).toMatchObject({ total: 8, rows: 8, partial: false });

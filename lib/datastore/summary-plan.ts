@@ -1,16 +1,21 @@
-// How a summary (datastore_summary) reads its rows, on every engine: exact when all matching
-// rows fit a row and time budget; otherwise over a sample spread through the table
-// (spread-sample.ts), or the first rows when the sample matches few, and `partial`. Rows are
+// How a summary (datastore_summary) reads its rows, on every engine: exact by default, every
+// matching row read (under the query timeout). Only when the caller bounds the time
+// (`budget_ms`): exact when all matching rows fit a row and time budget; otherwise over a
+// sample spread through the table (spread-sample.ts), or the first rows when the sample
+// matches few, and `partial`, every count scaled to the whole match with its margin. Rows are
 // read once and every field is tallied in the same pass (summary-stats.ts). An engine only
 // says how it reads: its statements, its time budget, its count.
-import type { SummaryOptions, SummaryOutput } from "./engine";
+import { scaledCounts } from "./bounded-read";
+import type { FieldSummary, SummaryOptions, SummaryOutput } from "./engine";
+import { scaleCount } from "./sample-estimate";
 import { summarizeField, Tally } from "./summary-stats";
 import { got, type Got, type Plan } from "./stepwise";
 import type { Stored, TypeName } from "./types";
 
-/** The bounds of a summary (tests pass smaller ones). */
+/** The bounds of a summary under a caller's budget (tests pass smaller ones). */
 export const SUMMARY_LIMITS = {
-  /** Time for reading every matching row (the exact answer), and for counting them. */
+  /** Time for reading every matching row (the exact answer), and for counting them, when the
+   *  caller's budget_ms does not say. */
   budgetMs: 120,
   /** Matching rows the exact answer may read; past them the summary is sampled. */
   exactRows: 50_000,
@@ -77,8 +82,15 @@ export function* summaryPlan(
     total,
     rows: read.rows,
     partial: !exact,
-    fields: ids.map((id, j) => summarizeField(id, read.tallies[j], { rows: read.rows, total, exact, top: options.top, bins: options.bins })),
+    fields: ids.map((id, j) => {
+      const f = summarizeField(id, read.tallies[j], { rows: read.rows, total, exact, top: options.top, bins: options.bins });
+      return exact ? f : scaled(f, read.rows, total);
+    }),
   });
+  if (options.budgetMs === undefined || options.budgetMs === null) {
+    const all = yield* got(reads.all());
+    return answer(all, all.rows, true);
+  }
   const { rowCount, narrowed } = table;
   const counted = yield* got(reads.counted());
   const sample = yield* got(reads.sample(Math.min(limits.sampleRows, Math.max(MIN_SAMPLE_ROWS, Math.floor(SAMPLE_CELLS / Math.max(1, ids.length))))));
@@ -124,4 +136,14 @@ export function* summaryPlan(
   }
   const total = counted ?? (sampled.rows > 0 ? yield* fromSample(sampled.rows) : firstEstimate);
   return answer(used, Math.max(total, used.rows, overflowed ? limits.exactRows + 1 : 0), false);
+}
+
+/** A field's counts from a sample of `rows` matching rows, scaled to the `total` matching. */
+function scaled(f: FieldSummary, rows: number, total: number): FieldSummary {
+  const empty = scaleCount(f.empty, rows, total);
+  const out: FieldSummary = { ...f, empty: empty.value };
+  if (total > rows) out.emptyEstimate = { low: empty.low, high: empty.high };
+  if (f.top) out.top = scaledCounts(f.top, rows, total);
+  if (f.bins) out.bins = scaledCounts(f.bins, rows, total);
+  return out;
 }

@@ -40,6 +40,20 @@ describe("datastore_histogram", () => {
     expect((await histogram({ resource_id: R, field: "_id", bins: 100 })).bins).toEqual(bins(1, 1, [1, 1, 1, 1, 1, 1]));
   });
 
+  it("counts a value on a decimal bin's edge once, in the bin it starts (summary and histogram alike)", async () => {
+    // 0.1 … 1.0 and their negatives: binary floating point puts 0.3 / 0.1 at 2.9999999999999996.
+    const xs = Array.from({ length: 10 }, (_, i) => Number(((i + 1) / 10).toFixed(1)));
+    for (const type of ["float8", "numeric"]) {
+      const id = ok(await admin("datastore_create", { resource: { name: `edges ${type}` }, fields: [{ id: "x", type }], records: [...xs, ...xs.map((x) => -x)].map((x) => ({ x })) })).resource_id;
+      const out = await histogram({ resource_id: id, field: "x", bins: 20 });
+      expect(out.bins.map((b: { from: number }) => b.from)).toEqual(Array.from({ length: 20 }, (_, i) => Number((-1 + i / 10).toFixed(1))));
+      // -1.0 … -0.1 and 0.1 … 0.9 each start a bin; 1.0, the max, falls in the last one.
+      expect(out.bins.map((b: { count: number }) => b.count), type).toEqual([1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 2]);
+      const summary = ok(await call("datastore_summary", { resource_id: id, bins: 20 }), "datastore_summary");
+      expect(summary.fields[0].bins).toEqual(out.bins);
+    }
+  });
+
   it("bins timestamps and dates by calendar units and answers ISO text", async () => {
     const out = await histogram({ resource_id: R, field: "updated", bins: 20 });
     expect(out).toMatchObject({ min: "2001-01-01T00:00:00", max: "2021-06-15T08:30:00", partial: false });

@@ -1,5 +1,6 @@
 // datastore_summary (our extension, docs/api.md "Actions"): the whole envelope through the
 // real handler, its parameters, and its errors in value counts' order (409, then 404, then 403).
+import { scaleCount } from "../datastore/sample-estimate";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { config } from "../config";
 import { mustGet } from "../datastore/sqlite/catalog";
@@ -103,7 +104,7 @@ describe("datastore_summary", () => {
     });
   });
 
-  it("samples a table past the row budget, and says so", async () => {
+  it("is exact by default past the old row budget; with budget_ms samples it, counts scaled, and says so", async () => {
     const rows = 60_000;
     const big = ok(
       await admin("datastore_create", {
@@ -115,11 +116,15 @@ describe("datastore_summary", () => {
         records: Array.from({ length: rows }, (_, k) => ({ n: k, w: k < rows / 2 ? "early" : "late" })),
       }),
     ).resource_id;
-    const out = await summary({ resource_id: big });
+    const exact = await summary({ resource_id: big });
+    expect(exact).toMatchObject({ resource_id: big, total: rows, rows, partial: false });
+    expect(exact.fields[0]).toMatchObject({ id: "n", distinct: rows, distinct_estimated: false, min: 0, max: rows - 1 });
+    expect(exact.fields[1]).toMatchObject({ id: "w", distinct: 2, top: [{ value: "early", count: rows / 2 }, { value: "late", count: rows / 2 }] });
+    const out = await summary({ resource_id: big, budget_ms: 100 });
     expect(out).toMatchObject({ resource_id: big, total: rows, partial: true });
     expect(out.rows).toBeLessThan(rows);
     // narrowed to fewer rows than the budget: exact again
-    expect(await summary({ resource_id: big, fields: ["w"], filters: { n: Array.from({ length: 300 }, (_, k) => k * 7) } })).toMatchObject({ total: 300, rows: 300, partial: false });
+    expect(await summary({ resource_id: big, fields: ["w"], budget_ms: 60_000, filters: { n: Array.from({ length: 300 }, (_, k) => k * 7) } })).toMatchObject({ total: 300, rows: 300, partial: false });
     // SQLite only from here: which rows the sample holds is the SQLite engine's spread sample.
     if (isPostgres) return;
     // the sample's picks (two fields: the full sample); row k has _id k + 1
@@ -131,13 +136,17 @@ describe("datastore_summary", () => {
     expect(n.at(-1)).toBeGreaterThanOrEqual(rows - stretch);
     expect(out.fields[0]).toMatchObject({ id: "n", distinct: rows, distinct_estimated: true, min: n[0], max: n.at(-1) });
     const early = n.filter((k) => k < rows / 2).length;
-    const top = [{ value: "early", count: early }, { value: "late", count: n.length - early }].sort((a, b) => b.count - a.count);
+    // counts are the table's, scaled from the sample's, each with its interval
+    const read = new Set(n).size;
+    const scaled = (seen: number) => ({ count: scaleCount(seen, read, rows).value, estimate: { low: scaleCount(seen, read, rows).low, high: scaleCount(seen, read, rows).high } });
+    const top = [{ value: "early", ...scaled(early) }, { value: "late", ...scaled(n.length - early) }].sort((a, b) => b.count - a.count);
     expect(Math.min(early, n.length - early)).toBeGreaterThan(0);
     expect(out.fields[1]).toMatchObject({ id: "w", distinct: 2, distinct_estimated: true, top });
   });
 
   it("answers 409 for missing or bad parameters before looking the resource up", async () => {
     invalid(await call(ACTION, {}), "resource_id");
+    fails(await call(ACTION, { resource_id: "nope", budget_ms: 0 }), 409, { budget_ms: ["Must be a positive integer"] }, ACTION);
     for (const key of ["top", "bins"]) {
       for (const [value, message] of [
         [0, "Must be between 1 and 100"],

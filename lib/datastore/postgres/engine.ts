@@ -374,19 +374,19 @@ export class PostgresEngine implements DatastoreEngine {
     );
   }
 
-  valueCounts(resource: Resource, field: string, query: SearchQuery, limit: number): Promise<ValueCountsOutput> {
+  valueCounts(resource: Resource, field: string, query: SearchQuery, limit: number, budgetMs: number | null = null): Promise<ValueCountsOutput> {
     return this.read(
       resource,
-      (db, r) => valueCounts(db, r, field, query, limit),
-      (r) => this.shared.reads.valueCounts(r, field, query, limit, this.client),
+      (db, r) => valueCounts(db, r, field, query, limit, budgetMs),
+      (r) => this.shared.reads.valueCounts(r, field, query, limit, this.client, budgetMs),
     );
   }
 
-  histogram(resource: Resource, field: string, query: SearchQuery, bins: number): Promise<HistogramOutput> {
+  histogram(resource: Resource, field: string, query: SearchQuery, bins: number, budgetMs: number | null = null): Promise<HistogramOutput> {
     return this.read(
       resource,
-      (db, r) => histogram(db, r, field, query, bins),
-      (r) => this.shared.reads.histogram(r, field, query, bins, this.client),
+      (db, r) => histogram(db, r, field, query, bins, budgetMs),
+      (r) => this.shared.reads.histogram(r, field, query, bins, this.client, budgetMs),
     );
   }
 

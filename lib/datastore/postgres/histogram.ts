@@ -1,10 +1,11 @@
 // The spread of one numeric, date or timestamp field under a search (datastore_histogram) in
 // PostgreSQL: min and max, round bins between them (../histogram-axis.ts), a count per bin,
-// over the rows ../bounded-read.ts says (exact, a spread sample, or the first rows).
+// over the rows ../bounded-read.ts says (exact; under a caller's budget, a spread sample or
+// the first rows, counts scaled).
 import { column } from "../catalog-row";
 import type { HistogramOutput, SearchQuery } from "../engine";
 import { DatastoreError } from "../errors";
-import { BOUNDED, boundedPlan } from "../bounded-read";
+import { boundedPlan, scaledCounts } from "../bounded-read";
 import { axisFor, scaleOf, SQL_SNAP, type Axis } from "../histogram-axis";
 import { runLater } from "../stepwise";
 import { OVER_BUDGET, within } from "./budget";
@@ -24,7 +25,7 @@ const POSITION: Record<Axis["unit"], (col: string) => string> = {
 type Counted = Omit<HistogramOutput, "partial">;
 
 /** `db`: a client inside a transaction. */
-export async function histogram(db: Queryable, r: PgResource, field: string, query: SearchQuery, bins: number): Promise<HistogramOutput> {
+export async function histogram(db: Queryable, r: PgResource, field: string, query: SearchQuery, bins: number, budgetMs: number | null = null): Promise<HistogramOutput> {
   const f = column(r, field);
   const scale = scaleOf(f.type);
   if (!scale) throw DatastoreError.field("field", `field "${field}" is ${f.type}: a histogram needs a number, date or timestamp field`);
@@ -62,9 +63,11 @@ export async function histogram(db: Queryable, r: PgResource, field: string, que
 
   const plan = boundedPlan(
     { rowCount: r.rowCount, narrowed: query.filters.length > 0 || query.fts.length > 0 },
+    budgetMs,
     {
-      exact: async () => {
-        const exact = await within(db, BOUNDED.budgetMs, () => run("", []));
+      exact: async (ms) => {
+        if (ms === null) return run("", []);
+        const exact = await within(db, ms, () => run("", []));
         return exact === OVER_BUDGET ? null : exact;
       },
       sample: async (rows) => {
@@ -78,6 +81,6 @@ export async function histogram(db: Queryable, r: PgResource, field: string, que
     },
     (out) => out.bins.reduce((n, b) => n + b.count, 0),
   );
-  const { out, partial } = await runLater(plan);
-  return { ...out, partial };
+  const { out, partial, sampled } = await runLater(plan);
+  return partial ? { ...out, bins: scaledCounts(out.bins, sampled, r.rowCount), partial } : { ...out, partial };
 }

@@ -71,12 +71,12 @@ export class PgReads {
     return await this.read(r, client, { op: "search", query: q }, (db) => search(db, r, q, this.opts.limits, this.lists, plan), plan);
   }
 
-  valueCounts(r: PgResource, field: string, q: SearchQuery, limit: number, client: string): Promise<ValueCountsOutput> {
-    return this.read(r, client, { op: "valueCounts", query: q, field }, (db) => valueCounts(db, r, field, q, limit));
+  valueCounts(r: PgResource, field: string, q: SearchQuery, limit: number, client: string, budgetMs: number | null = null): Promise<ValueCountsOutput> {
+    return this.read(r, client, { op: "valueCounts", query: q, field }, (db) => valueCounts(db, r, field, q, limit, budgetMs));
   }
 
-  histogram(r: PgResource, field: string, q: SearchQuery, bins: number, client: string): Promise<HistogramOutput> {
-    return this.read(r, client, { op: "histogram", query: q }, (db) => histogram(db, r, field, q, bins));
+  histogram(r: PgResource, field: string, q: SearchQuery, bins: number, client: string, budgetMs: number | null = null): Promise<HistogramOutput> {
+    return this.read(r, client, { op: "histogram", query: q }, (db) => histogram(db, r, field, q, bins, budgetMs));
   }
 
   summary(r: PgResource, q: SearchQuery, options: SummaryOptions, client: string): Promise<SummaryOutput> {

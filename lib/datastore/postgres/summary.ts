@@ -20,7 +20,7 @@ function storedForm(t: TypeName): (v: unknown) => Stored {
 }
 
 /** `db`: a client inside a transaction. */
-export async function summary(db: Queryable, r: PgResource, query: SearchQuery, options: SummaryOptions, limits: SummaryLimits = SUMMARY_LIMITS): Promise<SummaryOutput> {
+export async function summary(db: Queryable, r: PgResource, query: SearchQuery, options: SummaryOptions, limits: SummaryLimits = { ...SUMMARY_LIMITS, budgetMs: options.budgetMs ?? SUMMARY_LIMITS.budgetMs }): Promise<SummaryOutput> {
   const fields = options.fields.map((id) => column(r, id));
   const types = fields.map((f) => f.type);
   const stored = types.map(storedForm);

@@ -1,8 +1,8 @@
 // The most common values of one field under a search (datastore_value_counts) in PostgreSQL,
-// ordered as the SQLite engine orders them, over the rows ../bounded-read.ts says: all of them
-// when the count fits its time budget, else the first rows of the table, and `partial`.
+// ordered as the SQLite engine orders them, over the rows ../bounded-read.ts says: all of them,
+// unless a caller's budget is too short for that: then the first rows, counts scaled, `partial`.
 import { column } from "../catalog-row";
-import { BOUNDED, boundedPlan } from "../bounded-read";
+import { boundedPlan, scaledCounts } from "../bounded-read";
 import type { SearchQuery, ValueCountsOutput } from "../engine";
 import { runLater } from "../stepwise";
 import { isArrayType } from "../types";
@@ -12,7 +12,7 @@ import { quoteIdent as q, type PgResource, type Queryable } from "./resource";
 import { nthId } from "./spread-sample";
 
 /** `db`: a client inside a transaction. */
-export async function valueCounts(db: Queryable, r: PgResource, field: string, query: SearchQuery, limit: number): Promise<ValueCountsOutput> {
+export async function valueCounts(db: Queryable, r: PgResource, field: string, query: SearchQuery, limit: number, budgetMs: number | null = null): Promise<ValueCountsOutput> {
   const f = column(r, field);
   const where = searchWhere(r, query);
   const { sql: value, decode } = selectColumn(f);
@@ -27,9 +27,11 @@ export async function valueCounts(db: Queryable, r: PgResource, field: string, q
   };
   const plan = boundedPlan(
     { rowCount: r.rowCount, narrowed: query.filters.length > 0 || query.fts.length > 0 },
+    budgetMs,
     {
-      exact: async () => {
-        const exact = await within(db, BOUNDED.budgetMs, () => run("", []));
+      exact: async (ms) => {
+        if (ms === null) return run("", []);
+        const exact = await within(db, ms, () => run("", []));
         return exact === OVER_BUDGET ? null : exact;
       },
       first: async (rows) => {
@@ -38,6 +40,6 @@ export async function valueCounts(db: Queryable, r: PgResource, field: string, q
       },
     },
   );
-  const { out, partial } = await runLater(plan);
-  return { values: out, partial };
+  const { out, partial, sampled } = await runLater(plan);
+  return { values: partial ? scaledCounts(out, sampled, r.rowCount) : out, partial };
 }

@@ -286,12 +286,12 @@ export class SqliteEngine implements DatastoreEngine {
     return this.observed(resource, query, true, () => this.searchNow(resource, query));
   }
 
-  valueCounts(resource: Resource, field: string, query: SearchQuery, limit: number): Promise<ValueCountsOutput> {
-    return this.observed(resource, query, false, () => this.valueCountsNow(resource, field, query, limit));
+  valueCounts(resource: Resource, field: string, query: SearchQuery, limit: number, budgetMs: number | null = null): Promise<ValueCountsOutput> {
+    return this.observed(resource, query, false, () => this.valueCountsNow(resource, field, query, limit, budgetMs));
   }
 
-  histogram(resource: Resource, field: string, query: SearchQuery, bins: number): Promise<HistogramOutput> {
-    return this.observed(resource, query, false, () => this.histogramNow(resource, field, query, bins));
+  histogram(resource: Resource, field: string, query: SearchQuery, bins: number, budgetMs: number | null = null): Promise<HistogramOutput> {
+    return this.observed(resource, query, false, () => this.histogramNow(resource, field, query, bins, budgetMs));
   }
 
   summary(resource: Resource, query: SearchQuery, options: SummaryOptions): Promise<SummaryOutput> {
@@ -316,18 +316,18 @@ export class SqliteEngine implements DatastoreEngine {
     return this.reading(() => search(this.c, this.current(resource), query, !this.tx));
   }
 
-  private async valueCountsNow(resource: Resource, field: string, query: SearchQuery, limit: number): Promise<ValueCountsOutput> {
+  private async valueCountsNow(resource: Resource, field: string, query: SearchQuery, limit: number, budgetMs: number | null): Promise<ValueCountsOutput> {
     if (this.pool && !this.tx) {
-      return (await this.pool.run({ op: "valueCounts", resourceId: resource.id, query, field, limit }, this.client)) as ValueCountsOutput;
+      return (await this.pool.run({ op: "valueCounts", resourceId: resource.id, query, field, limit, budgetMs }, this.client)) as ValueCountsOutput;
     }
-    return this.reading(() => valueCounts(this.c, this.current(resource), field, query, limit));
+    return this.reading(() => valueCounts(this.c, this.current(resource), field, query, limit, budgetMs));
   }
 
-  private async histogramNow(resource: Resource, field: string, query: SearchQuery, bins: number): Promise<HistogramOutput> {
+  private async histogramNow(resource: Resource, field: string, query: SearchQuery, bins: number, budgetMs: number | null): Promise<HistogramOutput> {
     if (this.pool && !this.tx) {
-      return (await this.pool.run({ op: "histogram", resourceId: resource.id, query, field, bins }, this.client)) as HistogramOutput;
+      return (await this.pool.run({ op: "histogram", resourceId: resource.id, query, field, bins, budgetMs }, this.client)) as HistogramOutput;
     }
-    return this.reading(() => histogram(this.c, this.current(resource), field, query, bins));
+    return this.reading(() => histogram(this.c, this.current(resource), field, query, bins, budgetMs));
   }
 
   private async summaryNow(resource: Resource, query: SearchQuery, options: SummaryOptions): Promise<SummaryOutput> {

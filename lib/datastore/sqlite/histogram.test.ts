@@ -168,18 +168,23 @@ describe("histogram on a big table", () => {
     try {
       const r = mustGet(c, "big");
       // The shortcut looks at the catalog's row count, so a pretended one shows it.
-      const out = histogram(c, { ...r, rowCount: 600_000 }, "n", base, 10);
+      const out = histogram(c, { ...r, rowCount: 600_000 }, "n", base, 10, 120);
       expect(out.partial).toBe(true);
+      // Counts are the table's: each picked row stands for 30 (600,000 / 20,000).
+      const picked = out.bins.map((b) => b.count / 30);
       // one pick in each stretch of BIG / 20,000 rows: the first and the last stretch included
       const stretch = BIG / 20_000;
       expect(out.min).toBeLessThanOrEqual(Math.ceil(stretch));
       expect(out.max).toBeGreaterThan(BIG - stretch - 1);
       expect(out.bins.map((b) => b.from)).toEqual([0, 20_000, 40_000, 60_000, 80_000, 100_000]);
-      expect(out.bins.reduce((sum, b) => sum + b.count, 0)).toBe(20_000);
+      expect(picked.reduce((sum, n) => sum + n, 0)).toBe(20_000);
+      expect(out.bins[0].estimate!.low).toBeLessThan(out.bins[0].count);
       // spread evenly: each 20,000-wide bin but the last holds about a fifth of the picks
-      for (const b of out.bins.slice(0, 5)) expect(Math.abs(b.count - 20_000 / (BIG / 20_000))).toBeLessThanOrEqual(2);
-      const narrowed = histogram(c, { ...r, rowCount: 600_000 }, "n", { ...base, filters: [{ op: "lte", field: "n", value: 10 }] }, 10);
+      for (const n of picked.slice(0, 5)) expect(Math.abs(n - 20_000 / (BIG / 20_000))).toBeLessThanOrEqual(2);
+      const narrowed = histogram(c, { ...r, rowCount: 600_000 }, "n", { ...base, filters: [{ op: "lte", field: "n", value: 10 }] }, 10, 120);
       expect(narrowed).toMatchObject({ min: 1, max: 10, partial: false });
+      // Without a budget: exact, however big.
+      expect(histogram(c, { ...r, rowCount: 600_000 }, "n", base, 10)).toMatchObject({ partial: false, min: 1, max: BIG });
     } finally {
       c.db.close();
     }

@@ -1,11 +1,12 @@
 // The spread of one numeric, date or timestamp field under a search (datastore_histogram) in
 // SQLite: min and max, round bins between them (../histogram-axis.ts), and a count per bin,
-// over the rows ../bounded-read.ts says (exact, a spread sample, or the first rows).
+// over the rows ../bounded-read.ts says (exact; under a caller's budget, a spread sample or
+// the first rows, counts scaled).
 import { column } from "../catalog-row";
 import type Database from "better-sqlite3";
 import type { HistogramOutput, SearchQuery } from "../engine";
 import { DatastoreError } from "../errors";
-import { BOUNDED, boundedPlan } from "../bounded-read";
+import { boundedPlan, scaledCounts } from "../bounded-read";
 import { axisFor, scaleOf, SQL_SNAP, type Axis } from "../histogram-axis";
 import { runNow } from "../stepwise";
 import type { Internal } from "./catalog";
@@ -37,7 +38,7 @@ export function installBinCounts(db: Database.Database): void {
   });
 }
 
-export function histogram(c: Conn, r: Internal, field: string, query: SearchQuery, bins: number): HistogramOutput {
+export function histogram(c: Conn, r: Internal, field: string, query: SearchQuery, bins: number, budgetMs: number | null = null): HistogramOutput {
   const f = column(r, field);
   const scale = scaleOf(f.type);
   if (!scale) throw DatastoreError.field("field", `field "${field}" is ${f.type}: a histogram needs a number, date or timestamp field`);
@@ -67,10 +68,12 @@ export function histogram(c: Conn, r: Internal, field: string, query: SearchQuer
   const read = (extra: string, params: unknown[]) => within(c.db, c.limits.queryTimeoutMs, () => run(extra, params, " NOT INDEXED"));
   const plan = boundedPlan(
     { rowCount: r.rowCount, narrowed: query.filters.length > 0 || query.fts.length > 0 },
+    budgetMs,
     {
-      exact: () => {
+      exact: (ms) => {
+        if (ms === null) return within(c.db, c.limits.queryTimeoutMs, () => run("", [], ""));
         try {
-          return within(c.db, BOUNDED.budgetMs, () => run("", [], ""));
+          return within(c.db, ms, () => run("", [], ""));
         } catch (e) {
           if (e instanceof DeadlineExceeded) return null;
           throw e;
@@ -87,6 +90,6 @@ export function histogram(c: Conn, r: Internal, field: string, query: SearchQuer
     },
     (out) => out.bins.reduce((n, b) => n + b.count, 0),
   );
-  const { out, partial } = runNow(plan);
-  return { ...out, partial };
+  const { out, partial, sampled } = runNow(plan);
+  return partial ? { ...out, bins: scaledCounts(out.bins, sampled, r.rowCount), partial } : { ...out, partial };
 }

@@ -18,8 +18,8 @@ import { ReadScheduler, type Lane } from "../read-scheduler";
 export type NewReadTask = { resourceId: string } & (
   | { op: "search"; query: SearchQuery }
   | { op: "aggregate"; query: SearchQuery; spec: AggregateSpec }
-  | { op: "valueCounts"; query: SearchQuery; field: string; limit: number }
-  | { op: "histogram"; query: SearchQuery; field: string; bins: number }
+  | { op: "valueCounts"; query: SearchQuery; field: string; limit: number; budgetMs: number | null }
+  | { op: "histogram"; query: SearchQuery; field: string; bins: number; budgetMs: number | null }
   | { op: "summary"; query: SearchQuery; options: SummaryOptions }
   | { op: "stats" }
 );

@@ -55,9 +55,9 @@ function execute(r: Internal, task: ReadTask, plan: ReadPlan | undefined): unkno
     case "aggregate":
       return aggregate(c, r, task.query, task.spec);
     case "valueCounts":
-      return valueCounts(c, r, task.field, task.query, task.limit);
+      return valueCounts(c, r, task.field, task.query, task.limit, task.budgetMs);
     case "histogram":
-      return histogram(c, r, task.field, task.query, task.bins);
+      return histogram(c, r, task.field, task.query, task.bins, task.budgetMs);
     case "summary":
       return summary(c, r, task.query, task.options);
     case "stats":

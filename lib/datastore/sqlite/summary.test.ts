@@ -11,6 +11,7 @@ import { bulkInsert } from "../../test/bulk-insert";
 import { mustGet } from "./catalog";
 import { openReader, type Conn } from "./connection";
 import { spreadSample } from "./spread-sample";
+import { scaleCount } from "../sample-estimate";
 import { SUMMARY_LIMITS, type SummaryLimits } from "../summary-plan";
 import { summary } from "./summary";
 
@@ -191,7 +192,7 @@ describe("summary of a big table on read workers", () => {
 
   it("samples past the row budget (a read judged expensive)", async () => {
     const r = (await engine.getResource("w"))!;
-    const out = await engine.summary(r, base, { fields: ["n"], top: 10, bins: 10 });
+    const out = await engine.summary(r, base, { fields: ["n"], top: 10, bins: 10, budgetMs: 120 });
     // row k (_id k + 1) holds n = k mod 1000
     const ids = sampleIds(file, "w", SUMMARY_LIMITS.sampleRows);
     const n = ids.map((id) => (id - 1) % 1000);
@@ -211,7 +212,7 @@ describe("summary past its budgets", () => {
   let engine: DatastoreEngine;
   let c: Conn;
   const run = (query: Partial<SearchQuery> = {}, limits = SMALL, fields = ["n", "cat", "tag"]) =>
-    summary(c, mustGet(c, "big"), { ...base, ...query }, { fields, top: 10, bins: 10 }, limits);
+    summary(c, mustGet(c, "big"), { ...base, ...query }, { fields, top: 10, bins: 10, budgetMs: limits.budgetMs }, limits);
   const field = (out: SummaryOutput, id: string) => out.fields.find((f) => f.id === id)!;
   // Each column's value by _id, as the rows below are made, and the sample's picks.
   const cat = (id: number) => "abcd"[(id - 1) % 4];
@@ -260,11 +261,15 @@ describe("summary past its budgets", () => {
     const bins = field(out, "n").bins!.map((b) => ({ from: Number(b.from), to: Number(b.to), count: b.count }));
     expect(bins[0].from).toBeLessThanOrEqual(first);
     expect(bins.at(-1)!.to).toBeGreaterThanOrEqual(last);
-    expect(bins.map((b) => b.count)).toEqual(bins.map((b, i) => picks.filter((id) => id >= b.from && (id < b.to || i === bins.length - 1)).length));
+    // Every count is the table's: the sample's, scaled by the 3,000 rows its 300 stand for.
+    const tenfold = (n: number) => scaleCount(n, SMALL.sampleRows, BIG).value;
+    expect(tenfold(7)).toBe(70);
+    expect(bins.map((b) => b.count)).toEqual(bins.map((b, i) => tenfold(picks.filter((id) => id >= b.from && (id < b.to || i === bins.length - 1)).length)));
+    expect(field(out, "n").bins![0].estimate).toEqual({ low: expect.any(Number), high: expect.any(Number) });
     const cats = picks.map(cat);
-    expect(field(out, "cat")).toMatchObject({ distinct: new Set(cats).size, distinctEstimated: true, top: topOf(cats) });
+    expect(field(out, "cat")).toMatchObject({ distinct: new Set(cats).size, distinctEstimated: true, top: topOf(cats).map((t) => ({ ...t, count: tenfold(t.count) })) });
     const rareHits = picks.filter(rare).length;
-    expect(field(out, "tag")).toMatchObject({ empty: SMALL.sampleRows - rareHits, top: rareHits ? [{ value: "rare", count: rareHits }] : [] });
+    expect(field(out, "tag")).toMatchObject({ empty: tenfold(SMALL.sampleRows - rareHits), top: rareHits ? [{ value: "rare", count: tenfold(rareHits) }] : [] });
   });
 
   it("counts the total through an index, and samples the rows past the row budget", () => {
@@ -287,15 +292,17 @@ describe("summary past its budgets", () => {
     // total is the sample's share scaled to the table (the first rows' when the sample has none)
     const bHits = picks.filter((id) => cat(id) === "b").length;
     expect(bHits).toBeLessThan(SMALL.minMatches);
-    expect(out).toMatchObject({ rows: 250, total: Math.round(bHits ? (bHits * BIG) / picks.length : (250 * BIG) / SMALL.firstRows), partial: true });
-    expect(field(out, "cat").top).toEqual([{ value: "b", count: 250 }]);
+    const total = Math.round(bHits ? (bHits * BIG) / picks.length : (250 * BIG) / SMALL.firstRows);
+    expect(out).toMatchObject({ rows: 250, total, partial: true });
+    // Every row read is a "b": so are all the rows it stands for.
+    expect(field(out, "cat").top).toMatchObject([{ value: "b", count: total }]);
     expect(field(out, "n")).toMatchObject({ min: 2, max: 998 });
     // full text counts its 50 matches, too many for 10 exact rows; the sample holds fewer of
     // them than the first 1000 rows' 17
     expect(picks.filter(rare).length).toBeLessThan(17);
     const searched = run({ fts: [{ field: "tag", tree: parsePlain("rare"), rank: "rank tag" }] }, { ...SMALL, exactRows: 10 });
     expect(searched).toMatchObject({ rows: 17, total: 50, partial: true });
-    expect(field(searched, "tag").top).toEqual([{ value: "rare", count: 17 }]);
+    expect(field(searched, "tag").top).toMatchObject([{ value: "rare", count: 50 }]);
   });
 
   it("answers exactly past the row budget when the table is no bigger than the sample", () => {

@@ -15,7 +15,7 @@ import { planSearch } from "./read-plan";
 import { nthId, spreadSample } from "./spread-sample";
 import { quoteIdent as q } from "./sql";
 
-export function summary(c: Conn, r: Internal, query: SearchQuery, options: SummaryOptions, limits: SummaryLimits = SUMMARY_LIMITS): SummaryOutput {
+export function summary(c: Conn, r: Internal, query: SearchQuery, options: SummaryOptions, limits: SummaryLimits = { ...SUMMARY_LIMITS, budgetMs: options.budgetMs ?? SUMMARY_LIMITS.budgetMs }): SummaryOutput {
   const fields = options.fields.map((id) => column(r, id));
   const types = fields.map((f) => f.type);
   const narrowing = { ...query, columns: [], sort: [], distinct: false, offset: 0 };

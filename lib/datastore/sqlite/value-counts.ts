@@ -1,8 +1,8 @@
 // The most common values of one field under a search (datastore_value_counts) in SQLite, over
-// the rows ../bounded-read.ts says: all of them when the count fits its time budget, else the
-// first rows of the table, and `partial`.
+// the rows ../bounded-read.ts says: all of them, unless a caller's budget is too short for
+// that: then the first rows of the table, counts scaled, and `partial`.
 import { column } from "../catalog-row";
-import { BOUNDED, boundedPlan } from "../bounded-read";
+import { boundedPlan, scaledCounts } from "../bounded-read";
 import type { SearchQuery, ValueCountsOutput } from "../engine";
 import { runNow } from "../stepwise";
 import { fromStorage, type Stored } from "../types";
@@ -13,7 +13,7 @@ import { nthId } from "./spread-sample";
 import { quoteIdent as q } from "./sql";
 import { Where } from "./where";
 
-export function valueCounts(c: Conn, r: Internal, field: string, query: SearchQuery, limit: number): ValueCountsOutput {
+export function valueCounts(c: Conn, r: Internal, field: string, query: SearchQuery, limit: number, budgetMs: number | null = null): ValueCountsOutput {
   const f = column(r, field);
   const where = new Where(r);
   for (const flt of query.filters) where.filter(flt);
@@ -28,10 +28,12 @@ export function valueCounts(c: Conn, r: Internal, field: string, query: SearchQu
   const counts = (extra: string, params: unknown[], hint = "") => decode(c.cache.get(countSql(extra, hint), "raw").all(...where.params, ...params, limit) as [Stored, number][]);
   const plan = boundedPlan(
     { rowCount: r.rowCount, narrowed: query.filters.length > 0 || query.fts.length > 0 },
+    budgetMs,
     {
-      exact: () => {
+      exact: (ms) => {
+        if (ms === null) return within(c.db, c.limits.queryTimeoutMs, () => counts("", []));
         try {
-          return within(c.db, BOUNDED.budgetMs, () => counts("", []));
+          return within(c.db, ms, () => counts("", []));
         } catch (e) {
           if (e instanceof DeadlineExceeded) return null;
           throw e;
@@ -43,6 +45,6 @@ export function valueCounts(c: Conn, r: Internal, field: string, query: SearchQu
       },
     },
   );
-  const { out, partial } = runNow(plan);
-  return { values: out, partial };
+  const { out, partial, sampled } = runNow(plan);
+  return { values: partial ? scaledCounts(out, sampled, r.rowCount) : out, partial };
 }
