@@ -113,13 +113,44 @@ export function sum(groups: { count: number }[]): number {
 }
 
 function* exact(merged: Merged[], spec: AggregateSpec, reads: AggregateReads): Plan<AggregateOutput> {
+  const all = spec.totals && !mergeable(spec) ? yield* got(reads.overall()) : undefined;
+  return exactOutput(merged, spec, all);
+}
+
+/** Whether groups read in parts (ranges of `_id`) add up to the whole's: not distinct counts. */
+export function mergeable(spec: AggregateSpec): boolean {
+  return spec.metrics.every((m) => m.fn !== "count_distinct");
+}
+
+/** The exact answer from every matching row's groups; `overall`: the totals, read apart when
+ *  they cannot be summed up from the groups (distinct counts). */
+export function exactOutput(merged: Merged[], spec: AggregateSpec, overall?: Merged): AggregateOutput {
   const rows = sum(merged);
   const out: AggregateOutput = { total: rows, rows, partial: false, ...rankGroups(merged.map((g) => finish(g, spec)), spec) };
-  if (spec.totals) {
-    const all = spec.metrics.some((m) => m.fn === "count_distinct") ? yield* got(reads.overall()) : fold(merged, spec.metrics, false);
-    out.totals = { count: rows, values: finish(all, spec).values };
-  }
+  if (spec.totals) out.totals = { count: rows, values: finish(overall ?? fold(merged, spec.metrics, false), spec).values };
   return out;
+}
+
+/** Groups read in parts merged into the whole's (mergeable specs only). */
+export function mergeParts(parts: Merged[][], spec: AggregateSpec): Merged[] {
+  if (parts.length === 1) return parts[0];
+  const byKey = new Map<string, Merged>();
+  for (const part of parts) {
+    for (const g of part) {
+      const k = JSON.stringify(g.key);
+      const seen = byKey.get(k);
+      if (!seen) byKey.set(k, { ...g, n: [...g.n], agg: [...g.agg] });
+      else {
+        seen.count += g.count;
+        seen._id = Math.min(seen._id, g._id);
+        spec.metrics.forEach((m, i) => {
+          seen.n[i] += g.n[i];
+          seen.agg[i] = combine(m, seen.agg[i], g.agg[i], false);
+        });
+      }
+    }
+  }
+  return [...byKey.values()];
 }
 
 /** The groups summed up into one (the totals). */

@@ -406,6 +406,22 @@ describe("aggregate on a big table", () => {
     });
   });
 
+  it("groups a big table in parts on two read workers, side by side, as one read would", async () => {
+    const engine = await openEngine({ file, readWorkers: 3 });
+    try {
+      const big = (await engine.getResource("big"))!;
+      const query = { ...base, filters: [{ op: "gte" as const, field: "v", value: 7 }] };
+      const s = { ...toSpec(spec([{ field: "h" }, { field: "v", bin: 25_000 }], "count", null, 20)), totals: true };
+      s.metrics = [{ name: "count", fn: "count", field: null }, { name: "avg_v", fn: "avg", field: "v" }, { name: "max_v", fn: "max", field: "v" }];
+      const out = await engine.aggregate(big, query, s);
+      expect(out).toEqual(aggregate(c, r, query, s));
+      expect(out).toMatchObject({ total: BIG - 7, partial: false, others: { groups: 50 * 5 - 20 } });
+      expect(out.totals).toEqual({ count: BIG - 7, values: { count: BIG - 7, avg_v: (BIG - 1 + 7) / 2, max_v: BIG - 1 } });
+    } finally {
+      await engine.close();
+    }
+  });
+
   it("is judged cheap on the read pool only when an index narrows it to few rows", () => {
     expect(judge(c, r, { op: "aggregate", query: base }).cost).toBe("expensive");
     expect(judge(c, r, { op: "aggregate", query: { ...base, filters: [{ op: "eq", field: "g", value: "g7" }] } }).cost).toBe("cheap");

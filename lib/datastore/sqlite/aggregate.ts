@@ -3,7 +3,7 @@
 // rows), which also merges the groups; the order, limit and `others` in ../aggregate-spec.ts.
 import { column } from "../catalog-row";
 import type { AggregateKey, AggregateMeasure, AggregateOutput, AggregatePeriod, AggregateSpec, SearchQuery } from "../engine";
-import { AGGREGATE_BUDGET, aggregatePlan, measureDecoder, mergeGroups, sum, type AggregateBudget as Budget } from "../aggregate-groups";
+import { AGGREGATE_BUDGET, aggregatePlan, measureDecoder, mergeGroups, sum, type AggregateBudget as Budget, type Merged } from "../aggregate-groups";
 import { binStep, requireKeys } from "../aggregate-spec";
 import { SQL_SNAP } from "../histogram-axis";
 import { runNow } from "../stepwise";
@@ -100,7 +100,17 @@ function sorts(c: Conn, s: Statement): boolean {
   );
 }
 
-export function aggregate(c: Conn, r: Internal, query: SearchQuery, spec: AggregateSpec, budget: AggregateBudget = BUDGET): AggregateOutput {
+/** Part `index` of `of` of an exact aggregate: the groups of the matching rows in that share of
+ *  the table's `_id`s, for read workers to group a big table side by side (../engine.ts merges
+ *  them with mergeParts). */
+export interface AggregatePart {
+  index: number;
+  of: number;
+}
+
+export function aggregate(c: Conn, r: Internal, query: SearchQuery, spec: AggregateSpec, budget?: AggregateBudget): AggregateOutput;
+export function aggregate(c: Conn, r: Internal, query: SearchQuery, spec: AggregateSpec, budget: AggregateBudget, part: AggregatePart): Merged[];
+export function aggregate(c: Conn, r: Internal, query: SearchQuery, spec: AggregateSpec, budget: AggregateBudget = BUDGET, part?: AggregatePart): AggregateOutput | Merged[] {
   requireKeys(spec);
   const distinct = spec.metrics.some((m) => m.fn === "count_distinct");
   const keys = spec.keys.map((k) => keyColumn(r, k, distinct));
@@ -131,6 +141,14 @@ export function aggregate(c: Conn, r: Internal, query: SearchQuery, spec: Aggreg
   const read = (s: Statement, ms = c.limits.queryTimeoutMs, decoders = decode) =>
     within(c.db, ms, () => mergeGroups(c.cache.get(s.sql, "raw").iterate(...s.params) as IterableIterator<unknown[]>, decoders, spec, decodeMeasures));
 
+  if (part) {
+    const [lo, hi] = c.cache.get(`SELECT min(_id), max(_id) FROM ${q(r.table)}`, "raw").get() as [number | null, number | null];
+    if (lo === null || hi === null) return [];
+    const span = hi - lo + 1;
+    const from = lo + Math.floor((part.index * span) / part.of);
+    const to = lo + Math.floor(((part.index + 1) * span) / part.of) - 1;
+    return read(statement(" AND t._id BETWEEN ? AND ?", [from, to]));
+  }
   const whole = statement();
   const plan = aggregatePlan(spec, { rowCount: r.rowCount, narrowed, wholeRows: spec.budgetMs === null || !sorts(c, whole) ? budget.indexRows : budget.sortRows }, budget, {
     exact: () => {

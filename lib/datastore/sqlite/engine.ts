@@ -8,6 +8,7 @@ import Database from "better-sqlite3";
 import fs from "node:fs";
 import path from "node:path";
 import type { AggregateOutput, AggregateSpec, BulkLoad, DatastoreEngine, Field, FieldStats, Filter, HistogramOutput, NewResource, Resource, ResourceStats, SearchOutput, SearchQuery, StartupCheck, SummaryOptions, SummaryOutput, TokenStorage, ViewStorage, ValueCountsOutput, WriteMethod } from "../engine";
+import { exactOutput, mergeable, mergeParts, type Merged } from "../aggregate-groups";
 import { aggregate } from "./aggregate";
 import { DatastoreError, DatastoreUnavailable } from "../errors";
 import type { ReadLimits } from "../read-limits";
@@ -36,6 +37,8 @@ import { WriteLock } from "./write-lock";
 /** Rows a dump's reader hands over at a time. */
 const DUMP_CHUNK_ROWS = 1000;
 
+/** Rows from which an exact aggregate is grouped in parts on several read workers. */
+const SPLIT_ROWS = 100_000;
 export interface SqliteOptions {
   file: string;
   /** Read worker threads; 0 runs reads on the writer connection. Default: one per core (at least two), plus one for cheap reads. */
@@ -336,8 +339,15 @@ export class SqliteEngine implements DatastoreEngine {
   }
 
   private async aggregateNow(resource: Resource, query: SearchQuery, spec: AggregateSpec): Promise<AggregateOutput> {
-    if (this.pool && !this.tx) return (await this.pool.run({ op: "aggregate", resourceId: resource.id, query, spec }, this.client)) as AggregateOutput;
-    return this.reading(() => aggregate(this.c, this.current(resource), query, spec));
+    if (!this.pool || this.tx) return this.reading(() => aggregate(this.c, this.current(resource), query, spec));
+    const of = this.pool.expensiveLimit;
+    if (of > 1 && spec.budgetMs === null && mergeable(spec) && resource.rowCount >= SPLIT_ROWS) {
+      const parts = (await Promise.all(
+        Array.from({ length: of }, (_, index) => this.pool!.run({ op: "aggregate", resourceId: resource.id, query, spec, part: { index, of } }, this.client)),
+      )) as { groups: Merged[]; readAt: string }[];
+      if (parts.every((p) => p.readAt === parts[0].readAt)) return exactOutput(mergeParts(parts.map((p) => p.groups), spec), spec);
+    }
+    return (await this.pool.run({ op: "aggregate", resourceId: resource.id, query, spec }, this.client)) as AggregateOutput;
   }
 
   /** On a read worker when there is a pool: sizes read every page of the resource. */

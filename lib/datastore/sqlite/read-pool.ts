@@ -9,6 +9,7 @@ import os from "node:os";
 import { SHARE_ENV, type Worker } from "node:worker_threads";
 import { sourceWorker } from "../../source-worker";
 import type { AggregateSpec, SearchOutput, SearchQuery, SummaryOptions } from "../engine";
+import type { AggregatePart } from "./aggregate";
 import { DatastoreError, DatastoreUnavailable, fromWire, type WireError } from "../errors";
 import type { ReadLimits } from "../read-limits";
 import { keysetPages } from "../keyset";
@@ -17,7 +18,7 @@ import { ReadScheduler, type Lane } from "../read-scheduler";
 
 export type NewReadTask = { resourceId: string } & (
   | { op: "search"; query: SearchQuery }
-  | { op: "aggregate"; query: SearchQuery; spec: AggregateSpec }
+  | { op: "aggregate"; query: SearchQuery; spec: AggregateSpec; part?: AggregatePart }
   | { op: "valueCounts"; query: SearchQuery; field: string; limit: number; budgetMs: number | null }
   | { op: "histogram"; query: SearchQuery; field: string; bins: number; budgetMs: number | null }
   | { op: "summary"; query: SearchQuery; options: SummaryOptions }
@@ -91,7 +92,8 @@ export class ReadPool {
   constructor(
     private file: string,
     size: number,
-    expensiveLimit = defaultExpensiveReads(size),
+    /** Expensive reads that may run at once (an exact aggregate is split into as many parts). */
+    readonly expensiveLimit = defaultExpensiveReads(size),
     private readonly limits: ReadLimits,
     pageCacheBytes = 0,
   ) {

@@ -5,7 +5,7 @@
 import os from "node:os";
 import { parentPort, workerData } from "node:worker_threads";
 import { DatastoreError, toWire } from "../errors";
-import { aggregate } from "./aggregate";
+import { aggregate, BUDGET } from "./aggregate";
 import * as catalog from "./catalog";
 import { mustGetForRead, type Internal } from "./catalog";
 import { openReader, type Conn } from "./connection";
@@ -53,7 +53,8 @@ function execute(r: Internal, task: ReadTask, plan: ReadPlan | undefined): unkno
       // With the state it was read in, for the server's page cache (../page-cache.ts).
       return { ...search(c, r, task.query, true, plan), readAt: catalog.state(r) };
     case "aggregate":
-      return aggregate(c, r, task.query, task.spec);
+      // A part, with the state it was read in: parts read in different states are not merged.
+      return task.part ? { groups: aggregate(c, r, task.query, task.spec, BUDGET, task.part), readAt: catalog.state(r) } : aggregate(c, r, task.query, task.spec);
     case "valueCounts":
       return valueCounts(c, r, task.field, task.query, task.limit, task.budgetMs);
     case "histogram":
