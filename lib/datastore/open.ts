@@ -6,7 +6,7 @@ import { config } from "../config";
 import type { DatastoreEngine } from "./engine";
 import type { ReadLimits } from "./read-limits";
 import type { FullTextMode } from "./postgres/bulk-load";
-import type { LearnSettings } from "./sqlite/index-learning";
+import type { LearnSettings } from "./index-learning-rule";
 
 export interface EngineOptions {
   /** The SQLite file; default DATASTORE_DB. Ignored when a database URL is given or set. */

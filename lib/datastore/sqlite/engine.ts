@@ -20,7 +20,8 @@ import { openReader, openWriter, type Conn } from "./connection";
 import { toDatastoreError } from "./errors";
 import { checkDatabase, explainOpenError, scanPages } from "./health";
 import { histogram } from "./histogram";
-import { IndexLearner, type LearnEvent, type LearnSettings } from "./index-learning";
+import type { LearnEvent, LearnSettings } from "../index-learning-rule";
+import { SqliteIndexLearner } from "./index-learning";
 import * as learned from "./learned-indexes";
 import { ReadPool, defaultExpensiveReads, defaultReadWorkers } from "./read-pool";
 import * as schema from "./schema";
@@ -61,7 +62,7 @@ export async function openSqliteEngine(options: SqliteOptions): Promise<SqliteEn
   const workers = options.readWorkers ?? defaultReadWorkers();
   const pool = workers > 0 ? new ReadPool(options.file, workers, options.expensiveReads ?? defaultExpensiveReads(workers), options.limits, options.pageCacheBytes) : undefined;
   const lock = new WriteLock();
-  const learner = options.file === ":memory:" ? undefined : new IndexLearner(options.file, lock, options.learning);
+  const learner = options.file === ":memory:" ? undefined : new SqliteIndexLearner(options.file, lock, options.learning);
   return new SqliteEngine(c, options.file, pool, lock, options.learning, null, learner);
 }
 
@@ -100,7 +101,7 @@ export class SqliteEngine implements DatastoreEngine {
     /** The transaction this engine belongs to (its handle inside `transaction`), or null. */
     private readonly tx: { nested: WriteLock; depth: number } | null,
     /** Learns indexes from this engine's reads (not a transaction's). */
-    private readonly learner?: IndexLearner,
+    private readonly learner?: SqliteIndexLearner,
     /** Whose reads these are (a token id or an address): expensive ones take turns per client. */
     private readonly client = "",
   ) {

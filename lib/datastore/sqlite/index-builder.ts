@@ -4,7 +4,8 @@
 // it holds the engine's write lock, then `checkpoint` after releasing it.
 import { parentPort, workerData } from "node:worker_threads";
 import { openWriter } from "./connection";
-import { budgetRefusal, buildLearned, type LearnLimits } from "./learned-indexes";
+import type { LearnLimits } from "../index-learning-rule";
+import { budgetRefusal, buildLearned } from "./learned-indexes";
 
 export type BuilderTask = { op: "plan" | "build"; resourceId: string; field: string; reads: number; limits: LearnLimits } | { op: "checkpoint" };
 

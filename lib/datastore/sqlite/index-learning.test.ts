@@ -7,7 +7,6 @@ import { bulkInsert } from "../../test/bulk-insert";
 import type { Resource, SearchQuery } from "../engine";
 import { openEngine } from "../open";
 import type { SqliteEngine } from "./engine";
-import { usedFields } from "./index-learning";
 import { integrityCheck, withRawDb } from "./test-support";
 
 const base: SearchQuery = { filters: [], fts: [], columns: ["_id", "n"], sort: [], distinct: false, limit: 10, offset: 0, includeTotal: false };
@@ -47,44 +46,6 @@ async function makeResource(engine: SqliteEngine, id: string, rows: number): Pro
   await bulkInsert(engine, id, Array.from({ length: rows }, (_, i) => ({ n: (i * 7919) % rows, m: i % 1000, word: words[i % 5], tags: [words[i % 3]] })));
   return (await engine.getResource(id))!;
 }
-
-describe("which fields a read could use an index for", () => {
-  const r = {
-    fields: [
-      { id: "n", type: "int4" },
-      { id: "word", type: "text" },
-      { id: "tags", type: "_text" },
-      { id: "doc", type: "json" },
-    ],
-  } as Resource;
-
-  it("takes ANDed comparisons and the first sort key", () => {
-    const q: SearchQuery = {
-      ...base,
-      filters: [{ op: "and", of: [{ op: "gte", field: "n", value: 3 }] }, { op: "in", field: "word", values: ["a", "b"] }],
-      sort: [{ field: "tags", desc: false, nullsFirst: false }, { field: "n", desc: false, nullsFirst: false }],
-    };
-    expect(usedFields(r, q, true)).toEqual(["n", "word"]); // sorting on an array goes through a function
-    expect(usedFields(r, { ...base, sort: [{ field: "word", desc: true, nullsFirst: true }] }, true)).toEqual(["word"]);
-    expect(usedFields(r, { ...base, sort: [{ field: "word", desc: true, nullsFirst: true }] }, false)).toEqual([]);
-  });
-
-  it("leaves out OR groups, exclusions, emptiness, ranges over arrays, _id and rank columns", () => {
-    const q: SearchQuery = {
-      ...base,
-      filters: [
-        { op: "or", of: [{ op: "eq", field: "n", value: 1 }, { op: "eq", field: "word", value: "x" }] },
-        { op: "not_in", field: "word", values: ["x"] },
-        { op: "empty", field: "n", empty: true },
-        { op: "gt", field: "tags", value: ["a"] },
-        { op: "eq", field: "doc", value: { a: 1 } },
-        { op: "gt", field: "_id", value: 10 },
-      ],
-      sort: [{ field: "rank", desc: true, nullsFirst: false }],
-    };
-    expect(usedFields(r, q, true)).toEqual(["doc"]);
-  });
-});
 
 describe("indexes learned from slow reads", () => {
   let file: string;

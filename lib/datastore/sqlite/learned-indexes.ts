@@ -1,29 +1,22 @@
-// Learned indexes as SQL: their names (`<table>_lx_<column>`, apart from the declared
-// `_ix_` ones), the budget a new one must fit, building one (index-builder.ts runs it on a
-// connection of its own while the engine holds its write lock), and keeping them right when the
-// declared indexes, the key or the fields change. index-learning.ts decides which to build.
+// Learned indexes in SQLite's SQL: the figures the budget (../index-learning-rule.ts) weighs,
+// building one (index-builder.ts runs it on a connection of its own while the engine holds its
+// write lock), and keeping them right when the declared indexes, the key or the fields change.
+// The rule decides which to build.
 import { now } from "../catalog-row";
 import type { LearnedIndex } from "../engine";
+import { budgetRefusal as overBudget, countRefusal, learnedName as nameOf, type BuildOutcome, type LearnLimits } from "../index-learning-rule";
 import { findResource, type Internal } from "./catalog";
 import type { Conn } from "./connection";
 import { createIndex } from "./schema";
 import { quoteIdent as q } from "./sql";
-
-export interface LearnLimits {
-  maxIndexes: number;
-  /** Learned indexes' total size as a share of the table's (percent). */
-  maxSizePercent: number;
-}
-
-export type BuildOutcome = { built: LearnedIndex } | { refused: string };
 
 /** Index entries fill their pages almost fully when built in order (measured: 0.95). */
 const FILL = 0.95;
 /** Bytes an index entry takes besides its value: the rowid, the record header, the cell. */
 const ENTRY_OVERHEAD = 8;
 
-export function learnedName(r: Internal, column: string): string {
-  return `${r.table}_lx_${column}`;
+function learnedName(r: Internal, column: string): string {
+  return nameOf(r.table, column);
 }
 
 /** Columns that some index of the table starts with, whoever made it. */
@@ -39,12 +32,7 @@ function leadingColumns(c: Conn, table: string): Set<string> {
 
 /** Why an index on `field` may not be learned now (count and overlap only), or null. */
 function quickRefusal(c: Conn, r: Internal | undefined, field: string, limits: LearnLimits): string | null {
-  if (!r || !r.active) return "the resource is gone";
-  const f = r.columns.get(field);
-  if (!f) return "the field is gone";
-  if (leadingColumns(c, r.table).has(f.column)) return "an index already starts with the field";
-  if (r.learnedIndexes.length >= limits.maxIndexes) return `the resource has ${r.learnedIndexes.length} learned indexes, the most allowed`;
-  return null;
+  return countRefusal(r, field, r?.active ? leadingColumns(c, r.table) : new Set(), limits);
 }
 
 function bytesOf(c: Conn, name: string): number {
@@ -53,9 +41,8 @@ function bytesOf(c: Conn, name: string): number {
 
 /**
  * Whether an index on `field` fits the budget, read in one read transaction (it blocks nobody):
- * the learned indexes' sizes so far plus this one's estimate (its values' average stored length
- * over the first 10,000 rows, times the rows) within `maxSizePercent` of the table's size.
- * Returns why not, or null.
+ * this one's estimate is its values' average stored length over the first 10,000 rows, times
+ * the rows. Returns why not, or null.
  */
 export function budgetRefusal(c: Conn, resourceId: string, field: string, limits: LearnLimits): string | null {
   return c.db.transaction(() => {
@@ -67,13 +54,7 @@ export function budgetRefusal(c: Conn, resourceId: string, field: string, limits
       | number
       | null;
     const estimate = (r.rowCount * ((avg ?? 0) + ENTRY_OVERHEAD)) / FILL;
-    const used = r.learnedIndexes.reduce((sum, ix) => sum + ix.bytes, 0);
-    const allowed = (bytesOf(c, r.table) * limits.maxSizePercent) / 100;
-    if (used + estimate > allowed) {
-      const mb = (n: number) => `${(n / 1e6).toFixed(1)} MB`;
-      return `an index on "${field}" (about ${mb(estimate)}) would take learned indexes to ${mb(used + estimate)}, over ${limits.maxSizePercent}% of the table (${mb(allowed)})`;
-    }
-    return null;
+    return overBudget(r, field, estimate, bytesOf(c, r.table), limits);
   })();
 }
 
