@@ -78,6 +78,11 @@ export const config = {
   get queryTimeoutMs(): number {
     return intEnv("DATASTORE_QUERY_TIMEOUT_MS", 10000);
   },
+  /** PostgreSQL: a write's statement running longer than this is rolled back with a clear
+   *  error (0: no limit); imports are exempt. */
+  get writeTimeoutMs(): number {
+    return intEnv("DATASTORE_WRITE_TIMEOUT_MS", 120_000);
+  },
   /** Read worker threads; unset: one per core (at least two) plus one kept for cheap reads; 0
    *  runs reads on the main thread. */
   get readWorkers(): number | undefined {

@@ -30,7 +30,7 @@ export interface EngineOptions {
   limits?: ReadLimits;
   /** PostgreSQL: how an import fills the full-text column; default DATASTORE_PG_BULK_FULL_TEXT. */
   bulkFullText?: FullTextMode;
-  /** SQLite: index learning; default the configuration's (DATASTORE_ADAPTIVE_*). */
+  /** Index learning; default the configuration's (DATASTORE_ADAPTIVE_*). */
   learning?: LearnSettings;
   /** SQLite: bytes of search answers kept per resource version, with read workers; default
    *  DATASTORE_PAGE_CACHE_MB. */
@@ -52,6 +52,8 @@ export async function openEngine(options: EngineOptions = {}): Promise<Datastore
       expensiveReads,
       limits,
       bulkFullText: options.bulkFullText ?? config.pgBulkFullText,
+      learning: options.learning ?? config,
+      writeTimeoutMs: config.writeTimeoutMs,
     });
   }
   const { openSqliteEngine } = await import("./sqlite/engine");

@@ -1,7 +1,7 @@
 // Indexes learned from use, as a CKAN client sees them: after a few slow sorted pages the
 // field's index exists, datastore_info says it was learned, and a declared index wins.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, freshDb, isPostgres } from "../test/api";
+import { call, freshDb } from "../test/api";
 import { admin, ok } from "../test/contract";
 
 let R: string;
@@ -29,9 +29,9 @@ async function info() {
   return ok(await call("datastore_info", { resource_id: R }), "datastore_info");
 }
 
-// SQLite only: index learning is the SQLite engine's (lib/datastore/sqlite/index-learning.ts).
+// On both engines: one rule (lib/datastore/index-learning-rule.ts), each engine's own build.
 describe("indexes learned from use", () => {
-  it.skipIf(isPostgres)("indexes a field after three slow sorted pages, and datastore_info says why each index exists", async () => {
+  it("indexes a field after three slow sorted pages, and datastore_info says why each index exists", async () => {
     const distance = () => info().then((r) => r.fields.find((f: { id: string }) => f.id === "distance").schema);
     expect((await distance()).is_index).toBe(true); // the key's second field, as CKAN reports it
     for (let i = 0; i < 3; i++) {
@@ -53,7 +53,7 @@ describe("indexes learned from use", () => {
     ]);
   });
 
-  it.skipIf(isPostgres)("keeps a learned index when other indexes are declared, and drops it for a declared one on its field", async () => {
+  it("keeps a learned index when other indexes are declared, and drops it for a declared one on its field", async () => {
     ok(await admin("datastore_create", { resource_id: R, indexes: "city" }));
     expect((await info()).indexes.map((ix: { fields: string[]; reason: string }) => [ix.fields, ix.reason])).toEqual([
       [["city", "distance"], "primary_key"],

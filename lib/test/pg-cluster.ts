@@ -3,7 +3,7 @@
 // The app connects as role `app`, which owns database `app` and is not a superuser, as a real
 // deployment runs. As root, initdb and postgres run as the `postgres` OS user (initdb refuses
 // root). A replica of a running cluster is one pg_basebackup -R away (startReplica).
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
@@ -18,6 +18,10 @@ export interface PgCluster {
   superUrl: string;
   /** Role `app` (not a superuser) on database `db` (default `app`, which `app` owns). */
   url(db?: string): string;
+  /** Restarts the server on the same port (pg_ctl restart -m fast: sessions are ended, a
+   *  shutdown checkpoint written); resolves once it accepts connections again. Runs pg_ctl as a
+   *  child process, so the caller's event loop goes on meanwhile. */
+  restart(): Promise<void>;
   /** Stops the server at once (pg_ctl stop -m immediate) and removes its directory. */
   stop(): Promise<void>;
 }
@@ -99,6 +103,21 @@ function run(bin: string, args: string[], cwd: string): void {
   if (r.status !== 0) throw new Error(`${bin} ${args.join(" ")} failed (${r.error?.message ?? `exit ${r.status}`}):\n${r.stdout}${r.stderr}`);
 }
 
+/** As run, without blocking the event loop. */
+function runAsync(bin: string, args: string[], cwd: string): Promise<void> {
+  const user = runAs();
+  const exe = path.join(pgBinDir()!, bin);
+  const [cmd, argv] = user ? ["runuser", ["-u", user.name, "--", exe, ...args]] : [exe, args];
+  return new Promise((resolve, reject) => {
+    const p = spawn(cmd, argv, { cwd, env: { ...process.env, LC_ALL: "C.UTF-8", PGTZ: "UTC" }, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    p.stdout!.on("data", (c: Buffer) => (out += c.toString()));
+    p.stderr!.on("data", (c: Buffer) => (out += c.toString()));
+    p.on("error", reject);
+    p.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`${bin} ${args.join(" ")} failed (exit ${code}):\n${out}`))));
+  });
+}
+
 /** A new temporary directory the cluster's OS user owns. */
 function ownedTempDir(prefix: string): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
@@ -139,6 +158,9 @@ async function launch(dir: string, dataDir: string): Promise<PgCluster> {
       dataDir,
       superUrl: `postgresql://postgres@127.0.0.1:${port}/postgres`,
       url: (db = "app") => `postgresql://app@127.0.0.1:${port}/${db}`,
+      async restart() {
+        await runAsync("pg_ctl", ["restart", "-w", "-t", "60", "-m", "fast", "-D", dataDir, "-l", path.join(dir, "server.log")], dir);
+      },
       async stop() {
         live.delete(entry);
         stopNow(entry);

@@ -7,6 +7,7 @@ import { column } from "../catalog-row";
 import type pg from "pg";
 import type { AggregateOutput, AggregateSpec, BulkLoad, DatastoreEngine, Field, FieldStats, Filter, HistogramOutput, NewResource, Resource, ResourceStats, SearchOutput, SearchQuery, StartupCheck, SummaryOptions, SummaryOutput, TokenStorage, ViewStorage, ValueCountsOutput, WriteMethod } from "../engine";
 import { DatastoreError, DatastoreUnavailable } from "../errors";
+import type { LearnEvent, LearnSettings } from "../index-learning-rule";
 import type { ReadLimits } from "../read-limits";
 import { resolvedNow, stillFresh, wrote } from "../resolved";
 import { aggregate } from "./aggregate";
@@ -17,6 +18,7 @@ import { createPool } from "./connection";
 import { isConnectionError, isRetryable, toDatastoreError } from "./errors";
 import { checkStore, explainConnectError } from "./health";
 import { histogram } from "./histogram";
+import { PgIndexLearner } from "./learned-indexes";
 import { migrate } from "./migrations";
 import { PgReads } from "./read-pool";
 import { quoteIdent as q, type PgResource, type Queryable } from "./resource";
@@ -40,6 +42,10 @@ export interface PostgresOptions {
   limits: ReadLimits;
   /** How an import fills the full-text column (bulk-load.ts); default "trigger". */
   bulkFullText?: FullTextMode;
+  /** Index learning (learned-indexes.ts); none without. */
+  learning?: LearnSettings;
+  /** A write transaction's statement_timeout (ms; 0 or unset: none); an import lifts it. */
+  writeTimeoutMs?: number;
 }
 
 /** How long a write waits for another writer's lock on the same resource (SQLite's busy wait). */
@@ -56,8 +62,9 @@ export async function openPostgresEngine(options: PostgresOptions): Promise<Post
   }
   const replica = options.readUrl ? createPool({ ...pool, url: options.readUrl, role: "replica" }) : undefined;
   const expensiveLimit = options.expensiveReads ?? Math.max(1, options.poolSize - 2);
-  const reads = new PgReads({ primary, replica, schema: options.schema, expensiveLimit, limits: options.limits });
-  return new PostgresEngine({ primary, replica, reads, options, closed: false }, null);
+  const learner = options.learning && new PgIndexLearner(primary, options.url, options.schema, options.learning);
+  const reads = new PgReads({ primary, replica, schema: options.schema, expensiveLimit, limits: options.limits, learner });
+  return new PostgresEngine({ primary, replica, reads, learner, options, closed: false }, null);
 }
 
 /** What every handle of one engine shares (the engine, its transactions, its forClient views). */
@@ -65,6 +72,7 @@ interface Shared {
   primary: pg.Pool;
   replica?: pg.Pool;
   reads: PgReads;
+  learner?: PgIndexLearner;
   options: PostgresOptions;
   closed: boolean;
 }
@@ -80,9 +88,10 @@ interface Tx {
   bulk: boolean;
 }
 
-/** Starts a write transaction: no read time budget, a bounded wait for other writers' locks. */
-async function begin(client: pg.PoolClient): Promise<void> {
-  await client.query(`BEGIN; SET LOCAL statement_timeout = 0; SET LOCAL lock_timeout = ${LOCK_TIMEOUT_MS}`);
+/** Starts a write transaction: the write time limit instead of the reads', a bounded wait for
+ *  other writers' locks. */
+async function begin(client: pg.PoolClient, writeTimeoutMs: number): Promise<void> {
+  await client.query(`BEGIN; SET LOCAL statement_timeout = ${Math.max(0, Math.round(writeTimeoutMs))}; SET LOCAL lock_timeout = ${LOCK_TIMEOUT_MS}`);
 }
 
 /** A pooled connection the server had already closed (a restart, a failover, an idle timeout):
@@ -109,8 +118,10 @@ async function abandon(client: pg.PoolClient, cause: unknown): Promise<void> {
 export class PostgresEngine implements DatastoreEngine {
   readonly tokens: TokenStorage;
   readonly views: ViewStorage;
-  /** PostgreSQL's planner works with the declared indexes and those the import rule picks. */
-  readonly learnsIndexes = false;
+  /** Index learning (learned-indexes.ts), unless its settings turn it off. */
+  get learnsIndexes(): boolean {
+    return this.shared.options.learning?.adaptiveIndexes ?? false;
+  }
 
   constructor(
     private readonly shared: Shared,
@@ -134,9 +145,14 @@ export class PostgresEngine implements DatastoreEngine {
     return toDatastoreError(e, this.shared.options.limits.queryTimeoutMs);
   }
 
+  /** A write transaction's failure: its statements ran under the write time limit. */
+  private mappedWrite(e: unknown): unknown {
+    return toDatastoreError(e, this.shared.options.limits.queryTimeoutMs, this.shared.options.writeTimeoutMs ?? 0);
+  }
+
   /** Inside a transaction, a retryable failure reaches transaction() as it is, to be retried there. */
   private mappedInTx(e: unknown): unknown {
-    return isRetryable(e) ? e : this.mapped(e);
+    return isRetryable(e) ? e : this.mappedWrite(e);
   }
 
   /** Where catalog reads go: the transaction's connection, else the primary. */
@@ -174,7 +190,7 @@ export class PostgresEngine implements DatastoreEngine {
       const client = await this.connect();
       let begun = false;
       try {
-        await begin(client);
+        await begin(client, this.shared.options.writeTimeoutMs ?? 0);
         begun = true;
         const result = await fn(client);
         await client.query("COMMIT");
@@ -184,7 +200,7 @@ export class PostgresEngine implements DatastoreEngine {
       } catch (e) {
         await abandon(client, e);
         if (attempt === 0 && (isRetryable(e) || staleConnection(e, begun))) continue;
-        throw this.mapped(e);
+        throw this.mappedWrite(e);
       }
     }
   }
@@ -226,7 +242,7 @@ export class PostgresEngine implements DatastoreEngine {
       const tx: Tx = { client, savepoints: 0, nested: Promise.resolve(), bulk: false };
       let begun = false;
       try {
-        await begin(client);
+        await begin(client, this.shared.options.writeTimeoutMs ?? 0);
         begun = true;
         const result = await fn(new PostgresEngine(this.shared, tx, this.client));
         await client.query("COMMIT");
@@ -237,7 +253,7 @@ export class PostgresEngine implements DatastoreEngine {
         await abandon(client, e);
         // Run again once after a deadlock, unless a bulk load consumed its input.
         if (attempt === 0 && ((isRetryable(e) && !tx.bulk) || staleConnection(e, begun))) continue;
-        throw this.mapped(e);
+        throw this.mappedWrite(e);
       }
     }
   }
@@ -283,7 +299,6 @@ export class PostgresEngine implements DatastoreEngine {
     return this.writing(async (db) => schema.setPrimaryKey(db, await catalog.mustLock(db, id), fields));
   }
 
-  /** No learned indexes here: PostgreSQL's planner has the declared ones (docs/postgresql.md). */
   setIndexes(id: string, indexes: string[][], atImport: string[][] = []): Promise<void> {
     return this.writing(async (db) => {
       const r = await catalog.mustLock(db, id);
@@ -334,6 +349,8 @@ export class PostgresEngine implements DatastoreEngine {
         column(r, f);
       }
       tx.bulk = true;
+      // An import is a long job with its own progress and cancel: no write time limit.
+      await tx.client.query("SET LOCAL statement_timeout = 0");
       return openBulkLoad(tx.client, r, fields, (added: number) => catalog.touch(tx.client, id, added), this.shared.options.bulkFullText ?? "trigger");
     });
     return {
@@ -451,6 +468,7 @@ export class PostgresEngine implements DatastoreEngine {
   /** Refreshes the planner's statistics of the catalog and every resource's table. */
   analyze(): Promise<void> {
     return this.writing(async (db) => {
+      await db.query("SET LOCAL statement_timeout = 0"); // every table: an operator's job, not a request's
       const { rows } = await db.query<{ table_name: string }>("SELECT table_name FROM datastore_resources WHERE active ORDER BY table_name");
       const tables = ["datastore_resources", "datastore_aliases", "api_tokens", ...rows.map((r) => r.table_name)];
       await db.query(`ANALYZE ${tables.map(q).join(", ")}`);
@@ -478,9 +496,15 @@ export class PostgresEngine implements DatastoreEngine {
     return pgDump(this.shared.options.url, this.shared.options.schema, target);
   }
 
+  /** What index learning did lately, for tests and the bench. */
+  learnEvents(): readonly LearnEvent[] {
+    return this.shared.learner?.events ?? [];
+  }
+
   async close(): Promise<void> {
     if (this.tx || this.shared.closed) return;
     this.shared.closed = true;
+    await this.shared.learner?.close();
     await this.shared.reads.close();
     await this.shared.primary.end();
     await this.shared.replica?.end();

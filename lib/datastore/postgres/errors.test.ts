@@ -13,6 +13,12 @@ describe("toDatastoreError", () => {
     expect(e.details).toEqual({ query: [expect.stringMatching(/^Query took too long \(over 1000 ms\)/)] });
   });
 
+  it("answers a statement timeout in a write transaction as a write rolled back, naming its limit", () => {
+    const e = toDatastoreError(pgError("57014", "canceling statement due to statement timeout"), 1000, 60_000) as DatastoreError;
+    expect(e.kind).toBe("validation");
+    expect(e.details).toEqual({ database: [expect.stringMatching(/^the write took longer than 60000 ms \(DATASTORE_WRITE_TIMEOUT_MS\) and was rolled back: nothing was written/)] });
+  });
+
   it("answers a unique violation as CKAN's integrity error, with PostgreSQL's message", () => {
     const e = toDatastoreError(pgError("23505", "duplicate key value"), 1000) as DatastoreError;
     expect(e.details).toEqual({ constraints: ["Cannot insert records or create index because of uniqueness constraint"], info: { orig: "duplicate key value", pgcode: "23505" } });

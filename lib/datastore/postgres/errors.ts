@@ -47,14 +47,23 @@ export function uniquenessError(orig: string): DatastoreError {
   });
 }
 
-/** `queryTimeoutMs`: the reads' time limit, which a statement timeout ran past. */
-export function toDatastoreError(e: unknown, queryTimeoutMs: number): unknown {
+/** A write transaction's statement ran past DATASTORE_WRITE_TIMEOUT_MS: rolled back whole. */
+export function writeTooLong(ms: number): DatastoreError {
+  return DatastoreError.field(
+    "database",
+    `the write took longer than ${ms} ms (DATASTORE_WRITE_TIMEOUT_MS) and was rolled back: nothing was written; send fewer records at a time, or try again later`,
+  );
+}
+
+/** `queryTimeoutMs`: the reads' time limit, which a statement timeout ran past; `writeTimeoutMs`,
+ *  for a failure of a write transaction: the limit its statements ran under. */
+export function toDatastoreError(e: unknown, queryTimeoutMs: number, writeTimeoutMs?: number): unknown {
   if (e instanceof DatastoreError || e instanceof DatastoreUnavailable) return e;
   if (e instanceof CastError) return DatastoreError.field("query", e.message);
   const code = codeOf(e);
   const message = (e as Error)?.message ?? String(e);
   // statement_timeout (also a cancel from pg_cancel_backend, which only an operator sends).
-  if (code === "57014") return DatastoreError.tooLong(queryTimeoutMs);
+  if (code === "57014") return writeTimeoutMs === undefined ? DatastoreError.tooLong(queryTimeoutMs) : writeTooLong(writeTimeoutMs);
   if (code === "23505") return uniquenessError(message);
   if (code.startsWith("22")) return DatastoreError.field("query", message);
   // Past what PostgreSQL can store or index (a key value over a btree page's third, a row's

@@ -15,6 +15,7 @@ import { ReadScheduler } from "../read-scheduler";
 import { aggregate } from "./aggregate";
 import { isConnectionError } from "./errors";
 import { histogram } from "./histogram";
+import { observed, type PgIndexLearner } from "./learned-indexes";
 import type { CostedRead, Verdict } from "../read-cost-rule";
 import { CostJudge } from "./read-cost";
 import { RankedLists } from "./ranked";
@@ -31,6 +32,7 @@ export interface PgReadsOptions {
   schema: string;
   expensiveLimit: number;
   limits: ReadLimits;
+  learner?: PgIndexLearner;
 }
 
 /** Rows per chunk of a dump (as the SQLite engine's). */
@@ -138,7 +140,11 @@ export class PgReads {
 
   // ------------------------------------------------------------------------------ internals
 
-  private async read<T>(r: PgResource, client: string, costed: CostedRead, fn: (db: Queryable) => Promise<T>, plan?: ReadPlan): Promise<T> {
+  private read<T>(r: PgResource, client: string, costed: CostedRead, fn: (db: Queryable) => Promise<T>, plan?: ReadPlan): Promise<T> {
+    return observed(this.opts.learner, r, costed, () => this.readNow(r, client, costed, fn, plan));
+  }
+
+  private async readNow<T>(r: PgResource, client: string, costed: CostedRead, fn: (db: Queryable) => Promise<T>, plan?: ReadPlan): Promise<T> {
     const session = await this.open(r);
     let verdict: Verdict;
     try {

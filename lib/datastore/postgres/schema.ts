@@ -11,6 +11,7 @@ import { DatastoreError } from "../errors";
 import { lockResource, mustGet, saveFields } from "./catalog";
 import { isUniqueViolation, serializationFailure } from "./errors";
 import { fullTextExpression } from "./fts";
+import { dropCovered, dropOnFields } from "./learned-indexes";
 import { quoteIdent as q, type PgResource, type Queryable, type StoredField } from "./resource";
 import { columnType } from "./values";
 
@@ -103,6 +104,7 @@ export async function alterFields(db: Queryable, r: PgResource, add: Field[], in
   if (reshaped) await db.query(`DROP TRIGGER IF EXISTS ${q(ftsName(r.table))} ON ${q(r.table)}`);
   if (drop.length) {
     // Indexes and keys over a dropped column go with it.
+    await dropOnFields(db, r, drop);
     if (r.primaryKey.some((k) => drop.includes(k))) await setPrimaryKey(db, r, []);
     const kept = r.indexes.filter((ix) => !ix.some((k) => drop.includes(k)));
     if (kept.length !== r.indexes.length) await setIndexes(db, r, kept);
@@ -178,6 +180,7 @@ export async function setPrimaryKey(db: Queryable, r: PgResource, fields: string
   }
   await db.query("UPDATE datastore_resources SET primary_key = $1 WHERE id = $2", [JSON.stringify(fields), r.id]);
   r.primaryKey = fields;
+  await dropCovered(db, r);
 }
 
 /** A declared index's name: readable when it fits, else a digest of its columns. */
@@ -206,6 +209,7 @@ export async function setIndexes(db: Queryable, r: PgResource, indexes: string[]
   }
   await db.query("UPDATE datastore_resources SET indexes = $1 WHERE id = $2", [JSON.stringify(indexes), r.id]);
   r.indexes = indexes;
+  await dropCovered(db, r);
 }
 
 /**
@@ -230,7 +234,7 @@ export async function dropTable(db: Queryable, r: PgResource): Promise<void> {
   await db.query(`DROP TABLE IF EXISTS ${q(r.table)}; DROP FUNCTION IF EXISTS ${q(ftsName(r.table))}()`);
   await db.query("DELETE FROM datastore_aliases WHERE resource_id = $1", [r.id]);
   await db.query(
-    `UPDATE datastore_resources SET active = false, fields = '[]', primary_key = '[]', indexes = '[]', import_indexes = '[]',
+    `UPDATE datastore_resources SET active = false, fields = '[]', primary_key = '[]', indexes = '[]', import_indexes = '[]', learned_indexes = '[]',
      next_column = 1, row_count = 0, modified = $1, version = version + 1 WHERE id = $2`,
     [now(), r.id],
   );
