@@ -77,6 +77,8 @@ export default defineConfig({
           PORT: port,
           DATASTORE_DB: db,
           DATASTORE_ADMIN_TOKEN: process.env.E2E_ADMIN_TOKEN,
+          // e2e/views.spec.ts frames the embed pages from this origin (and from one not named)
+          DATASTORE_EMBED_ORIGINS: "http://embed-allowed.test",
         },
       },
 });

@@ -4,12 +4,13 @@
 // two (lib/server/app-server.ts) from the same definitions.
 import { NextResponse, type NextRequest } from "next/server";
 import { badPath } from "@/lib/http/envelope";
-import { securityHeaders } from "@/lib/server/security-headers";
+import { isEmbedPath, securityHeaders } from "@/lib/server/security-headers";
 
 const headers = securityHeaders(process.env.NODE_ENV === "development");
+const embedHeaders = securityHeaders(process.env.NODE_ENV === "development", true);
 
 export function proxy(request: NextRequest): Response {
   const response = badPath(request.nextUrl.pathname) ?? NextResponse.next();
-  for (const [name, value] of headers) response.headers.set(name, value);
+  for (const [name, value] of isEmbedPath(request.nextUrl.pathname) ? embedHeaders : headers) response.headers.set(name, value);
   return response;
 }

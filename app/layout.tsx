@@ -3,6 +3,7 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import { TokenControl } from "@/components/token/token-control";
 import { AdminNav } from "@/components/tokens/admin-nav";
+import { NotInEmbed } from "@/components/embed/not-in-embed";
 import "./globals.css";
 import { Providers } from "./providers";
 
@@ -22,28 +23,30 @@ export default function RootLayout({ children }: { children: ReactNode }) {
     <html lang="en">
       <body className="min-h-screen bg-white text-zinc-900 antialiased dark:bg-zinc-950 dark:text-zinc-100">
         <Providers>
-          <a
-            href="#main"
-            className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 dark:focus:bg-zinc-900"
-          >
-            Skip to content
-          </a>
-          <header className="border-b bg-zinc-50 dark:bg-zinc-900">
-            <div className="mx-auto flex max-w-7xl flex-wrap items-center justify-between gap-x-6 gap-y-3 px-4 py-3">
-              <div>
-                <h1 className="text-lg font-semibold">
-                  <Link href="/" className="hover:underline">
-                    Datastore Explorer
-                  </Link>
-                </h1>
-                <p className="text-xs text-zinc-600 dark:text-zinc-400">Browse, search and download open data tables</p>
+          <NotInEmbed>
+            <a
+              href="#main"
+              className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 dark:focus:bg-zinc-900"
+            >
+              Skip to content
+            </a>
+            <header className="border-b bg-zinc-50 dark:bg-zinc-900">
+              <div className="mx-auto flex max-w-7xl flex-wrap items-center justify-between gap-x-6 gap-y-3 px-4 py-3">
+                <div>
+                  <h1 className="text-lg font-semibold">
+                    <Link href="/" className="hover:underline">
+                      Datastore Explorer
+                    </Link>
+                  </h1>
+                  <p className="text-xs text-zinc-600 dark:text-zinc-400">Browse, search and download open data tables</p>
+                </div>
+                <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
+                  <AdminNav />
+                  <TokenControl />
+                </div>
               </div>
-              <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
-                <AdminNav />
-                <TokenControl />
-              </div>
-            </div>
-          </header>
+            </header>
+          </NotInEmbed>
           <main id="main" className="mx-auto max-w-7xl px-4 py-4">
             {children}
           </main>

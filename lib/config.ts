@@ -109,6 +109,12 @@ export const config = {
   get mapAttribution(): string | undefined {
     return process.env.DATASTORE_MAP_ATTRIBUTION?.trim() || undefined;
   },
+  /** Origins whose pages may frame the embed pages (/embed…), space-separated, or `*`; anything
+   *  that is not an origin (or `*`) is ignored, so nothing else reaches the header. */
+  get embedOrigins(): string[] {
+    const words = (process.env.DATASTORE_EMBED_ORIGINS ?? "").split(/\s+/).filter(Boolean);
+    return words.filter((w) => w === "*" || /^https?:\/\/(\*\.)?[a-z0-9.-]+(:\d{1,5})?$/i.test(w));
+  },
   get maxBodyBytes(): number {
     return intEnv("DATASTORE_MAX_BODY_BYTES", 50 * 1024 * 1024);
   },

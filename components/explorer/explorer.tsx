@@ -41,6 +41,7 @@ import { SearchBox } from "./search-box";
 import { SummaryView, summaryApi } from "./summary-view";
 import { TableSkeleton } from "./table-skeleton";
 import { useViewState } from "./use-view-state";
+import { ViewToolbar } from "./view-toolbar";
 import type { ViewProps } from "./view-props";
 
 // The Chart and Map tabs draw with Observable Plot and d3: loaded when one of them opens, so
@@ -234,6 +235,8 @@ export function Explorer() {
             />
             <FilterBar view={view} fields={filterable} onChange={(filters) => change({ filters })} />
           </div>
+
+          <ViewToolbar view={view} resourcePrivate={Boolean(resource?.private)} title={title} />
 
           <Tabs label="Views" idPrefix="views" tabs={TAB_NAMES} selected={view.tab} onSelect={(tab) => change({ tab })}>
             {view.tab === "table" ? (

@@ -6,7 +6,7 @@ import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import { badPath, json } from "../http/envelope";
 import { sendResponse, toRequest } from "./node-http";
 import type { Match } from "./routes";
-import { securityHeaders } from "./security-headers";
+import { isEmbedPath, securityHeaders } from "./security-headers";
 
 /** Serves the explorer: its prerendered build, or Next itself in development. */
 type PagesHandler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
@@ -15,11 +15,12 @@ const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
 
 export function createAppServer(routes: (pathname: string) => Match | null, pages: PagesHandler, dev: boolean): http.Server {
   const headers = securityHeaders(dev);
+  const embedHeaders = securityHeaders(dev, true);
   return http.createServer(async (req, res) => {
-    for (const [name, value] of headers) res.setHeader(name, value);
     const url = req.url ?? "/";
     const q = url.indexOf("?");
     const pathname = q < 0 ? url : url.slice(0, q);
+    for (const [name, value] of isEmbedPath(pathname) ? embedHeaders : headers) res.setHeader(name, value);
     try {
       const bad = badPath(pathname);
       const route = bad ? null : routes(pathname);

@@ -1,0 +1,13 @@
+import type { Metadata } from "next";
+import { Suspense } from "react";
+import { EmbedSaved } from "@/components/embed/embed-pages";
+
+export const metadata: Metadata = { title: "Saved view · Datastore Explorer" };
+
+export default function EmbedSavedPage() {
+  return (
+    <Suspense>
+      <EmbedSaved />
+    </Suspense>
+  );
+}
