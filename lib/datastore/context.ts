@@ -59,6 +59,43 @@ export async function findResource(
 }
 
 /**
+ * A read of the resource `idOrAlias` names: `decide` checks and prepares it from the resource
+ * (authorization, the query bound to its fields), throwing to refuse; `read` reads. First on
+ * the copy the engine keeps from an earlier lookup (no lookup at all), when it keeps one. That
+ * copy may be behind a change another app server made, so a refusal decided on it is decided
+ * again, and the engine's read checks it against the store (DatastoreError.changed when it is
+ * behind, having read nothing): either way the request runs again on a copy looked up now, and
+ * once more should that one change while being read.
+ */
+export async function readResource<D, T>(ctx: ActionContext, idOrAlias: string, decide: (r: Resource) => D, read: (r: Resource, decided: D) => Promise<T>): Promise<T> {
+  const kept = ctx.engine.keptResource?.(idOrAlias);
+  if (kept?.active) {
+    let decided: { value: D } | undefined;
+    try {
+      decided = { value: decide(kept) };
+    } catch {
+      // decided again below, on a copy looked up now
+    }
+    if (decided) {
+      try {
+        return await read(kept, decided.value);
+      } catch (e) {
+        if (!(e instanceof DatastoreError && e.changed)) throw e;
+      }
+    }
+  }
+  for (let attempt = 1; ; attempt++) {
+    const r = await findResource(ctx, idOrAlias);
+    const decided = decide(r);
+    try {
+      return await read(r, decided);
+    } catch (e) {
+      if (attempt === 2 || !(e instanceof DatastoreError && e.changed)) throw e;
+    }
+  }
+}
+
+/**
  * The resource a write names by `id`, or undefined when there is none (a write that may create
  * it). The one place that decides a write through an alias: an alias is a read-only name, and
  * CKAN looks a write's resource_id up as a resource (resource_show), which an alias is not, so

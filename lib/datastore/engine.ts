@@ -357,6 +357,11 @@ export interface DatastoreEngine {
   forClient(client: string): DatastoreEngine;
 
   getResource(idOrAlias: string): Promise<Resource | undefined>;
+  /** The copy an earlier getResource of this name returned, kept without asking the store, if
+   *  the engine keeps one. It may be behind another app server's change: a search on it checks
+   *  it in the same round trip and, when it is behind, reads nothing and throws
+   *  DatastoreError.changed (context.ts readResource then looks it up again). */
+  keptResource?(idOrAlias: string): Resource | undefined;
   listResources(): Promise<Resource[]>;
   /** The resource an alias (or id) currently names, if any. */
   nameOwner(name: string): Promise<string | undefined>;

@@ -59,6 +59,19 @@ export class DatastoreError extends Error {
     return DatastoreError.field("database", `the database is ${why}; nothing was written`);
   }
 
+  /** A read was given a copy of its resource older than the store's (another app server
+   *  changed it meanwhile): nothing was read. context.ts readResource looks the resource up
+   *  again and runs the request once more; should this still reach a client, it may retry. */
+  static changed(): DatastoreError {
+    const e = DatastoreError.field("resource_id", "the resource changed while it was being read; try again");
+    e.retryAfter = 1;
+    e.changed = true;
+    return e;
+  }
+
+  /** Set by changed(). */
+  changed?: boolean;
+
   /** A query past the time budget. */
   static tooLong(ms: number): DatastoreError {
     return DatastoreError.field("query", `Query took too long (over ${ms} ms): narrow it with filters or a search, or ask for fewer rows`);

@@ -1,8 +1,9 @@
 // datastore_search (contract §6): validate → resource exists (404) → may read (403) →
 // query-level checks (409) → run. `_table_metadata` is answered from the catalog.
-import { findResource, requireRead, type ActionContext } from "../context";
+import { readResource, requireRead, type ActionContext } from "../context";
 import { ErrorBag } from "../errors";
 import { EncodedJson, encodeRecords, type ColumnInfo, type RecordsFormat } from "../formats";
+import type { Resource, SearchOutput } from "../engine";
 import { bindSearch, parseSearchParams } from "../search-query";
 import { isUnset, requireResourceId, type Params } from "../validate";
 import { tableMetadataResource } from "./table-metadata";
@@ -12,6 +13,8 @@ const KNOWN = new Set([
   "limit", "offset", "include_total", "total_estimation_threshold", "records_format", "include_next_page",
 ]);
 const FORMATS = ["objects", "lists", "csv", "tsv"];
+
+type Bound = ReturnType<typeof bindSearch>;
 
 export async function datastoreSearch(ctx: ActionContext, params: Params) {
   const bag = new ErrorBag();
@@ -30,13 +33,21 @@ export async function datastoreSearch(ctx: ActionContext, params: Params) {
   }
   bag.throwIfAny();
 
+  const encoding = (bound: Bound) => ({ format: format as RecordsFormat, columns: bound.columns as ColumnInfo[] });
   const meta = resourceId === "_table_metadata" ? await tableMetadataResource(ctx) : null;
-  const resource = meta?.resource ?? (await findResource(ctx, resourceId));
-  if (!meta) requireRead(ctx, resource, "datastore_search");
-
-  const bound = bindSearch(resource, p);
-  const encode = { format: format as RecordsFormat, columns: bound.columns as ColumnInfo[] };
-  const out = meta ? meta.search(bound.query) : await ctx.engine.search(resource, { ...bound.query, encode });
+  let searched: { resource: Resource; bound: Bound; out: SearchOutput };
+  if (meta) {
+    const bound = bindSearch(meta.resource, p);
+    searched = { resource: meta.resource, bound, out: meta.search(bound.query) };
+  } else {
+    const decide = (r: Resource) => {
+      requireRead(ctx, r, "datastore_search");
+      return bindSearch(r, p);
+    };
+    searched = await readResource(ctx, resourceId, decide, async (r, bound) => ({ resource: r, bound, out: await ctx.engine.search(r, { ...bound.query, encode: encoding(bound) }) }));
+  }
+  const { resource, bound, out } = searched;
+  const encode = encoding(bound);
 
   const result: Record<string, unknown> = {
     include_total: p.includeTotal,

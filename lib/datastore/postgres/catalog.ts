@@ -41,6 +41,28 @@ export async function findResource(db: Queryable, idOrAlias: string): Promise<Pg
   return load(rows[0]);
 }
 
+/**
+ * A one-row query for a read's WITH: `ok`, whether `name` still names the resource of copy `r`
+ * as the copy has it: the same id, table, privacy and version (which every write, and every
+ * change of its fields or row count, raises), with a table. No row: the name names nothing.
+ * Its values are appended to `values`. With the read in one statement, the read and the check
+ * see one snapshot, so a read gated by `ok` reads only from a current copy.
+ */
+export function copyCheck(r: PgResource, name: string, values: unknown[]): string {
+  const $ = (v: unknown) => `$${values.push(v)}`;
+  const n = $(name);
+  return `SELECT (c.id = ${$(r.id)} AND c.version = ${$(String(r.version))}::int8 AND c.table_name = ${$(r.table)} AND c.private = ${$(r.private)}::boolean AND c.active) AS ok
+    FROM (SELECT id, version, table_name, private, active FROM datastore_resources WHERE id = ${n}
+      UNION ALL SELECT r.id, r.version, r.table_name, r.private, r.active FROM datastore_aliases AS x JOIN datastore_resources AS r ON r.id = x.resource_id WHERE x.alias = ${n}
+      LIMIT 1) AS c`;
+}
+
+/** As copyCheck for a replica: `ok` when it has replayed the copy's version of the resource. */
+export function replicaCheck(r: PgResource, values: unknown[]): string {
+  const $ = (v: unknown) => `$${values.push(v)}`;
+  return `SELECT version >= ${$(String(r.version))}::int8 AS ok FROM datastore_resources WHERE id = ${$(r.id)}`;
+}
+
 /** As findResource, and locks the catalog row until the transaction ends, so writers to one
  *  resource (on any app server) take turns; the row read is the latest committed. */
 export async function lockResource(db: Queryable, idOrAlias: string): Promise<PgResource | undefined> {

@@ -1,7 +1,10 @@
 // PostgreSQL connection pools: the primary's (catalog, tokens, writes, and data reads without a
 // replica) and a streaming replica's. Every connection starts with the schema as its
 // search_path, the read time budget as statement_timeout, our application_name and the type
-// parsers of values.ts, all sent in the startup packet, so no query is spent on them.
+// parsers of values.ts, all sent in the startup packet, so no query is spent on them. A read
+// sets a connection's statement_timeout once and when the limit changed since (readTimeout),
+// and runs its statement prepared once per connection (prepared).
+import { createHash } from "node:crypto";
 import pg from "pg";
 import { quoteIdent } from "./resource";
 import { pgTypes } from "./values";
@@ -46,6 +49,45 @@ export function createPool(o: PoolOptions): pg.Pool {
   // query fails instead, and the request answers 503.
   pool.on("connect", (client) => client.on("error", (e) => console.error(`datastore: PostgreSQL ${o.role} connection lost in use: ${e.message}`)));
   return pool;
+}
+
+/** statement_timeout as set on a connection (whole ms; 0: none). */
+const timeoutSetting = (ms: number) => Math.max(0, Math.round(ms));
+
+/** Each connection's statement_timeout as this process last set it. */
+const timeouts = new WeakMap<object, number>();
+
+/**
+ * Gives `client` the read time limit in force now (ReadLimits, read as each read starts): a
+ * round trip on a connection's first read, and when the limit changed since. Not taken from the
+ * startup packet, which a pooler may drop (postgresql.md, PgBouncer). Write transactions lift
+ * it with SET LOCAL, which ends with them.
+ */
+export async function readTimeout(client: pg.PoolClient, ms: number): Promise<void> {
+  const want = timeoutSetting(ms);
+  if (timeouts.get(client) === want) return;
+  await client.query(`SET statement_timeout = ${want}`);
+  timeouts.set(client, want);
+}
+
+/** Statements a connection keeps prepared: beyond them (many shapes of query), statements run
+ *  unnamed, so a client varying its queries cannot grow a server connection's memory. */
+const PREPARED_PER_CONNECTION = 200;
+const preparedOn = new WeakMap<object, Set<string>>();
+
+/**
+ * `text` as a statement for `client`: named by its text's hash while the connection has room,
+ * so the server parses it once per connection and each later run sends only its values.
+ */
+export function prepared(client: object, text: string): { name?: string; text: string } {
+  let names = preparedOn.get(client);
+  if (!names) preparedOn.set(client, (names = new Set()));
+  const name = `ds_${createHash("sha1").update(text).digest("base64url").slice(0, 24)}`;
+  if (!names.has(name)) {
+    if (names.size >= PREPARED_PER_CONNECTION) return { text };
+    names.add(name);
+  }
+  return { name, text };
 }
 
 /** Where a URL points, for messages: never its password. */

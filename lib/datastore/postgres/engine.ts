@@ -20,6 +20,7 @@ import { checkStore, explainConnectError } from "./health";
 import { histogram } from "./histogram";
 import { PgIndexLearner } from "./learned-indexes";
 import { migrate } from "./migrations";
+import { KeptResources } from "./kept-resources";
 import { PgReads } from "./read-pool";
 import { quoteIdent as q, type PgResource, type Queryable } from "./resource";
 import { deleteRows, writeRecords } from "./row-writer";
@@ -64,7 +65,7 @@ export async function openPostgresEngine(options: PostgresOptions): Promise<Post
   const expensiveLimit = options.expensiveReads ?? Math.max(1, options.poolSize - 2);
   const learner = options.learning && new PgIndexLearner(primary, options.url, options.schema, options.learning);
   const reads = new PgReads({ primary, replica, schema: options.schema, expensiveLimit, limits: options.limits, learner });
-  return new PostgresEngine({ primary, replica, reads, learner, options, closed: false }, null);
+  return new PostgresEngine({ primary, replica, reads, learner, kept: new KeptResources(!replica), options, closed: false }, null);
 }
 
 /** What every handle of one engine shares (the engine, its transactions, its forClient views). */
@@ -73,6 +74,8 @@ interface Shared {
   replica?: pg.Pool;
   reads: PgReads;
   learner?: PgIndexLearner;
+  /** Catalog copies kept across requests (kept-resources.ts). */
+  kept: KeptResources;
   options: PostgresOptions;
   closed: boolean;
 }
@@ -181,10 +184,17 @@ export class PostgresEngine implements DatastoreEngine {
     }
   }
 
+  /** A write starts or commits: copies of resources read before it are stale (../resolved.ts,
+   *  kept-resources.ts). */
+  private wrote(): void {
+    wrote();
+    this.shared.kept.clear();
+  }
+
   /** Runs a write atomically: under a savepoint inside a transaction, else in a transaction
    *  of its own, run once more after a deadlock or serialization failure. */
   private async writing<T>(fn: (db: pg.PoolClient) => Promise<T>): Promise<T> {
-    wrote();
+    this.wrote();
     if (this.tx) return this.inSavepoint(this.tx, () => fn(this.tx!.client));
     for (let attempt = 0; ; attempt++) {
       const client = await this.connect();
@@ -194,7 +204,7 @@ export class PostgresEngine implements DatastoreEngine {
         begun = true;
         const result = await fn(client);
         await client.query("COMMIT");
-        wrote(); // as above: a copy read before the commit is stale
+        this.wrote(); // as above: a copy read before the commit is stale
         client.release();
         return result;
       } catch (e) {
@@ -246,7 +256,7 @@ export class PostgresEngine implements DatastoreEngine {
         begun = true;
         const result = await fn(new PostgresEngine(this.shared, tx, this.client));
         await client.query("COMMIT");
-        wrote(); // what was read while it ran is older than the commit
+        this.wrote(); // what was read while it ran is older than the commit
         client.release();
         return result;
       } catch (e) {
@@ -269,8 +279,12 @@ export class PostgresEngine implements DatastoreEngine {
       // Inside a transaction (a write), the row is locked as it is read: what the write decides
       // from it (fields to add, keys) holds until it commits, whatever other servers do meanwhile.
       if (this.tx) return catalog.lockResource(this.tx.client, idOrAlias);
-      return resolvedNow(await catalog.findResource(this.db, idOrAlias));
+      return resolvedNow(this.shared.kept.remember(idOrAlias, await catalog.findResource(this.db, idOrAlias)));
     });
+  }
+
+  keptResource(idOrAlias: string): Resource | undefined {
+    return this.tx ? undefined : this.shared.kept.get(idOrAlias);
   }
 
   listResources(): Promise<Resource[]> {
@@ -383,7 +397,12 @@ export class PostgresEngine implements DatastoreEngine {
     });
   }
 
+  /** Without a replica, on the caller's copy as it is, which the read checks against the
+   *  catalog in the same round trip (read-pool.ts): no lookup first. */
   search(resource: Resource, query: SearchQuery): Promise<SearchOutput> {
+    if (!this.tx && !this.shared.replica) {
+      return this.guard(() => this.shared.reads.search(resource as PgResource, query, this.client, this.shared.kept.nameOf(resource)));
+    }
     return this.read(
       resource,
       (db, r) => search(db, r, query, this.shared.options.limits),

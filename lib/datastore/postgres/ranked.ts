@@ -10,7 +10,7 @@ import { selectColumn } from "./read-plan";
 import { quoteIdent as q, type PgResource, type Queryable } from "./resource";
 import type { PgWhere } from "./where";
 
-interface IdRanks extends RankedList {
+export interface IdRanks extends RankedList {
   ids: Float64Array;
   ranks: Float64Array; // ts_rank as PostgreSQL prints it (a real), best first
 }
@@ -63,8 +63,19 @@ export async function bestFirstPage(
     list = await rankAll(db, r, where, rank);
     lists?.keep(key, list);
   }
-  const n = list.ids.length;
-  const positions = pagePositions(n, query);
+  const page = rankedPage(r, where, list, query);
+  if (page.ids.length === 0) return { rows: [], total: list.ids.length };
+  const { rows } = await db.query<unknown[]>({ text: page.sql(), values: [page.ids], rowMode: "array" });
+  return { rows: page.decode(rows), total: list.ids.length };
+}
+
+/**
+ * The statement reading a best-first page's rows from a ranked list: its one value (`ids`, the
+ * page's ids in list order) and how its rows decode. `gate`: a condition on no row (as
+ * read-plan.ts pageSql's).
+ */
+export function rankedPage(r: PgResource, where: PgWhere, list: IdRanks, query: SearchQuery): { ids: number[]; sql(gate?: string): string; decode(rows: unknown[][]): unknown[][] } {
+  const positions = pagePositions(list.ids.length, query);
   const select: string[] = [];
   const decoders: ((v: unknown, pos: number) => unknown)[] = [];
   for (const name of query.columns) {
@@ -77,8 +88,11 @@ export async function bestFirstPage(
       decoders.push((v) => c.decode(v));
     }
   }
-  if (positions.length === 0) return { rows: [], total: n };
-  const sql = `SELECT ${select.join(", ") || "1"} FROM unnest($1::int8[]) WITH ORDINALITY AS j(id, n) JOIN ${q(r.table)} AS t ON t._id = j.id ORDER BY j.n`;
-  const { rows } = await db.query<unknown[]>({ text: sql, values: [positions.map((p) => list.ids[p])], rowMode: "array" });
-  return { rows: rows.map((row, i) => row.slice(0, query.columns.length).map((v, k) => decoders[k](v, positions[i]))), total: n };
+  return {
+    ids: positions.map((p) => list.ids[p]),
+    sql: (gate) =>
+      `SELECT ${select.join(", ") || "1"} FROM unnest($1::int8[]) WITH ORDINALITY AS j(id, n) JOIN ${q(r.table)} AS t ON t._id = j.id` +
+      `${gate ? ` WHERE ${gate}` : ""} ORDER BY j.n`,
+    decode: (rows) => rows.map((row, i) => row.slice(0, query.columns.length).map((v, k) => decoders[k](v, positions[i]))),
+  };
 }

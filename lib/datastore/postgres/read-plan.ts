@@ -88,11 +88,13 @@ export function planSearch(r: PgResource, query: SearchQuery): ReadPlan {
   return { where, select, output, decoders, order, grouped, params: where.params };
 }
 
-/** The page statement; LIMIT and OFFSET are the two parameters after the plan's. */
-export function pageSql(r: PgResource, p: ReadPlan, distinct: boolean): string {
+/** The page statement; LIMIT and OFFSET are the two parameters after the plan's. `gate`: a
+ *  condition on no row (one-statement.ts's check), which PostgreSQL tests once, before reading. */
+export function pageSql(r: PgResource, p: ReadPlan, distinct: boolean, gate?: string): string {
   const n = p.params.length;
+  const where = gate ? `${gate} AND (${p.where.sql()})` : p.where.sql();
   return (
-    `SELECT ${distinct && !p.grouped ? "DISTINCT " : ""}${p.select.join(", ") || "1"} FROM ${q(r.table)} AS t WHERE ${p.where.sql()}` +
+    `SELECT ${distinct && !p.grouped ? "DISTINCT " : ""}${p.select.join(", ") || "1"} FROM ${q(r.table)} AS t WHERE ${where}` +
     (p.grouped ? ` GROUP BY ${p.output.join(", ")}` : "") +
     (p.order.length ? ` ORDER BY ${p.order.join(", ")}` : "") +
     ` LIMIT $${n + 1} OFFSET $${n + 2}`

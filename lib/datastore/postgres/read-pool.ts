@@ -3,25 +3,34 @@
 // ones wait their client's turn in the shared ReadScheduler (at most `expensiveLimit` at once),
 // so connections beyond that stay free for cheap reads.
 //
-// Each read runs in one REPEATABLE READ READ ONLY transaction (one snapshot for a page and its
-// total). With a replica, that transaction is on the replica and first reads the resource's
-// version there: behind the version the engine just read from the primary (or missing), the
-// replica has not replayed a write already acknowledged, and the read goes to the primary.
+// Most searches read in one statement, on a connection of their own without a transaction (one
+// statement sees one snapshot; one-statement.ts), which checks the caller's copy of the resource
+// in the same round trip. Other reads run in one REPEATABLE READ READ ONLY transaction (one
+// snapshot for their statements). With a replica, a read goes there first and checks the
+// resource's version there: behind the version the engine just read from the primary (or
+// missing), the replica has not replayed a write already acknowledged, and the read goes to the
+// primary. Without one, a search given the name its copy was looked up by checks that the copy is
+// the catalog's current one (the engine keeps copies across requests); when it is not, it reads
+// nothing and fails with DatastoreError.changed (or 404 when the resource is gone).
 import type pg from "pg";
 import type { AggregateOutput, AggregateSpec, HistogramOutput, ResourceStats, SearchOutput, SearchQuery, SummaryOptions, SummaryOutput, ValueCountsOutput } from "../engine";
 import { keysetPages } from "../keyset";
 import type { ReadLimits } from "../read-limits";
 import { ReadScheduler } from "../read-scheduler";
+import { DatastoreError } from "../errors";
 import { aggregate } from "./aggregate";
-import { isConnectionError } from "./errors";
+import { copyCheck, findResource } from "./catalog";
+import { readTimeout } from "./connection";
+import { codeOf, isConnectionError } from "./errors";
 import { histogram } from "./histogram";
 import { observed, type PgIndexLearner } from "./learned-indexes";
 import type { CostedRead, Verdict } from "../read-cost-rule";
 import { CostJudge } from "./read-cost";
-import { RankedLists } from "./ranked";
+import { NOT_CURRENT, rankedOnce, searchOnce, type CopyCheckMode } from "./one-statement";
+import { bestFirstRank, listKey, RankedLists } from "./ranked";
 import { inIdOrder, planSearch, type ReadPlan } from "./read-plan";
-import type { PgResource, Queryable } from "./resource";
-import { cursorChunks, search } from "./search";
+import type { PgResource } from "./resource";
+import { cursorChunks, inOneStatement, search } from "./search";
 import { sizes } from "./statistics";
 import { summary } from "./summary";
 import { valueCounts } from "./value-counts";
@@ -44,11 +53,29 @@ type PoolName = "primary" | "replica";
 const BEGIN_READ = (limits: ReadLimits) =>
   `BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SET LOCAL statement_timeout = ${Math.max(0, Math.round(limits.queryTimeoutMs))}`;
 
-/** A connection in a read-only transaction, on the pool that serves the read. */
+/** A connection serving one read, on the pool that serves it: in a read-only transaction, or
+ *  bare for a read in one statement. */
 interface Session {
   db: pg.PoolClient;
   pool: PoolName;
+  tx: boolean;
 }
+
+/** How a read runs. */
+interface ReadHow {
+  /** In a transaction (several statements over one snapshot), else one statement. */
+  tx: boolean;
+  /** The name the caller's copy was looked up by: the read checks the copy against the
+   *  catalog's current row (on the primary; a replica checks versions alone). */
+  name?: string;
+  /** A search's plan, built once for the judge and the read. */
+  plan?: ReadPlan;
+  /** The primary only (the replica was behind). */
+  primary?: boolean;
+}
+
+/** A column or table the statement names is gone (undefined_column, undefined_table). */
+const STALE_SHAPE = new Set(["42703", "42P01"]);
 
 export class PgReads {
   /** Reads served by each pool, for tests. */
@@ -67,30 +94,37 @@ export class PgReads {
     this.scheduler = new ReadScheduler(Math.max(1, opts.expensiveLimit));
   }
 
-  /** The plan is built once: the judge reads it, then the search runs it. */
-  async search(r: PgResource, q: SearchQuery, client: string): Promise<SearchOutput> {
+  /** The plan is built once: the judge reads it, then the search runs it. `name`: the name the
+   *  copy `r` was looked up by, to check it against the catalog (see top). */
+  async search(r: PgResource, q: SearchQuery, client: string, name?: string): Promise<SearchOutput> {
     const plan = planSearch(r, q);
-    return await this.read(r, client, { op: "search", query: q }, (db) => search(db, r, q, this.opts.limits, this.lists, plan), plan);
+    const costed: CostedRead = { op: "search", query: q };
+    const check = (s: Session): CopyCheckMode => (s.pool === "replica" ? "replica" : name !== undefined ? { name } : "none");
+    const rank = bestFirstRank(plan.where, q);
+    const list = rank === null ? undefined : this.lists.get(listKey(r, plan.where, rank));
+    if (list) return await this.read(r, client, costed, (s) => rankedOnce(s.db, r, q, plan, list, check(s)), { tx: false, name, plan });
+    if (inOneStatement(r, q, plan)) return await this.read(r, client, costed, (s) => searchOnce(s.db, r, q, plan, check(s)), { tx: false, name, plan });
+    return await this.read(r, client, costed, (s) => search(s.db, r, q, this.opts.limits, this.lists, plan), { tx: true, name, plan });
   }
 
   valueCounts(r: PgResource, field: string, q: SearchQuery, limit: number, client: string, budgetMs: number | null = null): Promise<ValueCountsOutput> {
-    return this.read(r, client, { op: "valueCounts", query: q, field }, (db) => valueCounts(db, r, field, q, limit, budgetMs));
+    return this.read(r, client, { op: "valueCounts", query: q, field }, (s) => valueCounts(s.db, r, field, q, limit, budgetMs), { tx: true });
   }
 
   histogram(r: PgResource, field: string, q: SearchQuery, bins: number, client: string, budgetMs: number | null = null): Promise<HistogramOutput> {
-    return this.read(r, client, { op: "histogram", query: q }, (db) => histogram(db, r, field, q, bins, budgetMs));
+    return this.read(r, client, { op: "histogram", query: q }, (s) => histogram(s.db, r, field, q, bins, budgetMs), { tx: true });
   }
 
   summary(r: PgResource, q: SearchQuery, options: SummaryOptions, client: string): Promise<SummaryOutput> {
-    return this.read(r, client, { op: "summary", query: q }, (db) => summary(db, r, q, options));
+    return this.read(r, client, { op: "summary", query: q }, (s) => summary(s.db, r, q, options), { tx: true });
   }
 
   aggregate(r: PgResource, q: SearchQuery, spec: AggregateSpec, client: string): Promise<AggregateOutput> {
-    return this.read(r, client, { op: "aggregate", query: q }, (db) => aggregate(db, r, q, spec));
+    return this.read(r, client, { op: "aggregate", query: q }, (s) => aggregate(s.db, r, q, spec), { tx: true });
   }
 
   stats(r: PgResource, client: string): Promise<ResourceStats> {
-    return this.read(r, client, { op: "stats" }, (db) => sizes(db, r));
+    return this.read(r, client, { op: "stats" }, (s) => sizes(s.db, r), { tx: true });
   }
 
   /**
@@ -115,7 +149,7 @@ export class PgReads {
     let failure: unknown;
     let turnHeld = true;
     try {
-      session = await this.open(r);
+      session = await this.open(r, { tx: true });
       await session.db.query("SET LOCAL statement_timeout = 0");
       this.served[session.pool]++;
       for await (const chunk of cursorChunks(session.db, r, q, DUMP_CHUNK_ROWS)) {
@@ -140,22 +174,22 @@ export class PgReads {
 
   // ------------------------------------------------------------------------------ internals
 
-  private read<T>(r: PgResource, client: string, costed: CostedRead, fn: (db: Queryable) => Promise<T>, plan?: ReadPlan): Promise<T> {
-    return observed(this.opts.learner, r, costed, () => this.readNow(r, client, costed, fn, plan));
+  private read<T>(r: PgResource, client: string, costed: CostedRead, fn: (s: Session) => Promise<T | typeof NOT_CURRENT>, how: ReadHow): Promise<T> {
+    return observed(this.opts.learner, r, costed, () => this.readNow(r, client, costed, fn, how));
   }
 
-  private async readNow<T>(r: PgResource, client: string, costed: CostedRead, fn: (db: Queryable) => Promise<T>, plan?: ReadPlan): Promise<T> {
-    const session = await this.open(r);
+  private async readNow<T>(r: PgResource, client: string, costed: CostedRead, fn: (s: Session) => Promise<T | typeof NOT_CURRENT>, how: ReadHow): Promise<T> {
+    const session = await this.open(r, how);
     let verdict: Verdict;
     try {
-      verdict = await this.judge.judge(session.db, r, costed, plan);
+      verdict = await this.judge.judge(session.db, r, costed, how.plan);
     } catch (e) {
       await this.end(session, e);
-      throw e;
+      throw await this.staleOr(e, how);
     }
     if (verdict.cost === "cheap") {
       const started = performance.now();
-      const out = await this.run(session, fn);
+      const out = await this.run(r, session, fn, how);
       this.answered.cheap++;
       this.judge.observe(verdict.shape, performance.now() - started);
       return out;
@@ -168,7 +202,7 @@ export class PgReads {
     }
     await this.turn(client);
     try {
-      const out = await this.run(kept ?? (await this.open(r)), fn);
+      const out = await this.run(r, kept ?? (await this.open(r, how)), fn, how);
       this.answered.expensive++;
       return out;
     } finally {
@@ -176,29 +210,45 @@ export class PgReads {
     }
   }
 
-  private async run<T>(session: Session, fn: (db: Queryable) => Promise<T>): Promise<T> {
-    let out: T;
+  private async run<T>(r: PgResource, session: Session, fn: (s: Session) => Promise<T | typeof NOT_CURRENT>, how: ReadHow): Promise<T> {
+    let out: T | typeof NOT_CURRENT;
     try {
-      out = await fn(session.db);
+      out = await fn(session);
     } catch (e) {
       await this.end(session, e);
-      throw e;
+      // One statement on the replica, which went away: the primary answers it instead.
+      if (!session.tx && session.pool === "replica" && isConnectionError(e)) {
+        this.markReplicaDown(e);
+        return this.run(r, await this.open(r, { ...how, primary: true }), fn, how);
+      }
+      throw await this.staleOr(e, how);
     }
     await this.end(session);
+    if (out === NOT_CURRENT) {
+      if (session.pool === "replica") return this.run(r, await this.open(r, { ...how, primary: true }), fn, how);
+      throw await this.notCurrent(how.name ?? r.id);
+    }
     this.served[session.pool]++;
     return out;
   }
 
-  /** A read-only transaction on the replica when it has caught up with `r`, else the primary. */
-  private async open(r: PgResource): Promise<Session> {
+  /** A connection for the read: bare (readTimeout) for one statement, else in a read-only
+   *  transaction. On the replica first, when there is one: a transaction checks there that the
+   *  replica has the copy's version (one statement checks in itself); else the primary, where a
+   *  transaction checks the copy against `how.name` when given. */
+  private async open(r: PgResource, how: ReadHow): Promise<Session> {
     const replica = this.opts.replica;
-    if (replica && !this.replicaDown) {
+    if (replica && !this.replicaDown && !how.primary) {
       let c: pg.PoolClient | null = null;
       try {
         c = await replica.connect();
+        if (!how.tx) {
+          await readTimeout(c, this.opts.limits.queryTimeoutMs);
+          return { db: c, pool: "replica", tx: false };
+        }
         await c.query(BEGIN_READ(this.opts.limits));
         const { rows } = await c.query<[unknown]>({ text: "SELECT version FROM datastore_resources WHERE id = $1", values: [r.id], rowMode: "array" });
-        if (rows.length && Number(rows[0][0]) >= r.version) return { db: c, pool: "replica" };
+        if (rows.length && Number(rows[0][0]) >= r.version) return { db: c, pool: "replica", tx: true };
         await c.query("ROLLBACK");
         c.release();
       } catch (e) {
@@ -209,13 +259,39 @@ export class PgReads {
       }
     }
     const c = await this.opts.primary.connect();
+    let current = true;
     try {
+      if (!how.tx) {
+        await readTimeout(c, this.opts.limits.queryTimeoutMs);
+        return { db: c, pool: "primary", tx: false };
+      }
       await c.query(BEGIN_READ(this.opts.limits));
+      if (how.name !== undefined) {
+        const values: unknown[] = [];
+        const { rows } = await c.query<[boolean]>({ text: `SELECT coalesce((SELECT ok FROM (${copyCheck(r, how.name, values)}) AS k), false)`, values, rowMode: "array" });
+        current = rows[0][0];
+      }
     } catch (e) {
       c.release(isConnectionError(e) ? (e as Error) : true);
       throw e;
     }
-    return { db: c, pool: "primary" };
+    const session: Session = { db: c, pool: "primary", tx: true };
+    if (current) return session;
+    await this.end(session);
+    throw await this.notCurrent(how.name!);
+  }
+
+  /** A checked copy's statement naming a column or table dropped since: the copy is behind
+   *  (a replica is never given a name to check). Else `e`. */
+  private async staleOr(e: unknown, how: ReadHow): Promise<unknown> {
+    return how.name !== undefined && STALE_SHAPE.has(codeOf(e)) ? await this.notCurrent(how.name) : e;
+  }
+
+  /** The failure of a read on a copy behind the catalog: 404 when the resource is gone, else
+   *  DatastoreError.changed (the caller looks it up again: ../context.ts readResource). */
+  private async notCurrent(name: string): Promise<DatastoreError> {
+    const now = await findResource(this.opts.primary, name);
+    return now?.active ? DatastoreError.changed() : DatastoreError.notFound(`Resource "${name}" was not found.`);
   }
 
   private markReplicaDown(e: unknown): void {
@@ -229,6 +305,10 @@ export class PgReads {
   private async end(session: Session, failure?: unknown): Promise<void> {
     if (failure !== undefined && isConnectionError(failure)) {
       session.db.release(failure as Error);
+      return;
+    }
+    if (!session.tx) {
+      session.db.release();
       return;
     }
     try {

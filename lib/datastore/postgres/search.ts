@@ -1,6 +1,7 @@
 // Runs a search on one connection (a client inside a transaction: one snapshot for the page and
 // its total): the page as rows, or straight into JSON bytes, then the total; and the same
-// statement read through a cursor in chunks for dumps.
+// statement read through a cursor in chunks for dumps. Most searches need no transaction and
+// read in one statement instead (inOneStatement, one-statement.ts).
 import type { SearchOutput, SearchQuery } from "../engine";
 import type { ReadLimits } from "../read-limits";
 import { encodeRecords, RecordsWriter } from "../formats";
@@ -39,6 +40,19 @@ export async function search(
     values: [...page.params, limitParam(query.limit), seek === null ? query.offset : 0],
     rowMode: "array",
   });
+  const out = pageOutput(plan, query, rows);
+  if (query.includeTotal) {
+    const told = totalFromPage(query, rows.length);
+    const { total, estimated } = told !== undefined ? { total: told, estimated: false } : await count(db, r, plan, query, limits.countBudgetMs);
+    out.total = total;
+    out.totalEstimated = estimated;
+  }
+  return out;
+}
+
+/** The page's rows decoded, or encoded straight into the answer's bytes; with `lastId`, the
+ *  `_id` of its last row (the statement's last column). */
+export function pageOutput(plan: ReadPlan, query: SearchQuery, rows: unknown[][]): SearchOutput {
   const { decoders } = plan;
   const width = query.lastId ? decoders.length - 1 : decoders.length;
   const decode = (row: unknown[]) => {
@@ -53,14 +67,30 @@ export async function search(
     out.records = writer.finish();
   } else out.rows = rows.map(decode);
   if (query.lastId && rows.length) out.lastId = Number(rows[rows.length - 1][width]);
-  if (query.includeTotal) {
-    // A page short of its limit holds the last match: its end is the total, and nothing is counted.
-    const short = query.limit >= 0 && rows.length < query.limit && (rows.length > 0 || query.offset === 0);
-    const { total, estimated } = short ? { total: query.offset + rows.length, estimated: false } : await count(db, r, plan, query, limits.countBudgetMs);
-    out.total = total;
-    out.totalEstimated = estimated;
-  }
   return out;
+}
+
+/** The total when the page tells it: a page short of its limit holds the last match, so its
+ *  end is the total and nothing is counted. Else undefined. */
+export function totalFromPage(query: SearchQuery, rows: number): number | undefined {
+  const short = query.limit >= 0 && rows < query.limit && (rows > 0 || query.offset === 0);
+  return short ? query.offset + rows : undefined;
+}
+
+/**
+ * Whether a search reads in one statement (one-statement.ts), or needs several over one
+ * snapshot, in a transaction: a best-first page (its ranked list, then its rows), a deep page
+ * in `_id` order (the ids' extent, then a seek), a total counted within a budget before its
+ * estimate (total_estimation_threshold).
+ */
+export function inOneStatement(r: PgResource, query: SearchQuery, plan: ReadPlan): boolean {
+  if (bestFirstRank(plan.where, query) !== null || denseSeekCandidate(query, plan)) return false;
+  return !(query.includeTotal && query.totalEstimationThreshold !== undefined && !("rows" in countPlan(r, plan, query)));
+}
+
+function denseSeekCandidate(query: SearchQuery, plan: ReadPlan): boolean {
+  const byId = query.sort.length === 1 && query.sort[0].field === "_id" && !query.sort[0].desc;
+  return query.offset >= DENSE_SEEK_MIN_OFFSET && byId && !query.distinct && plan.where.empty;
 }
 
 /**
@@ -69,8 +99,7 @@ export async function search(
  * engine pages). The `_id` the page starts at, or null.
  */
 async function denseOffsetStart(db: Queryable, r: PgResource, query: SearchQuery, plan: ReadPlan): Promise<number | null> {
-  const byId = query.sort.length === 1 && query.sort[0].field === "_id" && !query.sort[0].desc;
-  if (query.offset < DENSE_SEEK_MIN_OFFSET || !byId || query.distinct || !plan.where.empty) return null;
+  if (!denseSeekCandidate(query, plan)) return null;
   const extent = await idExtent(db, r);
   if (extent === null || extent[1] - extent[0] + 1 !== r.rowCount) return null;
   return extent[0] + query.offset;
