@@ -31,7 +31,7 @@ export function PivotView({ view, fields, title, onChange }: ViewProps) {
   const pivot = useMemo(() => (fields.length ? resolvePivot(view.pivot, fields) : null), [view.pivot, fields]);
   const { resource_id, q, filters } = view;
   const calls = useMemo(() => pivot && pivotCalls(view, pivot), [pivot, view]);
-  const { data, error, fetching, refetch } = usePivotData(calls);
+  const { data, error, fetching, refetch } = usePivotData(calls, pivot);
   const built = useMemo(() => (pivot && data ? buildCrossTab(pivot, fields, data) : null), [pivot, fields, data]);
   // while the next answers load, the last table stays (dimmed), never another resource's
   const [last, setLast] = useState<{ rid: string | null; table: CrossTab; total: number; partial: boolean } | null>(null);

@@ -8,7 +8,7 @@ const TYPE_NAMES: Record<ChartType, string> = { bar: "Bar", line: "Line", scatte
 const AGG_NAMES: Record<ChartAgg, string> = { count: "Count", sum: "Sum", avg: "Average" };
 const PERIOD_NAMES: Record<Period, string> = { day: "Day", week: "Week", month: "Month", quarter: "Quarter", year: "Year" };
 
-function Select({
+export function Select({
   id,
   label,
   value,
@@ -44,7 +44,8 @@ function Select({
   );
 }
 
-function fieldOptions(fields: DatastoreField[], all: DatastoreField[]) {
+/** A select's options for some of the fields, each by its label (and id when they differ). */
+export function fieldOptions(fields: DatastoreField[], all: DatastoreField[]) {
   return fields.map((f) => {
     const label = fieldLabel(all, f.id);
     return { value: f.id, name: label === f.id ? f.id : `${label} (${f.id})` };

@@ -76,10 +76,21 @@ describe("buildCrossTab", () => {
     expect(t.rows.map((r) => r.cells)).toEqual([[undefined], [5]]);
     expect(t.notes).toEqual([
       "The 2 rows with the most matching rows are shown; 2 more rows (5 rows) are left out of the table but counted in the totals.",
-      "The 1 column with the most matching rows is shown; 1 more column (15 rows) is left out of the table but counted in the totals.",
+      "The first 1 column is shown; 1 more column (15 rows) is left out of the table but counted in the totals.",
       "Some cells are not shown (…): the rows and columns make more than 1 combinations. Narrow the search, or choose fewer Rows, to see them all.",
     ]);
     expect(crossTabGrid(t)[2]).toEqual(["PDX", UNREAD, 15]);
+
+    // the shown cells asked again: read from that answer, complete, no note
+    const again = buildCrossTab(byMonth, fields, {
+      cells: result([[["SEA", "2001-01-01T00:00:00"], { count: 5 }]], { others: { groups: 3, count: 9 }, totals: { count: 40, values: { count: 40 } } }),
+      rows: result([[["SEA"], { count: 20 }], [["PDX"], { count: 15 }]], { others: { groups: 2, count: 5 } }),
+      columns: result([[["2001-01-01T00:00:00"], { count: 25 }]], { others: { groups: 1, count: 15 } }),
+      shown: result([[["PDX", "2001-01-01T00:00:00"], { count: 4 }]]),
+    });
+    expect(again.rows.map((r) => r.cells)).toEqual([[4], [null]]);
+    expect(again.grandTotal).toBe(40);
+    expect(again.notes).toHaveLength(2);
   });
 
   it("without Columns, the measure is the one column and the total its grand total", () => {

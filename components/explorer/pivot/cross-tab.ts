@@ -7,7 +7,7 @@ import type { DatastoreField, GroupedResult } from "@/lib/api-client";
 import type { PivotKey, PivotSettings } from "@/lib/view-state";
 import { periodText } from "../chart/chart-numbers";
 import { keyLabel, measureLabel } from "./pivot-fields";
-import { measureName } from "./pivot-request";
+import { largestFirst, measureName } from "./pivot-request";
 
 /** A cell's value as shown; undefined: not read (more combinations than the API returns). */
 export type Value = number | null | undefined;
@@ -33,7 +33,8 @@ export type CrossTab = {
   notes: string[];
 };
 
-export type PivotData = { cells: GroupedResult; rows?: GroupedResult; columns?: GroupedResult };
+/** `shown`: the cells of the shown rows and columns alone, when `cells` was cut. */
+export type PivotData = { cells: GroupedResult; rows?: GroupedResult; columns?: GroupedResult; shown?: GroupedResult };
 
 export const EMPTY_LABEL = "(empty)";
 
@@ -90,9 +91,10 @@ function plural(n: number, one: string, many: string): string {
   return `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
 }
 
-function leftOut(shown: number, others: { groups: number; count: number }, what: [string, string]): string {
+function leftOut(keys: PivotKey[], shown: number, others: { groups: number; count: number }, what: [string, string]): string {
   const is = (n: number) => (n === 1 ? "is" : "are");
-  return `The ${plural(shown, what[0], what[1])} with the most matching rows ${is(shown)} shown; ${plural(others.groups, `more ${what[0]}`, `more ${what[1]}`)} (${plural(others.count, "row", "rows")}) ${is(others.groups)} left out of the table but counted in the totals.`;
+  const which = largestFirst(keys) ? `The ${plural(shown, what[0], what[1])} with the most matching rows` : `The first ${plural(shown, what[0], what[1])}`;
+  return `${which} ${is(shown)} shown; ${plural(others.groups, `more ${what[0]}`, `more ${what[1]}`)} (${plural(others.count, "row", "rows")}) ${is(others.groups)} left out of the table but counted in the totals.`;
 }
 
 export function buildCrossTab(pivot: PivotSettings, fields: DatastoreField[], data: PivotData): CrossTab {
@@ -106,7 +108,7 @@ export function buildCrossTab(pivot: PivotSettings, fields: DatastoreField[], da
   const rowGroups = (data.rows ?? data.cells).groups;
   const rowOthers = (data.rows ?? data.cells).others;
   const sortedRows = [...rowGroups].sort((a, b) => compareKeys(a.key, b.key));
-  if (rowOthers.groups > 0) notes.push(leftOut(sortedRows.length, rowOthers, ["row", "rows"]));
+  if (rowOthers.groups > 0) notes.push(leftOut(pivot.rows, sortedRows.length, rowOthers, ["row", "rows"]));
   const labelsOf = (key: unknown[]) => key.map((v, i) => keyText(v, pivot.rows[i], fields));
 
   if (!pivot.columns || !data.columns) {
@@ -127,10 +129,11 @@ export function buildCrossTab(pivot: PivotSettings, fields: DatastoreField[], da
 
   const colKey = pivot.columns;
   const columnGroups = [...data.columns.groups].sort((a, b) => compareKeys(a.key, b.key));
-  if (data.columns.others.groups > 0) notes.push(leftOut(columnGroups.length, data.columns.others, ["column", "columns"]));
-  const cells = new Map(data.cells.groups.map((g) => [id(g.key), shown(g.values[name])]));
+  if (data.columns.others.groups > 0) notes.push(leftOut([colKey], columnGroups.length, data.columns.others, ["column", "columns"]));
+  const read = data.shown ?? data.cells;
+  const cells = new Map(read.groups.map((g) => [id(g.key), shown(g.values[name])]));
   // a pair missing from a complete answer has no rows; from a cut one, it was not read
-  const missing: Value = data.cells.others.groups > 0 ? undefined : null;
+  const missing: Value = read.others.groups > 0 ? undefined : null;
   let unread = false;
   const rows = sortedRows.map((g) => {
     const rowCells = columnGroups.map((c) => {
@@ -143,7 +146,7 @@ export function buildCrossTab(pivot: PivotSettings, fields: DatastoreField[], da
   });
   if (unread) {
     notes.push(
-      `Some cells are not shown (…): the rows and columns make more than ${data.cells.groups.length.toLocaleString("en-US")} combinations. Narrow the search, or choose fewer Rows, to see them all.`,
+      `Some cells are not shown (…): the rows and columns make more than ${read.groups.length.toLocaleString("en-US")} combinations. Narrow the search, or choose fewer Rows, to see them all.`,
     );
   }
   return {

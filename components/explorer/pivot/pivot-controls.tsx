@@ -5,7 +5,8 @@
 import { useState } from "react";
 import type { DatastoreField } from "@/lib/api-client";
 import { PERIODS, PIVOT_FNS, type Period, type PivotFn, type PivotKey, type PivotSettings } from "@/lib/view-state";
-import { fieldLabel, isTemporal } from "../chart/chart-fields";
+import { isTemporal } from "../chart/chart-fields";
+import { fieldOptions, Select } from "../chart/chart-controls";
 import { isNumericType } from "../format";
 import { keyChoices, measureChoices, resolveKey } from "./pivot-fields";
 
@@ -14,29 +15,6 @@ const PERIOD_NAMES: Record<Period, string> = { day: "Day", week: "Week", month: 
 const NONE = "";
 
 const control = "max-w-64 rounded-md border bg-white px-2 py-1.5 text-sm dark:bg-zinc-900";
-
-function Select({ id, label, value, options, onChange }: {
-  id: string;
-  label: string;
-  value: string;
-  options: { value: string; name: string }[];
-  onChange: (value: string) => void;
-}) {
-  return (
-    <div className="flex flex-col gap-1">
-      <label htmlFor={id} className="text-sm font-medium">
-        {label}
-      </label>
-      <select id={id} value={value} onChange={(e) => onChange(e.target.value)} className={control}>
-        {options.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.name}
-          </option>
-        ))}
-      </select>
-    </div>
-  );
-}
 
 /** A bin width, applied on Enter or when the box is left; empty: each value apart. */
 function BinInput({ id, label, value, onChange }: { id: string; label: string; value: number | undefined; onChange: (bin: number | undefined) => void }) {
@@ -71,13 +49,6 @@ function BinInput({ id, label, value, onChange }: { id: string; label: string; v
       />
     </div>
   );
-}
-
-function fieldOptions(choices: DatastoreField[], all: DatastoreField[]) {
-  return choices.map((f) => {
-    const label = fieldLabel(all, f.id);
-    return { value: f.id, name: label === f.id ? f.id : `${label} (${f.id})` };
-  });
 }
 
 /** A key's field and, for a date, its period or, for a number, its bin width. */

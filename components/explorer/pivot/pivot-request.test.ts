@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import type { DatastoreField } from "@/lib/api-client";
+import type { DatastoreField, GroupedResult } from "@/lib/api-client";
 import { DEFAULT_VIEW, chipsFromFilters, type PivotSettings, type ViewState } from "@/lib/view-state";
 import { cellFilters, keyChip, nextPeriod } from "./pivot-chips";
 import { resolvePivot } from "./pivot-fields";
-import { CELL_LIMIT, COLUMN_LIMIT, ROW_LIMIT, pivotApi, pivotCalls } from "./pivot-request";
+import { CELL_LIMIT, COLUMN_LIMIT, ROW_LIMIT, pivotApi, pivotCalls, shownCellsCall } from "./pivot-request";
 
 const fields: DatastoreField[] = [
   { id: "date", type: "timestamp" },
@@ -88,6 +88,54 @@ describe("pivotCalls", () => {
       rows: null,
       columns: null,
     });
+  });
+});
+
+function answer(keys: unknown[][], others = 0): GroupedResult {
+  return {
+    resource_id: "f",
+    group_by: [],
+    metrics: [],
+    total: 1,
+    groups: keys.map((key) => ({ key, values: { count: 1 } })),
+    others: { groups: others, count: others },
+    partial: false,
+  };
+}
+
+describe("shownCellsCall", () => {
+  const pivot: PivotSettings = {
+    rows: [{ field: "origin" }, { field: "delay", bin: 15 }],
+    columns: { field: "date", period: "month" },
+    measure: { fn: "count", field: null },
+  };
+  const calls = pivotCalls(view, pivot);
+
+  it("asks again for the cells of the shown keys when the cells were cut and rows or columns left out", () => {
+    const rows = answer([["SEA", 0], ["PDX", 15], [null, -15]], 40);
+    const columns = answer([["2001-03-01T00:00:00"], ["2001-01-01T00:00:00"]], 2);
+    const again = shownCellsCall(calls, pivot, answer([], 5), rows, columns);
+    expect(again).toEqual({
+      ...calls.cells,
+      totals: undefined,
+      filters: {
+        $and: [
+          { delay: { gte: 0 } },
+          { $or: [{ origin: ["SEA", "PDX"] }, { origin: { x_empty: true } }] },
+          { delay: { gte: -15, lt: 30 } },
+          { date: { gte: "2001-01-01T00:00:00", lt: "2001-04-01T00:00:00" } },
+        ],
+      },
+    });
+    expect(again).not.toHaveProperty("totals");
+    // only the columns left out: the rows are not narrowed
+    const cols = shownCellsCall(calls, pivot, answer([], 5), answer([["SEA", 0]]), columns)!;
+    expect((cols.filters as { $and: unknown[] }).$and).toHaveLength(2);
+  });
+
+  it("asks nothing more when the cells were all read, or nothing was left out", () => {
+    expect(shownCellsCall(calls, pivot, answer([], 0), answer([], 40), answer([], 2))).toBeNull();
+    expect(shownCellsCall(calls, pivot, answer([], 5), answer([["SEA", 0]]), answer([["2001-01-01T00:00:00"]]))).toBeNull();
   });
 });
 

@@ -1,10 +1,12 @@
 // The datastore_aggregate calls behind a pivot (the API's second form). With Columns: the cells
 // (rows' keys and the column key, with totals over every matching row), the rows alone (their
 // totals across all columns, the largest first when there are too many to show) and the columns
-// alone. Without Columns the rows' call is the whole pivot. Pure.
-import { metricName, type GroupKey, type GroupedRequest, type MetricSpec } from "@/lib/api-client";
-import { toMatchRequest, type PivotKey, type PivotMeasure, type PivotSettings, type ViewState } from "@/lib/view-state";
+// alone. Without Columns the rows' call is the whole pivot. When the cells are more than one
+// call returns and rows or columns are left out, the cells again, of the shown keys only. Pure.
+import { metricName, type GroupKey, type GroupedRequest, type GroupedResult, type MetricSpec } from "@/lib/api-client";
+import { fieldKey, toMatchRequest, type Filters, type PivotKey, type PivotMeasure, type PivotSettings, type ViewState } from "@/lib/view-state";
 import type { ApiView } from "../api-panel";
+import { nextPeriod } from "./pivot-chips";
 
 /** Rows and columns shown at most: a screen's worth of columns, a long page of rows. */
 export const ROW_LIMIT = 100;
@@ -34,11 +36,16 @@ export function measureName(m: PivotMeasure): string {
   return metricName(measureMetric(m));
 }
 
-/** A page of the groups of `keys`: in key order when every key has a period or a bin, else the
- *  groups with the most rows (the count read alongside the measure for that). */
+/** Whether a page of groups of `keys` holds those with the most rows (some key is grouped by
+ *  value), rather than the first in key order (every key has a period or a bin). */
+export function largestFirst(keys: PivotKey[]): boolean {
+  return keys.some((k) => !k.period && k.bin === undefined);
+}
+
+/** A page of the groups of `keys` (the count read alongside the measure to pick the largest). */
 function keyGroups(view: ViewState, keys: PivotKey[], measure: PivotMeasure, limit: number): GroupedRequest {
   const metric = measureMetric(measure);
-  const byCount = keys.some((k) => !k.period && k.bin === undefined);
+  const byCount = largestFirst(keys);
   const req: GroupedRequest = {
     ...toMatchRequest(view),
     group_by: keys.map(groupKey),
@@ -70,4 +77,52 @@ export function pivotApi(calls: PivotCalls): ApiView {
       ? "the pivot's cells and its grand total (its row and column totals come from the same call grouped by the rows alone and by the columns alone)"
       : "the pivot's rows and its total",
   };
+}
+
+const isEmpty = (v: unknown) => v === null || v === undefined || v === "";
+
+/** The rows whose key at `at` is one of `values` (a value list, or a range over periods or
+ *  bins), empty ones included when shown. null: nothing to narrow by. */
+function keyFilter(key: PivotKey, values: unknown[]): Filters | null {
+  const field = fieldKey(key.field);
+  const present = values.filter((v) => !isEmpty(v));
+  const empty: Filters = { [field]: { x_empty: true } };
+  let some: Filters | null = null;
+  if (present.length && key.period) {
+    const starts = present.map(String).sort();
+    const end = nextPeriod(starts[starts.length - 1], key.period);
+    if (end) some = { [field]: { gte: starts[0], lt: end } };
+  } else if (present.length && key.bin !== undefined) {
+    const lows = present.map(Number);
+    some = { [field]: { gte: Math.min(...lows), lt: Number((Math.max(...lows) + key.bin).toPrecision(12)) } };
+  } else if (present.length) {
+    some = { [field]: present as (string | number | boolean)[] };
+  }
+  if (!some) return present.length ? null : empty;
+  return present.length < values.length ? { $or: [some, empty] } : some;
+}
+
+/**
+ * The cells call again, narrowed to the rows and columns shown, when the first one was cut
+ * (more combinations than it returns) and some rows or columns were left out; null otherwise.
+ */
+export function shownCellsCall(calls: PivotCalls, pivot: PivotSettings, cells: GroupedResult, rows: GroupedResult, columns: GroupedResult): GroupedRequest | null {
+  if (cells.others.groups === 0 || !pivot.columns) return null;
+  const narrow: Filters[] = [];
+  if (rows.others.groups > 0) {
+    pivot.rows.forEach((key, i) => {
+      const f = keyFilter(key, [...new Set(rows.groups.map((g) => g.key[i]))]);
+      if (f) narrow.push(f);
+    });
+  }
+  if (columns.others.groups > 0) {
+    const f = keyFilter(pivot.columns, columns.groups.map((g) => g.key[0]));
+    if (f) narrow.push(f);
+  }
+  if (narrow.length === 0) return null;
+  const own = calls.cells.filters;
+  const req: GroupedRequest = { ...calls.cells, filters: { $and: own && Object.keys(own).length ? [own, ...narrow] : narrow } };
+  // the grand total came with the first call
+  delete req.totals;
+  return req;
 }
