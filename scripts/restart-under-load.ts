@@ -40,7 +40,7 @@ async function main(): Promise<number> {
     const missing = await missingKeys(app.url, TOKEN, rid, report.acknowledged);
     const s = (ms: number | null) => (ms === null ? "never" : `${(ms / 1000).toFixed(1)} s`);
     console.log(`requests: ${report.requests}; answers by status: ${JSON.stringify(report.statuses)}; other than 200 without Retry-After: ${report.withoutRetryAfter}`);
-    console.log(`pg_ctl restart -m fast took ${s(report.restartMs)}; answers other than 200 over ${s(report.disturbedMs)}; first 200 after the restart began: ${s(report.recoveredMs)}`);
+    console.log(`pg_ctl restart -m fast took ${s(report.restartMs)}; 503s over ${s(report.outageMs)}; first 200 after the restart began: ${s(report.recoveredMs)}`);
     console.log(`acknowledged upserts: ${report.acknowledged.length} keys; missing afterwards: ${missing.length}`);
     for (const f of [...report.failures, ...report.retryLater]) console.log(`  ${f}`);
     const fives = Object.keys(report.statuses).filter((status) => Number(status) >= 500 && status !== "503");

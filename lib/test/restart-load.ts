@@ -38,15 +38,15 @@ export interface RestartLoadReport {
   /** From the restart's start to the first 200 of a request sent after the primary was back
    *  (ms), or null if none came. */
   recoveredMs: number | null;
-  /** Answers other than 200, from the first to the last (ms), or 0. */
-  disturbedMs: number;
+  /** From the first 503 to the last (ms), or 0: how long the outage was seen. */
+  outageMs: number;
   requests: number;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function loadThroughRestart(o: RestartLoadOptions): Promise<RestartLoadReport> {
-  const report: RestartLoadReport = { statuses: {}, withoutRetryAfter: 0, failures: [], retryLater: [], acknowledged: [], restartMs: 0, recoveredMs: null, disturbedMs: 0, requests: 0 };
+  const report: RestartLoadReport = { statuses: {}, withoutRetryAfter: 0, failures: [], retryLater: [], acknowledged: [], restartMs: 0, recoveredMs: null, outageMs: 0, requests: 0 };
   const started = performance.now();
   let restartStarted = Infinity;
   let restartDone = Infinity;
@@ -75,8 +75,10 @@ export async function loadThroughRestart(o: RestartLoadOptions): Promise<Restart
     if (res.status === 200) {
       if (sent >= restartDone && report.recoveredMs === null) report.recoveredMs = now - restartStarted;
     } else {
-      firstBad = Math.min(firstBad, now);
-      lastBad = Math.max(lastBad, now);
+      if (res.status === 503) {
+        firstBad = Math.min(firstBad, now);
+        lastBad = Math.max(lastBad, now);
+      }
       const sample = `${action}: ${res.status} ${body.slice(0, 300)}`;
       if (!res.headers.get("retry-after")) {
         report.withoutRetryAfter++;
@@ -114,7 +116,7 @@ export async function loadThroughRestart(o: RestartLoadOptions): Promise<Restart
     ...Array.from({ length: o.writers ?? 3 }, (_, w) => writer(w)),
     ...Array.from({ length: o.readers ?? 2 }, (_, r) => reader(r)),
   ]);
-  report.disturbedMs = lastBad >= firstBad ? lastBad - firstBad : 0;
+  report.outageMs = lastBad >= firstBad ? lastBad - firstBad : 0;
   return report;
 }
 

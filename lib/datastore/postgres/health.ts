@@ -25,6 +25,9 @@ export function explainConnectError(e: unknown, url: string, schema: string): st
     return `PostgreSQL at ${where}: the role may not create or use the schema "${schema}" (${detail}). Connect as a role that owns the database, or GRANT CREATE ON DATABASE to it.`;
   }
   if (code === "57P03") return `PostgreSQL at ${where} is starting up or shutting down (${detail}); start again once it accepts connections.`;
+  if (/unsupported startup parameter/.test(detail)) {
+    return `a connection pooler at ${where} refused a start-up parameter (${detail}): add \`ignore_startup_parameters = options, statement_timeout\` to pgbouncer.ini, and set the role's search_path and statement_timeout on the server (docs/postgresql.md, "Through PgBouncer").`;
+  }
   if (code === "53300") return `PostgreSQL at ${where} has no free connections (${detail}): raise max_connections, or lower DATASTORE_PG_POOL.`;
   if (isConnectionError(e)) {
     return `cannot connect to PostgreSQL at ${where} (${detail}): check that the server is running and listening there (host, port), and DATASTORE_DATABASE_URL.`;

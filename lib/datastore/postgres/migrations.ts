@@ -41,6 +41,22 @@ export const SCHEMA_VERSION = MIGRATIONS.length;
 /** The advisory lock key of a schema's migrations (one per schema, so schemas do not wait on each other). */
 const LOCK_KEY = "SELECT pg_advisory_xact_lock(hashtext('datastore-explorer migrations ' || $1))";
 
+/**
+ * The connection's search_path must lead to the schema before anything is created in it. The
+ * pool asks for it in each connection's start-up options, which a pooler (PgBouncer) may drop:
+ * then the role's own setting must say it, or tables would be made elsewhere.
+ */
+async function mustUseSchema(client: pg.PoolClient, schema: string): Promise<void> {
+  const { rows } = await client.query<{ schema: string | null; role: string; db: string }>("SELECT current_schema() AS schema, current_user AS role, current_database() AS db");
+  const { schema: current, role, db } = rows[0];
+  if (current === schema) return;
+  throw new DatastoreUnavailable(
+    `the connections' search_path leads to ${current === null ? "no schema" : `the schema "${current}"`}, not "${schema}" (DATASTORE_PG_SCHEMA): ` +
+      "a connection pooler (PgBouncer) drops the start-up options that set it. Set it on the server for the role: " +
+      `ALTER ROLE ${quoteIdent(role)} IN DATABASE ${quoteIdent(db)} SET search_path = ${quoteIdent(schema)} (docs/postgresql.md, "Through PgBouncer").`,
+  );
+}
+
 /** Brings the schema to SCHEMA_VERSION; throws DatastoreUnavailable for a newer one. */
 export async function migrate(pool: pg.Pool, schema: string): Promise<void> {
   const client = await pool.connect();
@@ -54,6 +70,7 @@ export async function migrate(pool: pg.Pool, schema: string): Promise<void> {
         // EXISTS, which a role given a schema of its own by a DBA need not have.
         const exists = await client.query("SELECT 1 FROM pg_namespace WHERE nspname = $1", [schema]);
         if (exists.rowCount === 0) await client.query(`CREATE SCHEMA ${quoteIdent(schema)}`);
+        await mustUseSchema(client, schema);
         await client.query("CREATE TABLE IF NOT EXISTS datastore_schema_version (version integer NOT NULL)");
         const { rows } = await client.query<{ version: number }>("SELECT version FROM datastore_schema_version");
         const current = rows.length ? Number(rows[0].version) : 0;
