@@ -47,9 +47,13 @@ const LOCK_KEY = "SELECT pg_advisory_xact_lock(hashtext('datastore-explorer migr
  * then the role's own setting must say it, or tables would be made elsewhere.
  */
 async function mustUseSchema(client: pg.PoolClient, schema: string): Promise<void> {
-  const { rows } = await client.query<{ schema: string | null; role: string; db: string }>("SELECT current_schema() AS schema, current_user AS role, current_database() AS db");
-  const { schema: current, role, db } = rows[0];
-  if (current === schema) return;
+  const { rows } = await client.query<{ schema: string | null; role: string; db: string; usable: boolean }>(
+    "SELECT current_schema() AS schema, current_user AS role, current_database() AS db, has_schema_privilege($1, 'USAGE') AS usable",
+    [schema],
+  );
+  const { schema: current, role, db, usable } = rows[0];
+  // A schema the role may not use is left out of the path: the next statement says so (42501).
+  if (current === schema || !usable) return;
   throw new DatastoreUnavailable(
     `the connections' search_path leads to ${current === null ? "no schema" : `the schema "${current}"`}, not "${schema}" (DATASTORE_PG_SCHEMA): ` +
       "a connection pooler (PgBouncer) drops the start-up options that set it. Set it on the server for the role: " +
