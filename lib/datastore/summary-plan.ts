@@ -87,10 +87,7 @@ export function* summaryPlan(
       return exact ? f : scaled(f, read.rows, total);
     }),
   });
-  if (options.budgetMs === undefined || options.budgetMs === null) {
-    const all = yield* got(reads.all());
-    return answer(all, all.rows, true);
-  }
+  if (options.budgetMs === undefined || options.budgetMs === null) return exactSummary(ids, options, yield* got(reads.all()));
   const { rowCount, narrowed } = table;
   const counted = yield* got(reads.counted());
   const sample = yield* got(reads.sample(Math.min(limits.sampleRows, Math.max(MIN_SAMPLE_ROWS, Math.floor(SAMPLE_CELLS / Math.max(1, ids.length))))));
@@ -146,4 +143,28 @@ function scaled(f: FieldSummary, rows: number, total: number): FieldSummary {
   if (f.top) out.top = scaledCounts(f.top, rows, total);
   if (f.bins) out.bins = scaledCounts(f.bins, rows, total);
   return out;
+}
+
+/** The exact summary of every matching row, tallied. */
+export function exactSummary(ids: string[], options: SummaryOptions, read: Tallied): SummaryOutput {
+  return {
+    total: read.rows,
+    rows: read.rows,
+    partial: false,
+    fields: ids.map((id, j) => summarizeField(id, read.tallies[j], { rows: read.rows, total: read.rows, exact: true, top: options.top, bins: options.bins })),
+  };
+}
+
+/** The tallies of parts of the rows (read side by side, then sent between threads, which keeps
+ *  their maps but not their class) added up. */
+export function mergeTallies(parts: Tallied[], types: TypeName[]): Tallied {
+  const tallies = types.map((t) => new Tally(t));
+  for (const part of parts) {
+    part.tallies.forEach((from, j) => {
+      const into = tallies[j];
+      into.empty += from.empty;
+      for (const [v, n] of from.counts) into.counts.set(v, (into.counts.get(v) ?? 0) + n);
+    });
+  }
+  return { rows: parts.reduce((n, p) => n + p.rows, 0), tallies };
 }

@@ -15,6 +15,7 @@ import { openReader, type Conn } from "./connection";
 import { judge } from "./read-cost";
 import { toDatastoreError } from "./errors";
 import { spreadSample } from "./spread-sample";
+import { summary } from "./summary";
 import { bulkInsert } from "../../test/bulk-insert";
 
 const tempFile = () => path.join(fs.mkdtempSync(path.join(os.tmpdir(), "aggregate-")), "a.db");
@@ -406,7 +407,7 @@ describe("aggregate on a big table", () => {
     });
   });
 
-  it("groups a big table in parts on two read workers, side by side, as one read would", async () => {
+  it("groups (and summarizes) a big table in parts on two read workers, side by side, as one read would", async () => {
     const engine = await openEngine({ file, readWorkers: 3 });
     try {
       const big = (await engine.getResource("big"))!;
@@ -417,6 +418,9 @@ describe("aggregate on a big table", () => {
       expect(out).toEqual(aggregate(c, r, query, s));
       expect(out).toMatchObject({ total: BIG - 7, partial: false, others: { groups: 50 * 5 - 20 } });
       expect(out.totals).toEqual({ count: BIG - 7, values: { count: BIG - 7, avg_v: (BIG - 1 + 7) / 2, max_v: BIG - 1 } });
+      // A summary is tallied in parts the same way, and adds up to one read's.
+      const options = { fields: ["g", "h", "v"], top: 5, bins: 7 };
+      expect(await engine.summary(big, query, options)).toEqual(summary(c, r, query, options));
     } finally {
       await engine.close();
     }

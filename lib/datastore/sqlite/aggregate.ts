@@ -100,12 +100,20 @@ function sorts(c: Conn, s: Statement): boolean {
   );
 }
 
-/** Part `index` of `of` of an exact aggregate: the groups of the matching rows in that share of
- *  the table's `_id`s, for read workers to group a big table side by side (../engine.ts merges
- *  them with mergeParts). */
+/** Part `index` of `of` of an exact read (an aggregate, a summary): the matching rows in that
+ *  share of the table's `_id`s, for read workers to read a big table side by side (engine.ts
+ *  merges the parts: mergeParts, mergeTallies). */
 export interface AggregatePart {
   index: number;
   of: number;
+}
+
+/** The first and last `_id` of a part's share of the table's `_id`s; null for an empty table. */
+export function partIds(c: Conn, r: Internal, part: AggregatePart): [number, number] | null {
+  const [lo, hi] = c.cache.get(`SELECT min(_id), max(_id) FROM ${q(r.table)}`, "raw").get() as [number | null, number | null];
+  if (lo === null || hi === null) return null;
+  const span = hi - lo + 1;
+  return [lo + Math.floor((part.index * span) / part.of), lo + Math.floor(((part.index + 1) * span) / part.of) - 1];
 }
 
 export function aggregate(c: Conn, r: Internal, query: SearchQuery, spec: AggregateSpec, budget?: AggregateBudget): AggregateOutput;
@@ -142,12 +150,8 @@ export function aggregate(c: Conn, r: Internal, query: SearchQuery, spec: Aggreg
     within(c.db, ms, () => mergeGroups(c.cache.get(s.sql, "raw").iterate(...s.params) as IterableIterator<unknown[]>, decoders, spec, decodeMeasures));
 
   if (part) {
-    const [lo, hi] = c.cache.get(`SELECT min(_id), max(_id) FROM ${q(r.table)}`, "raw").get() as [number | null, number | null];
-    if (lo === null || hi === null) return [];
-    const span = hi - lo + 1;
-    const from = lo + Math.floor((part.index * span) / part.of);
-    const to = lo + Math.floor(((part.index + 1) * span) / part.of) - 1;
-    return read(statement(" AND t._id BETWEEN ? AND ?", [from, to]));
+    const ids = partIds(c, r, part);
+    return ids ? read(statement(" AND t._id BETWEEN ? AND ?", ids)) : [];
   }
   const whole = statement();
   const plan = aggregatePlan(spec, { rowCount: r.rowCount, narrowed, wholeRows: spec.budgetMs === null || !sorts(c, whole) ? budget.indexRows : budget.sortRows }, budget, {

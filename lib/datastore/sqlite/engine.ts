@@ -9,6 +9,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { AggregateOutput, AggregateSpec, BulkLoad, DatastoreEngine, Field, FieldStats, Filter, HistogramOutput, NewResource, Resource, ResourceStats, SearchOutput, SearchQuery, StartupCheck, SummaryOptions, SummaryOutput, TokenStorage, ViewStorage, ValueCountsOutput, WriteMethod } from "../engine";
 import { exactOutput, mergeable, mergeParts, type Merged } from "../aggregate-groups";
+import { exactSummary, mergeTallies, type Tallied } from "../summary-plan";
 import { aggregate } from "./aggregate";
 import { DatastoreError, DatastoreUnavailable } from "../errors";
 import type { ReadLimits } from "../read-limits";
@@ -37,9 +38,9 @@ import { WriteLock } from "./write-lock";
 
 /** Rows a dump's reader hands over at a time. */
 const DUMP_CHUNK_ROWS = 1000;
-
-/** Rows from which an exact aggregate is grouped in parts on several read workers. */
+/** Rows from which an exact aggregate or summary is read in parts on several read workers. */
 const SPLIT_ROWS = 100_000;
+
 export interface SqliteOptions {
   file: string;
   /** Read worker threads; 0 runs reads on the writer connection. Default: one per core (at least two), plus one for cheap reads. */
@@ -334,11 +335,26 @@ export class SqliteEngine implements DatastoreEngine {
     return this.reading(() => histogram(this.c, this.current(resource), field, query, bins, budgetMs));
   }
 
+  /** An exact summary of a big table is tallied in parts on several read workers, as an exact
+   *  aggregate is (aggregateNow), then added up. */
   private async summaryNow(resource: Resource, query: SearchQuery, options: SummaryOptions): Promise<SummaryOutput> {
-    if (this.pool && !this.tx) return (await this.pool.run({ op: "summary", resourceId: resource.id, query, options }, this.client)) as SummaryOutput;
-    return this.reading(() => summary(this.c, this.current(resource), query, options));
+    if (!this.pool || this.tx) return this.reading(() => summary(this.c, this.current(resource), query, options));
+    const of = this.pool.expensiveLimit;
+    if (of > 1 && (options.budgetMs ?? null) === null && resource.rowCount >= SPLIT_ROWS) {
+      const parts = (await Promise.all(
+        Array.from({ length: of }, (_, index) => this.pool!.run({ op: "summary", resourceId: resource.id, query, options, part: { index, of } }, this.client)),
+      )) as { tallied: Tallied; readAt: string }[];
+      if (parts.every((p) => p.readAt === parts[0].readAt)) {
+        const types = options.fields.map((id) => column(this.current(resource), id).type);
+        return exactSummary(options.fields, options, mergeTallies(parts.map((p) => p.tallied), types));
+      }
+    }
+    return (await this.pool.run({ op: "summary", resourceId: resource.id, query, options }, this.client)) as SummaryOutput;
   }
 
+  /** An exact aggregate of a big table is grouped in parts (ranges of `_id`) on as many read
+   *  workers as expensive reads may run at once, side by side, then merged; parts read in
+   *  different states (a write came between) give way to one read. */
   private async aggregateNow(resource: Resource, query: SearchQuery, spec: AggregateSpec): Promise<AggregateOutput> {
     if (!this.pool || this.tx) return this.reading(() => aggregate(this.c, this.current(resource), query, spec));
     const of = this.pool.expensiveLimit;

@@ -21,7 +21,7 @@ export type NewReadTask = { resourceId: string } & (
   | { op: "aggregate"; query: SearchQuery; spec: AggregateSpec; part?: AggregatePart }
   | { op: "valueCounts"; query: SearchQuery; field: string; limit: number; budgetMs: number | null }
   | { op: "histogram"; query: SearchQuery; field: string; bins: number; budgetMs: number | null }
-  | { op: "summary"; query: SearchQuery; options: SummaryOptions }
+  | { op: "summary"; query: SearchQuery; options: SummaryOptions; part?: AggregatePart }
   | { op: "stats" }
 );
 /** `judge`: the worker decides whether it is cheap enough to answer now (read-cost.ts);

@@ -16,6 +16,7 @@ import type { ReadPlan } from "./read-plan";
 import type { ReadTask } from "./read-pool";
 import { search } from "./search";
 import { sizes } from "./statistics";
+import { SUMMARY_LIMITS } from "../summary-plan";
 import { summary } from "./summary";
 import { valueCounts } from "./value-counts";
 
@@ -60,7 +61,7 @@ function execute(r: Internal, task: ReadTask, plan: ReadPlan | undefined): unkno
     case "histogram":
       return histogram(c, r, task.field, task.query, task.bins, task.budgetMs);
     case "summary":
-      return summary(c, r, task.query, task.options);
+      return task.part ? { tallied: summary(c, r, task.query, task.options, SUMMARY_LIMITS, task.part), readAt: catalog.state(r) } : summary(c, r, task.query, task.options);
     case "stats":
       return sizes(c, r);
   }

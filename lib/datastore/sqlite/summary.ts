@@ -4,7 +4,8 @@
 import { column } from "../catalog-row";
 import type { SearchQuery, SummaryOptions, SummaryOutput } from "../engine";
 import { runNow } from "../stepwise";
-import { SUMMARY_LIMITS, summaryPlan, tally, type SummaryLimits } from "../summary-plan";
+import { SUMMARY_LIMITS, summaryPlan, tally, type SummaryLimits, type Tallied } from "../summary-plan";
+import { partIds, type AggregatePart } from "./aggregate";
 import { allOf } from "../where";
 import type { Internal } from "./catalog";
 import type { Conn } from "./connection";
@@ -15,7 +16,16 @@ import { planSearch } from "./read-plan";
 import { nthId, spreadSample } from "./spread-sample";
 import { quoteIdent as q } from "./sql";
 
-export function summary(c: Conn, r: Internal, query: SearchQuery, options: SummaryOptions, limits: SummaryLimits = { ...SUMMARY_LIMITS, budgetMs: options.budgetMs ?? SUMMARY_LIMITS.budgetMs }): SummaryOutput {
+export function summary(c: Conn, r: Internal, query: SearchQuery, options: SummaryOptions, limits?: SummaryLimits): SummaryOutput;
+export function summary(c: Conn, r: Internal, query: SearchQuery, options: SummaryOptions, limits: SummaryLimits, part: AggregatePart): Tallied;
+export function summary(
+  c: Conn,
+  r: Internal,
+  query: SearchQuery,
+  options: SummaryOptions,
+  limits: SummaryLimits = { ...SUMMARY_LIMITS, budgetMs: options.budgetMs ?? SUMMARY_LIMITS.budgetMs },
+  part?: AggregatePart,
+): SummaryOutput | Tallied {
   const fields = options.fields.map((id) => column(r, id));
   const types = fields.map((f) => f.type);
   const narrowing = { ...query, columns: [], sort: [], distinct: false, offset: 0 };
@@ -32,6 +42,11 @@ export function summary(c: Conn, r: Internal, query: SearchQuery, options: Summa
     return tally(types, c.cache.get(sql, "raw").iterate(...params) as IterableIterator<unknown[]>);
   };
 
+  if (part) {
+    // A part of an exact summary: its rows tallied, for engine.ts to add up (mergeTallies).
+    const ids = partIds(c, r, part);
+    return within(c.db, c.limits.queryTimeoutMs, () => (ids ? read(" AND t._id BETWEEN ? AND ?", ids) : tally(types, [])));
+  }
   const steps = summaryPlan(options.fields, options, { rowCount: r.rowCount, narrowed: where.parts.length > 0 || where.ftsJoin !== "" }, limits, {
     counted: () => {
       // The total, when the catalog or one index answers it (a few ms even for millions of rows).
