@@ -341,6 +341,46 @@ export interface ViewStorage {
   remove(id: string): Promise<boolean>;
 }
 
+/** An upload's import as every app server sees it (lib/upload/uploads.ts holds the rules). */
+export interface UploadImport {
+  uploadId: string;
+  owner: string;
+  /** The import attempt that holds it: a random id per attempt. */
+  claim: string;
+  state: "importing" | "imported" | "cancelled";
+  /** The last progress line its server wrote, or null. */
+  progress: unknown;
+  resourceId: string | null;
+  /** Seconds since its server last wrote it, by the store's own clock. */
+  age: number;
+}
+
+/**
+ * Where uploads' imports are kept when several app servers share the store (PostgreSQL). Each
+ * change is one atomic step; `finish` runs in the import's own transaction, so a `cancel` that
+ * meets an import committing waits for its outcome and finds it imported, or takes it first.
+ */
+export interface UploadImportStorage {
+  /** Takes the upload for attempt `claim` unless another attempt, heard from in the last
+   *  `staleSeconds`, holds it; returns the row as it is now (taken if its claim is `claim`). */
+  claim(uploadId: string, owner: string, claim: string, staleSeconds: number): Promise<UploadImport>;
+  /** Stores attempt `claim`'s progress (and that its server lives); returns the row's state,
+   *  undefined when the attempt no longer holds it. */
+  report(uploadId: string, claim: string, progress: unknown): Promise<UploadImport["state"] | undefined>;
+  /** Inside the import's transaction: importing -> imported; false when cancelled meanwhile. */
+  finish(uploadId: string, claim: string, resourceId: string): Promise<boolean>;
+  /** importing -> cancelled for `owner`'s upload; returns the row as it is now and whether
+   *  this call cancelled it. */
+  cancel(uploadId: string, owner: string): Promise<{ row: UploadImport | undefined; cancelled: boolean }>;
+  /** Attempt `claim` has ended without committing: its row goes; returns the state it had. */
+  end(uploadId: string, claim: string): Promise<UploadImport["state"] | undefined>;
+  get(uploadId: string): Promise<UploadImport | undefined>;
+  /** Uploads an attempt heard from in the last `staleSeconds` is importing. */
+  importing(staleSeconds: number): Promise<string[]>;
+  /** Removes rows not written for `seconds`. */
+  sweep(seconds: number): Promise<void>;
+}
+
 export type StartupCheck = "quick" | "full" | "off";
 
 export interface DatastoreEngine {
@@ -411,6 +451,9 @@ export interface DatastoreEngine {
 
   readonly tokens: TokenStorage;
   readonly views: ViewStorage;
+  /** Uploads' imports, where app servers share the store; without it an app server keeps its
+   *  own (lib/upload/local-imports.ts), as one SQLite file serves one app server. */
+  readonly uploadImports?: UploadImportStorage;
   /** Whether the engine indexes fields after slow reads itself (SQLite's index learning); when
    *  it does not, an import applies the auto-index rule (auto-index.ts) instead. */
   readonly learnsIndexes: boolean;

@@ -1,8 +1,10 @@
 // The upload endpoint (docs/loading.md) through the one pipeline: POST /api/upload
 // streams a file to disk and answers a preview, POST /api/upload/<id>/import loads it
-// (optionally answering NDJSON progress lines), DELETE /api/upload/<id> drops it. The rules
-// (write scope, ownership, the size limit, one import at a time) are lib/upload/uploads.ts's.
-import { createUpload, deleteUpload, startImport } from "../upload/uploads";
+// (optionally answering NDJSON progress lines), GET /api/upload/<id> says where it stands (its
+// import's progress, from any app server), DELETE /api/upload/<id> drops it or cancels its
+// import. The rules (write scope, ownership, the size limit, one import at a time, cancel or
+// commit) are lib/upload/uploads.ts's.
+import { createUpload, deleteUpload, showUpload, startImport } from "../upload/uploads";
 import { progressStream, success } from "./envelope";
 import { bodyParams, queryParams, type ApiRequest } from "./params";
 import { serve } from "./pipeline";
@@ -17,7 +19,16 @@ export function handleUpload(request: ApiRequest): Promise<Response> {
   });
 }
 
-/** DELETE /api/upload/<id>: removes the file (and stops an import of it that is running). */
+/** GET /api/upload/<id>: the upload's state (ready, importing with its progress, imported). */
+export function handleUploadShow(request: ApiRequest, id: string): Promise<Response> {
+  return serve(request, {
+    name: "upload_show",
+    params: () => ({}),
+    run: ({ ctx }) => showUpload(ctx, id),
+  });
+}
+
+/** DELETE /api/upload/<id>: removes the file, or cancels an import of it (409 once committed). */
 export function handleUploadDelete(request: ApiRequest, id: string): Promise<Response> {
   return serve(request, {
     name: "upload_delete",

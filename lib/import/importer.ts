@@ -46,6 +46,9 @@ export interface ImportOptions extends ReadOptions {
   onNotice?: (message: string) => void;
   /** Aborting stops the import between batches and rolls it back. */
   signal?: AbortSignal;
+  /** Runs inside the import's transaction as its last step: throwing rolls the import back.
+   *  An upload's cancel and its import's commit are decided here, atomically (lib/upload). */
+  beforeCommit?: (tx: DatastoreEngine, resourceId: string) => Promise<void>;
   /** Read and cast the rows in a worker thread while this one copies and indexes them (a new
    *  resource in a database file only); default: for files of OFF_THREAD_MIN_BYTES or more. */
   offThread?: boolean;
@@ -266,6 +269,7 @@ async function load(
   await loader.finish();
   stopIfAsked(); // the last moment a Ctrl-C can still leave nothing behind
   const done = (await tx.getResource(resource.id))!;
+  await opts.beforeCommit?.(tx, done.id);
   return {
     resourceId: done.id,
     name: done.name,

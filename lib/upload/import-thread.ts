@@ -3,6 +3,9 @@
 // so an import there would hold up every request for its whole length; on a thread of its own
 // it is one more writer, like `npm run import`, and reads go on. The same under `npm start` and
 // `next start`: the thread runs the worker's source (lib/source-worker.ts), not a bundle.
+// Whether the import may commit is decided last, inside its transaction: by the store when it
+// keeps uploads' imports (PostgreSQL), else by the gate it shares with this thread
+// (local-imports.ts).
 import { SHARE_ENV } from "node:worker_threads";
 import { storeOptions } from "../datastore";
 import type { EngineOptions } from "../datastore/open";
@@ -15,7 +18,9 @@ import { sourceWorker } from "../source-worker";
 export interface ImportJob {
   file: string;
   store: EngineOptions;
-  options: Omit<ImportOptions, "signal" | "onProgress" | "onNotice">;
+  options: Omit<ImportOptions, "signal" | "onProgress" | "onNotice" | "beforeCommit">;
+  /** The upload, the import attempt that holds it, and its gate where the store keeps none. */
+  upload: { id: string; claim: string; gate?: Int32Array };
 }
 
 type ThreadError =
@@ -56,8 +61,8 @@ export interface ImportCallbacks {
 }
 
 /** Imports `file` as `importFile` does, on a thread of its own. */
-export async function importUpload(file: string, options: ImportJob["options"], on: ImportCallbacks): Promise<ImportResult> {
-  const worker = sourceWorker("lib/upload/import-worker.ts", { esm: true, env: SHARE_ENV, workerData: { file, store: storeOptions(), options } satisfies ImportJob });
+export async function importUpload(file: string, upload: ImportJob["upload"], options: ImportJob["options"], on: ImportCallbacks): Promise<ImportResult> {
+  const worker = sourceWorker("lib/upload/import-worker.ts", { esm: true, env: SHARE_ENV, workerData: { file, store: storeOptions(), options, upload } satisfies ImportJob });
   const onAbort = () => worker.postMessage({ kind: "abort" });
   on.signal.addEventListener("abort", onAbort);
   if (on.signal.aborted) onAbort();

@@ -23,6 +23,11 @@ export interface UploadRecord {
 }
 
 const ID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** Whether `id` has the shape of an upload id (random, never anything a client chose). */
+export function isUploadId(id: string): boolean {
+  return ID_RE.test(id);
+}
 const PARTIAL = ".part";
 /** Not `.json`: that may be the data file's own extension. */
 const RECORD = ".upload-record";
@@ -89,6 +94,12 @@ export function removeUpload(id: string): void {
   for (const name of fs.readdirSync(dir(), { withFileTypes: true })) {
     if (name.isFile() && name.name.startsWith(id)) fs.rmSync(path.join(dir(), name.name), { force: true });
   }
+}
+
+/** Removes an upload's record: it is gone for every app server, while an import still reading
+ *  its data file (on another server, say) removes that as it stops. */
+export function removeRecord(id: string): void {
+  if (ID_RE.test(id)) fs.rmSync(recordPath(id), { force: true });
 }
 
 export function removeFile(file: string): void {

@@ -11,6 +11,7 @@ import { config } from "../../config";
 import type { DatastoreEngine, Resource, SearchQuery } from "../engine";
 import { DatastoreError, DatastoreUnavailable } from "../errors";
 import { openPostgresEngine, type PostgresEngine } from "./engine";
+import { SCHEMA_VERSION } from "./migrations";
 
 const url = process.env.DATASTORE_DATABASE_URL;
 const schema = `t_core_${randomBytes(4).toString("hex")}`;
@@ -48,7 +49,7 @@ describe.skipIf(!url)("PostgreSQL engine", () => {
     await a.check("full");
     await Promise.all([a.close(), b.close()]);
     const { rows: v } = await raw.query(`SELECT version FROM "${schema}".datastore_schema_version`);
-    expect(v).toEqual([{ version: 1 }]);
+    expect(v).toEqual([{ version: SCHEMA_VERSION }]);
   });
 
   it("refuses a schema newer than the build", async () => {

@@ -5,7 +5,7 @@
 // the per-resource lock, and PostgreSQL's failures mapped to the datastore's errors (errors.ts).
 import { column } from "../catalog-row";
 import type pg from "pg";
-import type { AggregateOutput, AggregateSpec, BulkLoad, DatastoreEngine, Field, FieldStats, Filter, HistogramOutput, NewResource, Resource, ResourceStats, SearchOutput, SearchQuery, StartupCheck, SummaryOptions, SummaryOutput, TokenStorage, ViewStorage, ValueCountsOutput, WriteMethod } from "../engine";
+import type { AggregateOutput, AggregateSpec, BulkLoad, DatastoreEngine, Field, FieldStats, Filter, HistogramOutput, NewResource, Resource, ResourceStats, SearchOutput, SearchQuery, StartupCheck, SummaryOptions, SummaryOutput, TokenStorage, UploadImportStorage, ViewStorage, ValueCountsOutput, WriteMethod } from "../engine";
 import { DatastoreError, DatastoreUnavailable } from "../errors";
 import type { LearnEvent, LearnSettings } from "../index-learning-rule";
 import type { ReadLimits } from "../read-limits";
@@ -30,6 +30,7 @@ import { fieldStats, sizes } from "./statistics";
 import { summary } from "./summary";
 import { pgTokens } from "./tokens";
 import { pgViews } from "./views";
+import { pgUploadImports } from "./uploads";
 import { valueCounts } from "./value-counts";
 
 export interface PostgresOptions {
@@ -121,6 +122,7 @@ async function abandon(client: pg.PoolClient, cause: unknown): Promise<void> {
 export class PostgresEngine implements DatastoreEngine {
   readonly tokens: TokenStorage;
   readonly views: ViewStorage;
+  readonly uploadImports: UploadImportStorage;
   /** Index learning (learned-indexes.ts), unless its settings turn it off. */
   get learnsIndexes(): boolean {
     return this.shared.options.learning?.adaptiveIndexes ?? false;
@@ -142,6 +144,7 @@ export class PostgresEngine implements DatastoreEngine {
       touch: (id, at) => tokens.touch(id, at),
     };
     this.views = pgViews(tx?.client ?? shared.primary, (fn) => this.guard(fn));
+    this.uploadImports = pgUploadImports(tx?.client ?? shared.primary, (fn) => this.guard(fn));
   }
 
   private mapped(e: unknown): unknown {

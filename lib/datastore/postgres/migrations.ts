@@ -34,6 +34,18 @@ const MIGRATIONS: string[] = [
   );` + ALIASES_AND_TOKENS,
   // Saved views (datastore_view_*), each of one resource by its id.
   VIEWS_TABLE,
+  // Uploads' imports, seen by every app server (uploads.ts); a row lives while its import
+  // runs, and after it until the upload time-to-live.
+  `
+  CREATE TABLE upload_imports (
+    upload_id text PRIMARY KEY,
+    owner text NOT NULL,
+    claim text NOT NULL,
+    state text NOT NULL CHECK (state IN ('importing', 'imported', 'cancelled')),
+    progress json,
+    resource_id text,
+    updated timestamptz NOT NULL DEFAULT now()
+  );`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
