@@ -15,6 +15,9 @@ export interface RestartLoadOptions {
   /** How long the load runs in all, and when (from its start) the primary restarts. */
   durationMs: number;
   restartAtMs: number;
+  /** The load goes on at least this long after the primary is back (default 2 s), however long
+   *  the restart took. */
+  afterRestartMs?: number;
   writers?: number;
   readers?: number;
   /** Records per upsert. */
@@ -53,6 +56,7 @@ export async function loadThroughRestart(o: RestartLoadOptions): Promise<Restart
   let firstBad = Infinity;
   let lastBad = -Infinity;
   const stopAt = started + o.durationMs;
+  const going = () => performance.now() < Math.max(stopAt, restartDone + (o.afterRestartMs ?? 2_000));
 
   const call = async (action: string, params: Record<string, unknown>): Promise<number> => {
     const sent = performance.now();
@@ -90,7 +94,7 @@ export async function loadThroughRestart(o: RestartLoadOptions): Promise<Restart
 
   const writer = async (w: number) => {
     const batch = o.batch ?? 5;
-    for (let i = 0; performance.now() < stopAt; i++) {
+    for (let i = 0; going(); i++) {
       const keys = Array.from({ length: batch }, (_, j) => (w + 1) * 10_000_000 + i * batch + j);
       const status = await call("datastore_upsert", { resource_id: o.resourceId, method: "upsert", records: keys.map((k) => ({ k, v: `w${w} ${i}` })) });
       if (status === 200) report.acknowledged.push(...keys);
@@ -98,7 +102,7 @@ export async function loadThroughRestart(o: RestartLoadOptions): Promise<Restart
     }
   };
   const reader = async (r: number) => {
-    for (let i = 0; performance.now() < stopAt; i++) {
+    for (let i = 0; going(); i++) {
       const params = i % 2 ? { resource_id: o.resourceId, filters: { k: i % 100 } } : { resource_id: o.resourceId, q: `w${r}`, sort: "k desc", limit: 5 };
       if ((await call("datastore_search", params)) !== 200) await sleep(20);
     }
@@ -106,9 +110,12 @@ export async function loadThroughRestart(o: RestartLoadOptions): Promise<Restart
   const restart = async () => {
     await sleep(o.restartAtMs);
     restartStarted = performance.now();
-    await o.cluster.restart();
-    restartDone = performance.now();
-    report.restartMs = restartDone - restartStarted;
+    try {
+      await o.cluster.restart();
+    } finally {
+      restartDone = performance.now(); // a failed restart ends the load too
+      report.restartMs = restartDone - restartStarted;
+    }
   };
 
   await Promise.all([
