@@ -42,6 +42,7 @@ const VIEWS = [
   { tab: "Chart", url: "/?resource_id=flights-20k&view=chart&chart=histogram&x=delay", state: "histogram" },
   { tab: "Map", url: "/?resource_id=airports&view=map", state: "" },
   { tab: "Map", url: "/?resource_id=zipcodes&view=map", state: "many rows" },
+  { tab: "Pivot", url: "/?resource_id=flights-20k&view=pivot&rows=origin&columns=date:month", state: "" },
 ] as const;
 
 for (const { tab, url, state } of VIEWS) {

@@ -315,13 +315,13 @@ test("the view tabs: one Tab stop, arrow keys, Home and End", async ({ page }) =
   await expect(page).toHaveURL(/view=summary/);
   await expect(page.getByRole("tabpanel", { name: "Summary" })).toBeVisible();
   await page.keyboard.press("End");
-  await expect(tab("Map")).toBeFocused();
-  await expect(page).toHaveURL(/view=map/);
+  await expect(tab("Pivot")).toBeFocused();
+  await expect(page).toHaveURL(/view=pivot/);
   await page.keyboard.press("ArrowRight");
   await expect(tab("Table")).toBeFocused();
   await expect(page).not.toHaveURL(/view=/);
   await page.keyboard.press("ArrowLeft");
-  await expect(tab("Map")).toBeFocused();
+  await expect(tab("Pivot")).toBeFocused();
   await page.keyboard.press("Home");
   await expect(tab("Table")).toBeFocused();
   await expect(page.getByRole("tabpanel", { name: "Table" })).toBeVisible();
