@@ -184,6 +184,28 @@ describe.skipIf(!url)("indexes learned from slow reads, on PostgreSQL", () => {
     expect((await resource("leftover")).learnedIndexes).toEqual([]);
   });
 
+  it("cancels a build that waits when its app server closes, and another builds it later", async () => {
+    const C = await open();
+    const holder = await raw.connect();
+    const table = await tableOf("budget");
+    try {
+      await holder.query(`BEGIN; INSERT INTO "${schema}"."${table}" (c1) VALUES (-1)`);
+      await readsSorted(C, "budget", "word");
+      await until("the build to start", async () => (await raw.query("SELECT 1 FROM pg_stat_progress_create_index WHERE relid = to_regclass($1)", [`"${schema}"."${table}"`])).rowCount);
+      const t0 = performance.now();
+      await C.close();
+      expect(performance.now() - t0).toBeLessThan(5_000);
+      expect(C.learnEvents()).toMatchObject([{ field: "word", outcome: "failed", detail: expect.stringMatching(/cancel/) }]);
+    } finally {
+      await holder.query("ROLLBACK");
+      holder.release();
+    }
+    await readsSorted(A, "budget", "word");
+    expect(await until("the build on another server", () => A.learnEvents().find((e) => e.resourceId === "budget" && e.field === "word"))).toMatchObject({ outcome: "built" });
+    const valid = await raw.query(`SELECT indisvalid FROM pg_index WHERE indexrelid = to_regclass($1)`, [`"${schema}"."${table}_lx_c3"`]);
+    expect(valid.rows).toEqual([{ indisvalid: true }]);
+  });
+
   it("learns nothing from a small table, or when DATASTORE_ADAPTIVE_INDEXES is off", async () => {
     await makeResource("tiny", 9_999);
     const before = A.learnEvents().length;

@@ -30,6 +30,10 @@ const LOCK_TIMEOUT_MS = 10_000;
 type IndexState = "none" | "building" | "invalid" | "valid";
 
 export class PgIndexLearner extends IndexLearner {
+  /** The server process of the build under way, and whether the store is closing. */
+  private buildPid: number | null = null;
+  private closing = false;
+
   constructor(
     private readonly primary: pg.Pool,
     /** The primary's URL, for the build's own connection. */
@@ -51,6 +55,7 @@ export class PgIndexLearner extends IndexLearner {
     try {
       // A statement, not a start-up parameter, which a pooler may refuse; the session ends with the build.
       await client.query("SET statement_timeout = 0");
+      this.buildPid = (await client.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows[0].pid;
       const drop = () => client.query(`DROP INDEX CONCURRENTLY IF EXISTS ${qualified}`);
       let buildMs = 0; // an index built before, never recorded (its server stopped), is taken as it is
       if (plan.state !== "valid") {
@@ -60,7 +65,8 @@ export class PgIndexLearner extends IndexLearner {
           await client.query(`CREATE INDEX CONCURRENTLY ${q(name)} ON ${q(this.schema)}.${q(r.table)} (${q(column)})`);
         } catch (e) {
           if (nameTaken(e)) return { refused: "another app server is building it" };
-          await drop().catch(() => undefined); // a failed concurrent build leaves its index behind, invalid
+          // A failed concurrent build leaves its index behind, invalid; when closing, the next build drops it.
+          if (!this.closing) await drop().catch(() => undefined);
           throw e;
         }
         buildMs = Math.round(performance.now() - started);
@@ -75,8 +81,17 @@ export class PgIndexLearner extends IndexLearner {
       if (recorded.drop) await drop();
       return recorded.outcome;
     } finally {
+      this.buildPid = null;
       await client.end().catch(() => undefined);
     }
+  }
+
+  /** A build can wait long (CONCURRENTLY waits for every older transaction in the database):
+   *  closing cancels it rather than waiting. */
+  override async close(): Promise<void> {
+    this.closing = true;
+    if (this.buildPid !== null) await this.primary.query("SELECT pg_cancel_backend($1)", [this.buildPid]).catch(() => undefined);
+    await super.close();
   }
 }
 
