@@ -1,10 +1,19 @@
 "use client";
-// Export every matching row (not just this page) through the dump endpoint, with the token.
+// Download: every matching row (not just this page) through the dump endpoint, with the token,
+// in the format asked for (CSV, Excel, JSON, NDJSON, GeoJSON).
 import { useState } from "react";
 import { downloadDump, explainError } from "@/lib/api-client";
-import { dumpPath, type DumpFormat, type ViewState } from "@/lib/view-state";
+import { DUMP_FORMATS, dumpPath, type DumpFormat, type ViewState } from "@/lib/view-state";
 import { useToken } from "@/components/token/token-provider";
 import { Button } from "@/components/ui/button";
+
+const LABELS: Record<DumpFormat, string> = {
+  csv: "CSV",
+  xlsx: "Excel (XLSX)",
+  json: "JSON",
+  ndjson: "NDJSON",
+  geojson: "GeoJSON",
+};
 
 export function ExportButtons({ view, filename }: { view: ViewState; filename: string }) {
   const { session } = useToken();
@@ -27,11 +36,11 @@ export function ExportButtons({ view, filename }: { view: ViewState; filename: s
   return (
     <div className="flex flex-wrap items-center gap-2" role="group" aria-labelledby="export-label">
       <span id="export-label" className="text-sm font-medium">
-        Export all matching rows
+        Download all matching rows
       </span>
-      {(["csv", "json"] as const).map((format) => (
+      {DUMP_FORMATS.map((format) => (
         <Button key={format} onClick={() => download(format)} aria-disabled={busy !== null}>
-          {busy === format ? `Preparing ${format.toUpperCase()}…` : `Download ${format.toUpperCase()}`}
+          {busy === format ? `Preparing ${LABELS[format]}…` : `Download ${LABELS[format]}`}
         </Button>
       ))}
       {error && (

@@ -1,16 +1,20 @@
 // A dump (contract §9) in the datastore's words: the whole table, or a search of it, as csv,
-// tsv, json or xml text, in pieces of one chunk of rows each from engine.iterate() (one
-// snapshot), so memory holds one chunk however big the table. Check order as for search:
+// tsv, json or xml text, or (ours) ndjson, geojson or an xlsx workbook, in pieces of one chunk
+// of rows each from engine.iterate() (one snapshot), so memory holds one chunk however big the
+// table. Check order as for search:
 // parameters (409; a dump's answer makes it 400) → exists (404) → may read (403) → names
 // against the fields. lib/http/dump.ts streams the pieces.
 import { findResource, requireRead, type ActionContext } from "./context";
-import type { Resource } from "./engine";
+import type { Resource, SearchQuery } from "./engine";
 import { ErrorBag } from "./errors";
+import { dumpConflict } from "./dump-conflict";
 import { delimitedLine, rowLine, xmlRow, type ColumnInfo } from "./formats";
+import { featureText, geoPlan, type GeoPlan } from "./geojson";
 import { bindSearch, parseSearchParams } from "./search-query";
 import { asBool, asInt, isUnset, type Params } from "./validate";
+import { XLSX_MAX_ROWS, xlsxWriter } from "./xlsx";
 
-export const DUMP_FORMATS = ["csv", "tsv", "json", "xml"] as const;
+export const DUMP_FORMATS = ["csv", "tsv", "json", "xml", "ndjson", "geojson", "xlsx"] as const;
 export type DumpFormat = (typeof DUMP_FORMATS)[number];
 
 const XML_OPEN = '<data xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">\n';
@@ -21,7 +25,7 @@ interface Rendering {
   tail: string;
 }
 
-function rendering(format: DumpFormat, cols: ColumnInfo[]): Rendering {
+function rendering(format: Exclude<DumpFormat, "xlsx">, cols: ColumnInfo[], geo: GeoPlan | null): Rendering {
   switch (format) {
     case "csv":
     case "tsv": {
@@ -44,14 +48,35 @@ function rendering(format: DumpFormat, cols: ColumnInfo[]): Rendering {
     }
     case "xml":
       return { head: XML_OPEN, row: (r) => xmlRow(cols, r), tail: "</data>\n" };
+    case "ndjson": {
+      // a JSON object a line, its keys in the columns' order (defined, so "__proto__" is a key)
+      const line = (r: unknown[]) => {
+        const o: Record<string, unknown> = {};
+        cols.forEach((c, i) => Object.defineProperty(o, c.id, { value: r[i], enumerable: true, writable: true, configurable: true }));
+        return `${JSON.stringify(o)}\n`;
+      };
+      return { head: "", row: line, tail: "" };
+    }
+    case "geojson": {
+      let first = true;
+      return {
+        head: '{"type": "FeatureCollection", "features": [',
+        row: (r) => {
+          const text = `${first ? "\n" : ",\n"}${featureText(geo!, cols, r)}`;
+          first = false;
+          return text;
+        },
+        tail: "\n]}\n",
+      };
+    }
   }
 }
 
 export interface Dump {
   resource: Resource;
   format: DumpFormat;
-  /** The text, a chunk of rows a piece; `return()` ends the read early. */
-  pieces: AsyncGenerator<string, void, undefined>;
+  /** The text (bytes for xlsx), a chunk of rows a piece; `return()` ends the read early. */
+  pieces: AsyncGenerator<string | Uint8Array, void, undefined>;
   /** Ends the dump early: the engine's reader is released. */
   close(): Promise<void>;
 }
@@ -73,19 +98,30 @@ export async function openDump(ctx: ActionContext, idOrAlias: string, params: Pa
   // CKAN's dump sorts by _id unless told otherwise, even when searching.
   if (!p.sort?.length && !p.distinct) p.sort = ["_id"];
   const bound = bindSearch(resource, { ...p, limit, includeTotal: false });
+  const cols = bound.columns as ColumnInfo[];
+  const geo = format === "geojson" ? geoPlan(resource, cols, { lat: params.lat, lon: params.lon }) : null;
+  if (format === "xlsx") await mustFitASheet(ctx, resource, bound.query);
   const chunks = ctx.engine.iterate(resource, bound.query);
   const first = await chunks.next();
-  const render = rendering(format, bound.columns as ColumnInfo[]);
-  async function* pieces(): AsyncGenerator<string, void, undefined> {
+  async function* text(render: Rendering): AsyncGenerator<string, void, undefined> {
+    let head = (bom ? "\uFEFF" : "") + render.head;
+    for (let next = first; !next.done; next = await chunks.next()) {
+      let out = head;
+      head = "";
+      for (const row of next.value) out += render.row(row);
+      yield out;
+    }
+    yield head + render.tail;
+  }
+  async function* workbook(): AsyncGenerator<Uint8Array, void, undefined> {
+    const book = xlsxWriter(cols, resource.name || resource.id);
+    yield book.head();
+    for (let next = first; !next.done; next = await chunks.next()) yield book.rows(next.value);
+    yield book.tail();
+  }
+  async function* pieces(): AsyncGenerator<string | Uint8Array, void, undefined> {
     try {
-      let head = (bom ? "\uFEFF" : "") + render.head;
-      for (let next = first; !next.done; next = await chunks.next()) {
-        let out = head;
-        head = "";
-        for (const row of next.value) out += render.row(row);
-        yield out;
-      }
-      yield head + render.tail;
+      yield* format === "xlsx" ? workbook() : text(rendering(format, cols, geo));
     } finally {
       await chunks.return?.();
     }
@@ -93,4 +129,18 @@ export async function openDump(ctx: ActionContext, idOrAlias: string, params: Pa
   // A generator never pulled skips its finally on return(): close() ends the engine's reader
   // (a cursor and its transaction, or a private reader) whether or not a piece was taken.
   return { resource, format, pieces: pieces(), close: async () => void (await chunks.return?.()) };
+}
+
+/** A workbook's sheet holds XLSX_MAX_ROWS rows under its header: past that, a 409 before any
+ *  byte is sent (counted unless a `limit` already keeps it under). */
+async function mustFitASheet(ctx: ActionContext, resource: Resource, query: SearchQuery): Promise<void> {
+  if (query.limit >= 0 && query.limit <= XLSX_MAX_ROWS) return;
+  const { total = 0 } = await ctx.engine.search(resource, { ...query, limit: 0, offset: 0, includeTotal: true, totalEstimationThreshold: undefined });
+  const rows = Math.max(0, total - query.offset);
+  if (rows > XLSX_MAX_ROWS) {
+    throw dumpConflict(
+      "format",
+      `xlsx: an Excel sheet holds at most ${XLSX_MAX_ROWS.toLocaleString("en")} rows under its header, and this download has ${rows.toLocaleString("en")}: narrow it (q, filters), set a limit, or choose csv`,
+    );
+  }
 }

@@ -221,7 +221,7 @@ describe("errors", () => {
   });
 
   it.each([
-    [{ format: "xlsx" }, "format"],
+    [{ format: "docx" }, "format"],
     [{ limit: "ten" }, "limit"],
     [{ limit: "-1" }, "limit"],
     [{ offset: "1.5" }, "offset"],

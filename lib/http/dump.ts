@@ -10,6 +10,9 @@ const CONTENT_TYPES: Record<DumpFormat, string> = {
   tsv: "text/tab-separated-values; charset=utf-8",
   json: "application/json; charset=utf-8",
   xml: "text/xml; charset=utf-8",
+  ndjson: "application/x-ndjson; charset=utf-8",
+  geojson: "application/geo+json; charset=utf-8",
+  xlsx: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
 };
 
 function body({ pieces, close }: Pick<Dump, "pieces" | "close">): ReadableStream<Uint8Array> {
@@ -20,7 +23,7 @@ function body({ pieces, close }: Pick<Dump, "pieces" | "close">): ReadableStream
       try {
         const next = await pieces.next();
         if (next.done) controller.close();
-        else controller.enqueue(encoder.encode(next.value));
+        else controller.enqueue(typeof next.value === "string" ? encoder.encode(next.value) : next.value);
       } catch (e) {
         console.error("datastore dump: failed while streaming", e);
         controller.error(e);

@@ -166,7 +166,9 @@ function mapError(error: unknown, opts: FailureOptions): Mapped {
   if (error instanceof ImportError) error = new DatastoreError("validation", { message: error.message });
   if (error instanceof DatastoreError) {
     const { status, type } = errorStatus(error);
-    return { status: status === 409 ? (opts.validationStatus ?? 409) : status, error: { __type: type, ...error.details }, headers: retryHeaders(error) };
+    // a dump the rows cannot take in its format keeps its 409 (lib/datastore/dump-conflict.ts)
+    const refused = status === 409 && !(error as { keepsStatus?: boolean }).keepsStatus;
+    return { status: refused ? (opts.validationStatus ?? 409) : status, error: { __type: type, ...error.details }, headers: retryHeaders(error) };
   }
   if (error instanceof DatastoreUnavailable) {
     // The database went away (PostgreSQL restarting, a cut connection): the next try may work.

@@ -124,13 +124,20 @@ export function actionCurl(origin: string, call: ActionCall): string {
   ].join(" \\\n");
 }
 
-export type DumpFormat = "csv" | "json";
+/** The dump's formats, as its Download menu offers them. */
+export const DUMP_FORMATS = ["csv", "xlsx", "json", "ndjson", "geojson"] as const;
+export type DumpFormat = (typeof DUMP_FORMATS)[number];
 
-/** All matching rows of the view (no limit/offset), in its order and columns. */
+/** All matching rows of the view (no limit/offset), in its order and columns; GeoJSON's points
+ *  from the Map tab's coordinate fields when it names them. */
 export function dumpPath(view: ViewState, format: DumpFormat): string {
   const { resource_id, ...rest } = toSearchRequest({ ...view, offset: 0 });
   const params = new URLSearchParams({ format });
   // A dump has no total to estimate.
   for (const [k, v] of requestParams({ ...rest, limit: undefined, total_estimation_threshold: undefined })) params.append(k, v);
+  if (format === "geojson" && view.map.lat && view.map.lon) {
+    params.set("lat", view.map.lat);
+    params.set("lon", view.map.lon);
+  }
   return `/datastore/dump/${encodeURIComponent(resource_id)}?${params.toString()}`;
 }
