@@ -44,6 +44,14 @@ describe("toDatastoreError", () => {
     }
   });
 
+  it("answers prepared statements lost between transactions as unavailable, naming the pooler's setting", () => {
+    for (const code of ["26000", "42P05"]) {
+      const e = toDatastoreError(pgError(code, 'prepared statement "x" already exists'), 1000);
+      expect(e).toBeInstanceOf(DatastoreUnavailable);
+      expect((e as Error).message).toMatch(/pool_mode = session/);
+    }
+  });
+
   it("passes anything else through", () => {
     const e = pgError("XX000");
     expect(toDatastoreError(e, 1000)).toBe(e);

@@ -77,5 +77,11 @@ export function toDatastoreError(e: unknown, queryTimeoutMs: number, writeTimeou
     return DatastoreError.cannotWrite("read-only");
   }
   if (isConnectionError(e)) return new DatastoreUnavailable(`the PostgreSQL server cannot be reached (${message}); check that it is running and DATASTORE_DATABASE_URL`);
+  // A connection's prepared statements gone, or another's found: a pooler hands each
+  // transaction another server connection (PgBouncer's transaction mode), which the pools'
+  // connections cannot work through.
+  if (code === "26000" || code === "42P05") {
+    return new DatastoreUnavailable(`a prepared statement did not survive from one transaction to the next (${message}): a connection pooler in front of PostgreSQL must use pool_mode = session (docs/postgresql.md, "Through PgBouncer")`);
+  }
   return e;
 }

@@ -32,6 +32,10 @@ describe.skipIf(!!unavailable)("the PostgreSQL engine through PgBouncer", () => 
     cluster = await startCluster();
   }, 120_000);
 
+  /** The role's settings docs/postgresql.md asks for, which the pooler's connections start with. */
+  const setRole = () =>
+    sql(cluster.superUrl, `ALTER ROLE app IN DATABASE app SET search_path = ${SCHEMA}`, `ALTER ROLE app IN DATABASE app SET statement_timeout = ${config.queryTimeoutMs}`);
+
   afterEach(async () => {
     await bouncer?.stop();
     bouncer = undefined;
@@ -58,7 +62,7 @@ describe.skipIf(!!unavailable)("the PostgreSQL engine through PgBouncer", () => 
   });
 
   it("serves writes, reads, a dump, tokens and a learned index with the role's settings", async () => {
-    await sql(cluster.superUrl, `ALTER ROLE app IN DATABASE app SET search_path = ${SCHEMA}`, `ALTER ROLE app IN DATABASE app SET statement_timeout = ${config.queryTimeoutMs}`);
+    await setRole();
     bouncer = await startBouncer(cluster, required);
     // Two app servers, as behind a load balancer: they migrate once between them.
     const url = bouncer.url;
@@ -101,5 +105,24 @@ describe.skipIf(!!unavailable)("the PostgreSQL engine through PgBouncer", () => 
     }
     const [tables] = await sql(cluster.url(), "SELECT schemaname, count(*)::int AS n FROM pg_tables WHERE tablename LIKE 'datastore%' GROUP BY 1");
     expect(tables.rows).toEqual([{ schemaname: SCHEMA, n: expect.any(Number) }]);
+  });
+
+  it("answers 503 naming pool_mode = session through a pooler in transaction mode", async () => {
+    // One server connection for every client: a second connection of the pool finds the
+    // first one's prepared statement there.
+    await setRole();
+    bouncer = await startBouncer(cluster, { ...required, pool_mode: "transaction", default_pool_size: 1 });
+    const engine = await openPostgresEngine({ url: bouncer.url, schema: SCHEMA, poolSize: 2, limits: config });
+    try {
+      const lookups = await Promise.allSettled([0, 1, 2, 3].map(() => engine.getResource("r")));
+      const refused = lookups.filter((l) => l.status === "rejected").map((l) => (l as PromiseRejectedResult).reason);
+      expect(refused.length).toBeGreaterThan(0);
+      for (const e of refused) {
+        expect(e).toBeInstanceOf(DatastoreUnavailable);
+        expect((e as Error).message).toMatch(/pool_mode = session/);
+      }
+    } finally {
+      await engine.close();
+    }
   });
 });
