@@ -149,6 +149,16 @@ test("two Rows fields and an average, from the URL; the keyboard moves between c
   await page.keyboard.press("Enter");
   await expect(page.getByRole("tab", { name: "Table" })).toHaveAttribute("aria-selected", "true");
   await expect(page.getByRole("button", { name: "distance: 1000 to 1999", exact: true })).toBeVisible();
+
+  // a bin width and a period chosen in the controls go into the URL
+  await page.goBack();
+  await expect(page.getByRole("tab", { name: "Pivot" })).toHaveAttribute("aria-selected", "true");
+  await page.getByLabel("Second row field bin width").fill("500");
+  await page.getByLabel("Second row field bin width").press("Enter");
+  await page.getByLabel("Columns period").selectOption("month");
+  await expect(page).toHaveURL(/rows=origin%2Cdistance%3A500&columns=date%3Amonth/);
+  const byMonth = page.getByRole("region", { name: "Average Delay (min) by origin and Distance (miles) in bins of 500 and Month of Departure" });
+  await expect(byMonth.locator("tbody tr").first().getByRole("rowheader")).toHaveText(["PDX", "0 to 499"]);
 });
 
 test("more combinations than one call returns: the shown cells are asked for again, all read", async ({ page }) => {
