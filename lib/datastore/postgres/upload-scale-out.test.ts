@@ -155,7 +155,7 @@ describe.skipIf(!url)("uploads across two app servers on one PostgreSQL", () => 
     expect(again.status).toBe(409);
     expect(again.body.error.upload[0]).toContain('was imported already, into resource "flights"');
     expect(filesOf(id)).toEqual([]);
-  });
+  }, 900_000);
 
   it("2. cancelled through B while A imports it: 200, rolled back, gone on both", async () => {
     const count = await resources(A);
@@ -170,7 +170,7 @@ describe.skipIf(!url)("uploads across two app servers on one PostgreSQL", () => 
       expect(await resources(app)).toBe(count);
     }
     await until("A to remove the file", async () => filesOf(id).length === 0);
-  });
+  }, 900_000);
 
   /** The upload's row in upload_imports, locked by this test until release(). */
   async function lockRow(id: string): Promise<{ release(): Promise<void> }> {
@@ -226,5 +226,5 @@ describe.skipIf(!url)("uploads across two app servers on one PostgreSQL", () => 
       expect(await resources(app)).toBe(count);
       expect((await show(app, second)).status).toBe(404);
     }
-  }, 600_000);
+  }, 900_000);
 });
