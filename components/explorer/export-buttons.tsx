@@ -1,6 +1,6 @@
 "use client";
 // Download: every matching row (not just this page) through the dump endpoint, with the token,
-// in the format asked for (CSV, Excel, JSON, NDJSON, GeoJSON).
+// in the format asked for (CSV, Excel, JSON, NDJSON, GeoJSON, Parquet).
 import { useState } from "react";
 import { downloadDump, explainError } from "@/lib/api-client";
 import { DUMP_FORMATS, dumpPath, type DumpFormat, type ViewState } from "@/lib/view-state";
@@ -13,6 +13,7 @@ const LABELS: Record<DumpFormat, string> = {
   json: "JSON",
   ndjson: "NDJSON",
   geojson: "GeoJSON",
+  parquet: "Parquet",
 };
 
 export function ExportButtons({ view, filename }: { view: ViewState; filename: string }) {

@@ -1,5 +1,5 @@
 // A dump (contract §9) in the datastore's words: the whole table, or a search of it, as csv,
-// tsv, json or xml text, or (ours) ndjson, geojson or an xlsx workbook, in pieces of one chunk
+// tsv, json or xml text, or (ours) ndjson, geojson, an xlsx workbook or a parquet file, in pieces of one chunk
 // of rows each from engine.iterate() (one snapshot), so memory holds one chunk however big the
 // table. Check order as for search:
 // parameters (409; a dump's answer makes it 400) → exists (404) → may read (403) → names
@@ -10,11 +10,12 @@ import { ErrorBag } from "./errors";
 import { dumpConflict } from "./dump-conflict";
 import { delimitedLine, rowLine, xmlRow, type ColumnInfo } from "./formats";
 import { featureText, geoPlan, type GeoPlan } from "./geojson";
+import { parquetWriter } from "./parquet";
 import { bindSearch, parseSearchParams } from "./search-query";
 import { asBool, asInt, isUnset, type Params } from "./validate";
 import { XLSX_MAX_ROWS, xlsxWriter } from "./xlsx";
 
-export const DUMP_FORMATS = ["csv", "tsv", "json", "xml", "ndjson", "geojson", "xlsx"] as const;
+export const DUMP_FORMATS = ["csv", "tsv", "json", "xml", "ndjson", "geojson", "xlsx", "parquet"] as const;
 export type DumpFormat = (typeof DUMP_FORMATS)[number];
 
 const XML_OPEN = '<data xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">\n';
@@ -25,7 +26,7 @@ interface Rendering {
   tail: string;
 }
 
-function rendering(format: Exclude<DumpFormat, "xlsx">, cols: ColumnInfo[], geo: GeoPlan | null): Rendering {
+function rendering(format: Exclude<DumpFormat, "xlsx" | "parquet">, cols: ColumnInfo[], geo: GeoPlan | null): Rendering {
   switch (format) {
     case "csv":
     case "tsv": {
@@ -113,15 +114,19 @@ export async function openDump(ctx: ActionContext, idOrAlias: string, params: Pa
     }
     yield head + render.tail;
   }
-  async function* workbook(): AsyncGenerator<Uint8Array, void, undefined> {
-    const book = xlsxWriter(cols, resource.name || resource.id);
-    yield book.head();
-    for (let next = first; !next.done; next = await chunks.next()) yield book.rows(next.value);
-    yield book.tail();
+  async function* bytes(file: { head(): Uint8Array; rows(rows: unknown[][]): Uint8Array; tail(): Uint8Array }): AsyncGenerator<Uint8Array, void, undefined> {
+    yield file.head();
+    for (let next = first; !next.done; next = await chunks.next()) {
+      const piece = file.rows(next.value);
+      if (piece.length) yield piece;
+    }
+    yield file.tail();
   }
   async function* pieces(): AsyncGenerator<string | Uint8Array, void, undefined> {
     try {
-      yield* format === "xlsx" ? workbook() : text(rendering(format, cols, geo));
+      if (format === "xlsx") yield* bytes(xlsxWriter(cols, resource.name || resource.id));
+      else if (format === "parquet") yield* bytes(parquetWriter(cols));
+      else yield* text(rendering(format, cols, geo));
     } finally {
       await chunks.return?.();
     }

@@ -1,7 +1,9 @@
-// The dump's formats people ask for (docs/api.md "Downloads"): ndjson, geojson and xlsx, each
-// read back with a reader of its own (the workbook with exceljs, which did not write it) and
-// compared, value by value and type by type, with datastore_search.
+// The dump's formats people ask for (docs/api.md "Downloads"): ndjson, geojson, xlsx and parquet,
+// each read back with a reader of its own (the workbook with exceljs, which did not write it;
+// the parquet file with hyparquet, not hyparquet-writer) and compared, value by value and type
+// by type, with datastore_search.
 import ExcelJS from "exceljs";
+import { parquetMetadata, parquetReadObjects } from "hyparquet";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDatastore } from "../datastore";
 import { freshDb } from "../test/api";
@@ -204,5 +206,79 @@ describe("xlsx", () => {
     expect((await dump(id, { format: "xlsx", offset: "1", limit: "2" })).status).toBe(200);
     const narrowed = await dump(id, { format: "xlsx", filters: JSON.stringify({ n: [5, 6] }) });
     expect(narrowed.status).toBe(200);
+  }, 120_000);
+});
+
+describe("parquet", () => {
+  async function parquet(id: string, query: Record<string, string> = {}) {
+    const res = await dump(id, { format: "parquet", ...query });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("application/vnd.apache.parquet");
+    expect(res.headers.get("content-disposition")).toBe(`attachment; filename="${id}.parquet"`);
+    const file = res.bytes.buffer.slice(res.bytes.byteOffset, res.bytes.byteOffset + res.bytes.byteLength) as ArrayBuffer;
+    return { meta: parquetMetadata(file), rows: (await parquetReadObjects({ file })) as Record<string, unknown>[] };
+  }
+
+  it("typed columns, value for value as datastore_search gives them", async () => {
+    const { meta, rows } = await parquet(BOOKS);
+    const types = Object.fromEntries(meta.schema.slice(1).map((e) => [e.name, [e.type, e.logical_type?.type ?? e.converted_type ?? null]]));
+    expect(types).toEqual({
+      _id: ["INT64", null],
+      title: ["BYTE_ARRAY", "STRING"],
+      author: ["BYTE_ARRAY", "STRING"],
+      year: ["INT32", null],
+      rating: ["DOUBLE", null],
+      in_stock: ["BOOLEAN", null],
+      updated: ["INT64", "TIMESTAMP"],
+      tags: ["BYTE_ARRAY", "JSON"],
+      meta: ["BYTE_ARRAY", "JSON"],
+      note: ["BYTE_ARRAY", "STRING"],
+    });
+    const records = await searchRecords(BOOKS);
+    expect(rows.length).toBe(records.length);
+    records.forEach((r, i) => {
+      const expected = {
+        ...r,
+        _id: BigInt(r._id as number),
+        updated: r.updated === null ? null : new Date(`${r.updated}Z`),
+      };
+      expect(rows[i], `row ${i + 1}`).toEqual(expected);
+    });
+  });
+
+  it("dates, times (with their fraction), timestamps in microseconds, int8; row groups past the first", async () => {
+    const id = ok(
+      await admin("datastore_create", {
+        resource: { name: "times" },
+        fields: [
+          { id: "d", type: "date" },
+          { id: "t", type: "time" },
+          { id: "ts", type: "timestamp" },
+          { id: "big", type: "int8" },
+        ],
+        records: [
+          { d: "2024-02-29", t: "13:45:10.5", ts: "2001-02-03T04:05:06", big: "9007199254740991" },
+          { d: null, t: null, ts: null, big: null },
+        ],
+      }),
+    ).resource_id;
+    const { meta, rows } = await parquet(id);
+    expect(meta.schema.find((e) => e.name === "t")?.logical_type).toEqual({ type: "TIME", isAdjustedToUTC: false, unit: "MICROS" });
+    expect(meta.schema.find((e) => e.name === "ts")?.logical_type).toEqual({ type: "TIMESTAMP", isAdjustedToUTC: false, unit: "MICROS" });
+    expect(rows[1]).toEqual({ _id: 2n, d: null, t: null, ts: null, big: null });
+    expect(rows[0].d).toEqual(new Date("2024-02-29T00:00:00Z"));
+    expect(rows[0].t).toBe(49_510_500_000n);
+    expect(rows[0].big).toBe(9007199254740991n);
+    // the column as stored: microseconds since 1970, not adjusted to UTC
+    const raw = await parquetReadObjects({ file: (await dump(id, { format: "parquet" })).bytes.buffer as ArrayBuffer, utf8: true, columns: ["ts"], parsers: { timestampFromMicroseconds: (v: bigint) => v } as never });
+    expect(raw[0].ts).toBe(981173106000000n);
+    expect(ok(await admin("datastore_search", { resource_id: id })).records[0].ts).toBe("2001-02-03T04:05:06");
+    const many = ok(await admin("datastore_create", { resource: { name: "many" }, fields: [{ id: "n", type: "int4" }] })).resource_id;
+    const { engine } = await getDatastore();
+    await bulkInsert(engine, many, Array.from({ length: 120_000 }, (_, i) => ({ n: i })));
+    const big = await parquet(many, { fields: "n" });
+    expect(big.meta.row_groups.length).toBe(3);
+    expect(big.rows.length).toBe(120_000);
+    expect(big.rows[119_999]).toEqual({ n: 119_999 });
   }, 120_000);
 });

@@ -13,6 +13,7 @@ const CONTENT_TYPES: Record<DumpFormat, string> = {
   ndjson: "application/x-ndjson; charset=utf-8",
   geojson: "application/geo+json; charset=utf-8",
   xlsx: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+  parquet: "application/vnd.apache.parquet",
 };
 
 function body({ pieces, close }: Pick<Dump, "pieces" | "close">): ReadableStream<Uint8Array> {

@@ -125,7 +125,7 @@ export function actionCurl(origin: string, call: ActionCall): string {
 }
 
 /** The dump's formats, as its Download menu offers them. */
-export const DUMP_FORMATS = ["csv", "xlsx", "json", "ndjson", "geojson"] as const;
+export const DUMP_FORMATS = ["csv", "xlsx", "json", "ndjson", "geojson", "parquet"] as const;
 export type DumpFormat = (typeof DUMP_FORMATS)[number];
 
 /** All matching rows of the view (no limit/offset), in its order and columns; GeoJSON's points

@@ -1,0 +1,124 @@
+// The dump's Parquet: typed columns (int2/int4 INT32, int8 and _id INT64, numbers DOUBLE, bool
+// BOOLEAN, date DATE, timestamp TIMESTAMP and time TIME in microseconds, not adjusted to UTC as
+// the datastore keeps them, text STRING, json and arrays JSON), Snappy-compressed, written by
+// hyparquet-writer a row group at a time: the bytes of each group go out as it is made, so
+// memory holds one group (ROW_GROUP rows), however big the table.
+import { ByteWriter, ParquetWriter, type SchemaElement } from "hyparquet-writer";
+import type { ColumnInfo } from "./formats";
+
+const ROW_GROUP = 50_000;
+
+type Element = SchemaElement;
+
+function element(c: ColumnInfo): Element {
+  const o = { name: c.id, repetition_type: "OPTIONAL" } as const;
+  switch (c.type) {
+    case "int2":
+    case "int4":
+      return { ...o, type: "INT32" };
+    case "int8":
+    case "int":
+      return { ...o, type: "INT64" };
+    case "float4":
+    case "float8":
+    case "numeric":
+    case "float":
+      return { ...o, type: "DOUBLE" };
+    case "bool":
+      return { ...o, type: "BOOLEAN" };
+    case "date":
+      return { ...o, type: "INT32", converted_type: "DATE", logical_type: { type: "DATE" } };
+    case "timestamp":
+      return { ...o, type: "INT64", logical_type: { type: "TIMESTAMP", isAdjustedToUTC: false, unit: "MICROS" } };
+    case "time":
+      return { ...o, type: "INT64", logical_type: { type: "TIME", isAdjustedToUTC: false, unit: "MICROS" } };
+    case "text":
+      return { ...o, type: "BYTE_ARRAY", converted_type: "UTF8", logical_type: { type: "STRING" } };
+    default:
+      return { ...o, type: "BYTE_ARRAY", converted_type: "JSON", logical_type: { type: "JSON" } };
+  }
+}
+
+/** Microseconds since midnight of "HH:MM:SS[.ffffff]", or null. */
+function timeMicros(text: string): bigint | null {
+  const m = /^(\d{1,2}):(\d{2})(?::(\d{2}))?(?:\.(\d{1,6}))?$/.exec(text);
+  if (!m) return null;
+  const seconds = Number(m[1]) * 3600 + Number(m[2]) * 60 + Number(m[3] ?? 0);
+  return BigInt(seconds) * 1_000_000n + BigInt((m[4] ?? "").padEnd(6, "0") || "0");
+}
+
+/** Microseconds since 1970 of an ISO timestamp without zone, or null. */
+function timestampMicros(text: string): bigint | null {
+  const m = /^(.*?T\d{2}:\d{2}(?::\d{2})?)(?:\.(\d{1,6}))?$/.exec(text.replace(" ", "T"));
+  if (!m) return null;
+  const ms = Date.parse(`${m[1]}Z`);
+  return Number.isFinite(ms) ? BigInt(ms) * 1000n + BigInt((m[2] ?? "").padEnd(6, "0") || "0") : null;
+}
+
+function daysOf(text: string): number | null {
+  const ms = Date.parse(`${text}T00:00:00Z`);
+  return Number.isFinite(ms) ? Math.round(ms / 86_400_000) : null;
+}
+
+/** A value as its column's physical type holds it (what does not fit: null). */
+function convert(c: ColumnInfo, v: unknown): unknown {
+  if (v === null || v === undefined) return null;
+  switch (c.type) {
+    case "int2":
+    case "int4":
+      return Number(v);
+    case "int8":
+    case "int":
+      return typeof v === "bigint" ? v : BigInt(typeof v === "number" ? Math.trunc(v) : String(v));
+    case "float4":
+    case "float8":
+    case "numeric":
+    case "float":
+      return Number(v);
+    case "bool":
+      return Boolean(v);
+    case "date":
+      return typeof v === "string" ? daysOf(v) : null;
+    case "timestamp":
+      return typeof v === "string" ? timestampMicros(v) : null;
+    case "time":
+      return typeof v === "string" ? timeMicros(v) : null;
+    case "text":
+      return String(v);
+    default:
+      return v;
+  }
+}
+
+/** The file in pieces: `head` (the magic bytes), `rows` for each chunk (bytes once a row group
+ *  is full, else none), then `tail` (the last group and the footer). */
+export function parquetWriter(cols: ColumnInfo[]) {
+  const writer = new ByteWriter();
+  const file = new ParquetWriter({ writer, schema: [{ name: "root", num_children: cols.length }, ...cols.map(element)], codec: "SNAPPY", createdBy: "Datastore Explorer" });
+  let pending: unknown[][] = [];
+  // what was written since the last piece; the writer's offsets stay counted from the start
+  const take = (): Uint8Array => {
+    const out = writer.getBytes().slice();
+    writer.index = 0;
+    return out;
+  };
+  const group = () => {
+    if (!pending.length) return;
+    const rows = pending;
+    pending = [];
+    file.write({ columnData: cols.map((c, j) => ({ name: c.id, data: rows.map((r) => convert(c, r[j])) })), rowGroupSize: rows.length });
+  };
+  return {
+    head: take,
+    rows(rows: unknown[][]): Uint8Array {
+      for (const r of rows) pending.push(r);
+      if (pending.length >= ROW_GROUP) group();
+      return take();
+    },
+    tail(): Uint8Array {
+      group();
+      file.finish();
+      return take();
+    },
+  };
+}
