@@ -40,13 +40,19 @@ const RUNNING = Symbol.for("datastore-explorer.running-imports");
 
 /**
  * What this process keeps: its imports running, by upload id, so that a DELETE or the client
- * leaving stops one at once; and whether uploads left by an earlier run were swept. On
+ * leaving stops one at once; whether uploads left by an earlier run were swept. On
  * globalThis: Next may load a module more than once (the instrumentation hook's bundle has copies
  * of its own), and every copy must see the same imports.
  */
-function here(): { running: Map<string, AbortController>; swept: boolean } {
-  const g = globalThis as { [RUNNING]?: { running: Map<string, AbortController>; swept: boolean } };
-  return (g[RUNNING] ??= { running: new Map(), swept: false });
+interface Here {
+  running: Map<string, AbortController>;
+  swept: boolean;
+  warned: boolean;
+}
+
+function here(): Here {
+  const g = globalThis as { [RUNNING]?: Here };
+  return (g[RUNNING] ??= { running: new Map(), swept: false, warned: false });
 }
 
 /** Removes uploads and import states unused for DATASTORE_UPLOAD_TTL_SECONDS, but those being
@@ -59,6 +65,13 @@ async function sweep(imports: Imports): Promise<void> {
   } catch (e) {
     console.error("upload: sweeping expired uploads failed", e);
   }
+}
+
+/** An upload another app server imports, whose file this one does not see: said once. */
+function unshared(): void {
+  if (here().warned) return;
+  here().warned = true;
+  console.warn(`upload: an upload is being imported by another app server, but its file is not in DATASTORE_UPLOAD_DIR (${config.uploadDir}) here: app servers must share that directory`);
 }
 
 /** Uploads left by an earlier run of the server are swept on first use. */
@@ -175,8 +188,10 @@ export async function showUpload(ctx: ActionContext, id: string) {
   const upload = findUpload(id, owner);
   const found = isUploadId(id) ? await imports.get(id) : undefined;
   const row = found?.owner === owner ? found : undefined;
-  if (!upload && row?.state !== "imported") throw DatastoreError.notFound(`Upload "${id}" was not found.`);
-  const state = row?.state === "imported" ? "imported" : row?.state === "importing" && row.age <= STALE_SECONDS ? "importing" : "ready";
+  const importing = row?.state === "importing" && row.age <= STALE_SECONDS;
+  if (!upload && !importing && row?.state !== "imported") throw DatastoreError.notFound(`Upload "${id}" was not found.`);
+  if (!upload && importing) unshared();
+  const state = row?.state === "imported" ? "imported" : importing ? "importing" : "ready";
   return {
     upload_id: id,
     state,
