@@ -7,6 +7,7 @@
 // prints (and writes as JSON) median and p95 per query, the margin over the floor, throughput,
 // server memory, import rate, index build times and file size. Every figure comes from this run.
 // `--engine postgres` runs the PostgreSQL engine's scenarios instead (bench-postgres.ts);
+// `--only aggregate` only the exact aggregate and summary beside their floors (bench-aggregate.ts),
 // `--only upload` runs only the upload scenario (bench-upload.ts), `--only import` only the
 // import beside its floor (bench-import.ts); `--compare DIR` this
 // checkout's server beside another checkout's, taking turns (bench-compare.ts).
@@ -28,6 +29,7 @@ import { freePort, startArgs } from "../lib/test/server";
 import { formatImportComparison, importOnly, measureImportFloor, timedImport } from "./bench-import";
 import { benchLearned, printLearned } from "./bench-learned";
 import { formatMixedLoad, mixedLoad } from "./bench-mixed";
+import { aggregateOnly } from "./bench-aggregate";
 import { benchUpload, formatUpload } from "./bench-upload";
 import { benchViews, formatViews } from "./bench-views";
 
@@ -551,7 +553,8 @@ async function main() {
   const only = process.argv.indexOf("--only");
   if (only >= 0) {
     if (process.argv[only + 1] === "import") return importOnly(CSV, path.join(DIR, "import-scratch.db"), RESULTS);
-    if (process.argv[only + 1] !== "upload") throw new Error(`--only: "${process.argv[only + 1]}" is not a scenario run alone (upload, import)`);
+    if (process.argv[only + 1] === "aggregate") return aggregateOnly(DB, RESULTS);
+    if (process.argv[only + 1] !== "upload") throw new Error(`--only: "${process.argv[only + 1]}" is not a scenario run alone (upload, import, aggregate)`);
     return uploadOnly();
   }
   let meta: BuildMeta;
