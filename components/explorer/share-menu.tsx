@@ -24,7 +24,7 @@ export function ShareMenu({ view, saved, title }: { view: ViewState; saved: Save
   const baseId = useId();
   const links = open ? shareLinks(window.location.origin, view, saved) : null;
   return (
-    <div className="relative">
+    <div className="relative" onKeyDown={(e) => e.key === "Escape" && setOpen(false)}>
       <Button aria-expanded={open} aria-controls={`${baseId}-panel`} onClick={() => setOpen(!open)}>
         Share
       </Button>

@@ -33,7 +33,7 @@ export function ViewsMenu({ view }: { view: ViewState }) {
   const views = useResourceViews(view.resource_id);
   const list = views.data ?? [];
   return (
-    <div className="relative">
+    <div className="relative" onKeyDown={(e) => e.key === "Escape" && setOpen(false)}>
       <Button aria-expanded={open} aria-controls="saved-views-list" onClick={() => setOpen(!open)}>
         Views{views.data ? ` (${list.length})` : ""}
       </Button>
