@@ -57,12 +57,6 @@ export function copyCheck(r: PgResource, name: string, values: unknown[]): strin
       LIMIT 1) AS c`;
 }
 
-/** As copyCheck for a replica: `ok` when it has replayed the copy's version of the resource. */
-export function replicaCheck(r: PgResource, values: unknown[]): string {
-  const $ = (v: unknown) => `$${values.push(v)}`;
-  return `SELECT version >= ${$(String(r.version))}::int8 AS ok FROM datastore_resources WHERE id = ${$(r.id)}`;
-}
-
 /** As findResource, and locks the catalog row until the transaction ends, so writers to one
  *  resource (on any app server) take turns; the row read is the latest committed. */
 export async function lockResource(db: Queryable, idOrAlias: string): Promise<PgResource | undefined> {

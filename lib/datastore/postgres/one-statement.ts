@@ -1,12 +1,12 @@
 // A search in one statement, outside any transaction (a statement sees one snapshot): a check of
-// the copy of the resource it was planned on (catalog.ts copyCheck, replicaCheck), the page, and
-// its total when one must be counted, the page and the count gated by the check, so a copy behind
-// the catalog reads no rows. Prepared once per connection (connection.ts). It answers one row per
+// the copy of the resource it was planned on (catalog.ts copyCheck), the page, and its total when
+// one must be counted, the page and the count gated by the check, so a copy behind the catalog
+// reads no rows. Prepared once per connection (connection.ts). It answers one row per
 // page row (one row for an empty page): the check, the page's length, the total, then the page.
 import type pg from "pg";
 import type { SearchOutput, SearchQuery } from "../engine";
 import { encodeRecords } from "../formats";
-import { copyCheck, replicaCheck } from "./catalog";
+import { copyCheck } from "./catalog";
 import { prepared } from "./connection";
 import { countPlan } from "./count";
 import { rankedPage, type IdRanks } from "./ranked";
@@ -15,11 +15,11 @@ import type { PgResource } from "./resource";
 import { pageOutput, totalFromPage } from "./search";
 
 /** How the copy is checked: against the name it was looked up by (on the primary: it may be a
- *  copy kept from an earlier request), by the version a replica has replayed, or not at all
- *  (the caller's copy stands, as for a dump's chunks). */
-export type CopyCheckMode = { name: string } | "replica" | "none";
+ *  copy kept from an earlier request), or not at all (the caller's copy stands: a replica whose
+ *  version was checked first, a dump's chunks). */
+export type CopyCheckMode = { name: string } | "none";
 
-/** The check failed: a replica behind the copy, or a copy behind the catalog. Nothing was read. */
+/** The check failed: the copy is behind the catalog. Nothing was read. */
 export const NOT_CURRENT = Symbol("not current");
 
 /** `plan`: the search's (read-plan.ts), for a search that inOneStatement (search.ts) allows. */
@@ -65,7 +65,7 @@ async function once(
   page: (gate?: string) => string,
   total?: (gate: string) => string,
 ): Promise<{ rows: unknown[][]; total: number | null } | typeof NOT_CURRENT> {
-  const cte = check === "none" ? "SELECT true AS ok" : check === "replica" ? replicaCheck(r, values) : copyCheck(r, check.name, values);
+  const cte = check === "none" ? "SELECT true AS ok" : copyCheck(r, check.name, values);
   const gate = check === "none" ? undefined : "coalesce((SELECT ok FROM c), false)";
   const text =
     `WITH c AS (${cte}), p AS (${page(gate)}) ` +

@@ -4,14 +4,14 @@
 // so connections beyond that stay free for cheap reads.
 //
 // Most searches read in one statement, on a connection of their own without a transaction (one
-// statement sees one snapshot; one-statement.ts), which checks the caller's copy of the resource
-// in the same round trip. Other reads run in one REPEATABLE READ READ ONLY transaction (one
-// snapshot for their statements). With a replica, a read goes there first and checks the
-// resource's version there: behind the version the engine just read from the primary (or
-// missing), the replica has not replayed a write already acknowledged, and the read goes to the
-// primary. Without one, a search given the name its copy was looked up by checks that the copy is
-// the catalog's current one (the engine keeps copies across requests); when it is not, it reads
-// nothing and fails with DatastoreError.changed (or 404 when the resource is gone).
+// statement sees one snapshot; one-statement.ts). Other reads run in one REPEATABLE READ READ
+// ONLY transaction (one snapshot for their statements). With a replica, a read goes there once
+// the resource's version there is checked: behind the version the engine just read from the
+// primary (or missing), the replica has not replayed a write already acknowledged, and the read
+// goes to the primary. Without one, a search given the name its copy was looked up by checks,
+// in the same round trip, that the copy is the catalog's current one (the engine keeps copies
+// across requests); when it is not, it reads nothing and fails with DatastoreError.changed (or
+// 404 when the resource is gone).
 import type pg from "pg";
 import type { AggregateOutput, AggregateSpec, HistogramOutput, ResourceStats, SearchOutput, SearchQuery, SummaryOptions, SummaryOutput, ValueCountsOutput } from "../engine";
 import { keysetPages } from "../keyset";
@@ -70,7 +70,7 @@ interface ReadHow {
   name?: string;
   /** A search's plan, built once for the judge and the read. */
   plan?: ReadPlan;
-  /** The primary only (the replica was behind). */
+  /** The primary only (the replica went away). */
   primary?: boolean;
 }
 
@@ -99,7 +99,7 @@ export class PgReads {
   async search(r: PgResource, q: SearchQuery, client: string, name?: string): Promise<SearchOutput> {
     const plan = planSearch(r, q);
     const costed: CostedRead = { op: "search", query: q };
-    const check = (s: Session): CopyCheckMode => (s.pool === "replica" ? "replica" : name !== undefined ? { name } : "none");
+    const check = (s: Session): CopyCheckMode => (s.pool === "primary" && name !== undefined ? { name } : "none");
     const rank = bestFirstRank(plan.where, q);
     const list = rank === null ? undefined : this.lists.get(listKey(r, plan.where, rank));
     if (list) return await this.read(r, client, costed, (s) => rankedOnce(s.db, r, q, plan, list, check(s)), { tx: false, name, plan });
@@ -224,32 +224,28 @@ export class PgReads {
       throw await this.staleOr(e, how);
     }
     await this.end(session);
-    if (out === NOT_CURRENT) {
-      if (session.pool === "replica") return this.run(r, await this.open(r, { ...how, primary: true }), fn, how);
-      throw await this.notCurrent(how.name ?? r.id);
-    }
+    if (out === NOT_CURRENT) throw await this.notCurrent(how.name ?? r.id);
     this.served[session.pool]++;
     return out;
   }
 
   /** A connection for the read: bare (readTimeout) for one statement, else in a read-only
-   *  transaction. On the replica first, when there is one: a transaction checks there that the
-   *  replica has the copy's version (one statement checks in itself); else the primary, where a
-   *  transaction checks the copy against `how.name` when given. */
+   *  transaction. On the replica when there is one and it has the copy's version; else the
+   *  primary, where a transaction checks the copy against `how.name` when given (one statement
+   *  checks it in itself). */
   private async open(r: PgResource, how: ReadHow): Promise<Session> {
     const replica = this.opts.replica;
     if (replica && !this.replicaDown && !how.primary) {
       let c: pg.PoolClient | null = null;
       try {
         c = await replica.connect();
-        if (!how.tx) {
-          await readTimeout(c, this.opts.limits.queryTimeoutMs);
-          return { db: c, pool: "replica", tx: false };
-        }
-        await c.query(BEGIN_READ(this.opts.limits));
+        // Its version first, on its own: a statement naming the resource's table or columns
+        // would fail on a replica that has not replayed their creation yet.
+        if (how.tx) await c.query(BEGIN_READ(this.opts.limits));
+        else await readTimeout(c, this.opts.limits.queryTimeoutMs);
         const { rows } = await c.query<[unknown]>({ text: "SELECT version FROM datastore_resources WHERE id = $1", values: [r.id], rowMode: "array" });
-        if (rows.length && Number(rows[0][0]) >= r.version) return { db: c, pool: "replica", tx: true };
-        await c.query("ROLLBACK");
+        if (rows.length && Number(rows[0][0]) >= r.version) return { db: c, pool: "replica", tx: how.tx };
+        if (how.tx) await c.query("ROLLBACK");
         c.release();
       } catch (e) {
         c?.release(isConnectionError(e) ? (e as Error) : true);
