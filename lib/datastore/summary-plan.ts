@@ -25,6 +25,9 @@ export const SUMMARY_LIMITS = {
   minMatches: 1_000,
   /** …among the first rows by `_id` (as value counts read them). */
   firstRows: 100_000,
+  /** Rows an exact summary reads at a time where rows come whole (PostgreSQL), so that a table
+   *  of millions is never held in memory at once. */
+  chunkRows: 50_000,
 };
 export type SummaryLimits = typeof SUMMARY_LIMITS;
 
@@ -38,10 +41,11 @@ export interface Tallied {
   tallies: Tally[];
 }
 
-/** Tallies rows of the fields' values as stored (`stored` turns an engine's value into that). */
-export function tally(types: TypeName[], rows: Iterable<unknown[]>, stored?: ((v: unknown) => Stored)[]): Tallied {
-  const tallies = types.map((t) => new Tally(t));
-  let n = 0;
+/** Tallies rows of the fields' values as stored (`stored` turns an engine's value into that);
+ *  `into`: rows tallied before (a read in chunks), added to. */
+export function tally(types: TypeName[], rows: Iterable<unknown[]>, stored?: ((v: unknown) => Stored)[], into?: Tallied): Tallied {
+  const tallies = into?.tallies ?? types.map((t) => new Tally(t));
+  let n = into?.rows ?? 0;
   for (const row of rows) {
     n++;
     for (let j = 0; j < tallies.length; j++) tallies[j].add(stored ? stored[j](row[j]) : (row[j] as Stored));

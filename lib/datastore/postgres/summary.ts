@@ -4,7 +4,7 @@
 import { column } from "../catalog-row";
 import type { SearchQuery, SummaryOptions, SummaryOutput } from "../engine";
 import { runLater } from "../stepwise";
-import { SUMMARY_LIMITS, summaryPlan, tally, type SummaryLimits } from "../summary-plan";
+import { SUMMARY_LIMITS, summaryPlan, tally, type SummaryLimits, type Tallied } from "../summary-plan";
 import { isArrayType, type Stored, type TypeName } from "../types";
 import { OVER_BUDGET, within } from "./budget";
 import { searchWhere } from "./read-plan";
@@ -59,7 +59,17 @@ export async function summary(db: Queryable, r: PgResource, query: SearchQuery, 
       const all = await within(db, limits.budgetMs, () => read("", [], cap));
       return all === OVER_BUDGET ? null : all;
     },
-    all: () => read("", []),
+    // Every matching row, in chunks by _id (one snapshot: the read's transaction).
+    all: async () => {
+      let acc: Tallied | undefined;
+      for (let last = 0; ; ) {
+        const sql = `SELECT t._id, ${cols} FROM ${q(r.table)} AS t WHERE ${where.sql()} AND t._id > $${base + 1} ORDER BY t._id LIMIT $${base + 2}`;
+        const { rows } = await db.query<unknown[]>({ text: sql, values: [...where.params, last, limits.chunkRows], rowMode: "array" });
+        acc = tally(types, rows.map((row) => row.slice(1)), stored, acc);
+        if (rows.length < limits.chunkRows) return acc;
+        last = Number(rows[rows.length - 1][0]);
+      }
+    },
     first: async (rows) => {
       const lastId = await nthId(db, r, rows);
       return lastId === undefined ? undefined : read(` AND t._id <= $${base + 1}`, [lastId]);

@@ -207,7 +207,7 @@ describe("summary of a big table on read workers", () => {
 
 describe("summary past its budgets", () => {
   const BIG = 3000;
-  const SMALL: SummaryLimits = { budgetMs: 1000, exactRows: 500, sampleRows: 300, minMatches: 100, firstRows: 1000 };
+  const SMALL: SummaryLimits = { ...SUMMARY_LIMITS, budgetMs: 1000, exactRows: 500, sampleRows: 300, minMatches: 100, firstRows: 1000 };
   let file: string;
   let engine: DatastoreEngine;
   let c: Conn;
