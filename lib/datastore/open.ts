@@ -32,8 +32,8 @@ export interface EngineOptions {
   bulkFullText?: FullTextMode;
   /** Index learning; default the configuration's (DATASTORE_ADAPTIVE_*). */
   learning?: LearnSettings;
-  /** SQLite: bytes of search answers kept per resource version, with read workers; default
-   *  DATASTORE_PAGE_CACHE_MB. */
+  /** Bytes of search answers kept per resource version (SQLite: with read workers;
+   *  PostgreSQL: checked against the catalog before each use); default DATASTORE_PAGE_CACHE_MB. */
   pageCacheBytes?: number;
 }
 
@@ -54,6 +54,7 @@ export async function openEngine(options: EngineOptions = {}): Promise<Datastore
       bulkFullText: options.bulkFullText ?? config.pgBulkFullText,
       learning: options.learning ?? config,
       writeTimeoutMs: config.writeTimeoutMs,
+      pageCacheBytes: options.pageCacheBytes ?? config.pageCacheMb * 2 ** 20,
     });
   }
   const { openSqliteEngine } = await import("./sqlite/engine");

@@ -22,7 +22,7 @@ describe.skipIf(!url)("kept catalog copies across app servers", () => {
 
   beforeAll(async () => {
     a = await openPostgresEngine({ url: url!, schema, poolSize: 3, limits: config });
-    b = await openPostgresEngine({ url: url!, schema, poolSize: 3, limits: config });
+    b = await openPostgresEngine({ url: url!, schema, poolSize: 3, limits: config, pageCacheBytes: 1 << 20 });
   });
   afterAll(async () => {
     await Promise.all([a?.close(), b?.close()]);
@@ -66,6 +66,17 @@ describe.skipIf(!url)("kept catalog copies across app servers", () => {
     await call(a, "datastore_create", { resource_id: "r1", fields: [{ id: "n", type: "int" }, { id: "m", type: "text" }], records: [{ n: 3, m: "x" }] });
     expect(await records(b, { resource_id: "r1", filters: { m: "x" }, fields: "n,m" })).toEqual({ records: [{ n: 3, m: "x" }], total: 1 });
     expect(await records(b, { resource_id: "r1", limit: 1, fields: "n" })).toEqual({ records: [{ n: 1 }], total: 3 });
+  });
+
+  it("an answer B keeps is given again only while the resource is unchanged", async () => {
+    await call(a, "datastore_create", { resource_id: "r6", fields: [{ id: "n", type: "int" }], records: [{ n: 1 }, { n: 2 }] });
+    const q = { resource_id: "r6", filters: { n: [1, 2, 3] }, fields: "n" };
+    expect(await records(b, q)).toEqual({ records: [{ n: 1 }, { n: 2 }], total: 2 });
+    expect(await records(b, q)).toEqual({ records: [{ n: 1 }, { n: 2 }], total: 2 });
+    await call(a, "datastore_upsert", { resource_id: "r6", method: "insert", records: [{ n: 3 }] });
+    expect(await records(b, q)).toEqual({ records: [{ n: 1 }, { n: 2 }, { n: 3 }], total: 3 });
+    await call(a, "resource_patch", { id: "r6", private: true });
+    expect(await refused(records(b, q, null))).toMatchObject({ kind: "authorization" });
   });
 
   it("a search on a copy behind the catalog reads nothing and says the resource changed", async () => {

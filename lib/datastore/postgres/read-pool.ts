@@ -15,12 +15,13 @@
 import type pg from "pg";
 import type { AggregateOutput, AggregateSpec, HistogramOutput, ResourceStats, SearchOutput, SearchQuery, SummaryOptions, SummaryOutput, ValueCountsOutput } from "../engine";
 import { keysetPages } from "../keyset";
+import { PageCache } from "../page-cache";
 import type { ReadLimits } from "../read-limits";
 import { ReadScheduler } from "../read-scheduler";
 import { DatastoreError } from "../errors";
 import { aggregate } from "./aggregate";
 import { copyCheck, findResource } from "./catalog";
-import { readTimeout } from "./connection";
+import { prepared, readTimeout } from "./connection";
 import { codeOf, isConnectionError } from "./errors";
 import { histogram } from "./histogram";
 import { observed, type PgIndexLearner } from "./learned-indexes";
@@ -42,6 +43,8 @@ export interface PgReadsOptions {
   expensiveLimit: number;
   limits: ReadLimits;
   learner?: PgIndexLearner;
+  /** Search answers kept (../page-cache.ts); 0 or unset: none. */
+  pageCacheBytes?: number;
 }
 
 /** Rows per chunk of a dump (as the SQLite engine's). */
@@ -77,6 +80,13 @@ interface ReadHow {
 /** A column or table the statement names is gone (undefined_column, undefined_table). */
 const STALE_SHAPE = new Set(["42703", "42P01"]);
 
+/** Whether copy `r` is still the catalog's current one for `name` (catalog.ts copyCheck). */
+async function copyIsCurrent(db: pg.PoolClient, r: PgResource, name: string): Promise<boolean> {
+  const values: unknown[] = [];
+  const text = `SELECT coalesce((SELECT ok FROM (${copyCheck(r, name, values)}) AS k), false)`;
+  return (await db.query<[boolean]>({ ...prepared(db, text), values, rowMode: "array" })).rows[0][0];
+}
+
 export class PgReads {
   /** Reads served by each pool, for tests. */
   readonly served = { primary: 0, replica: 0 };
@@ -86,17 +96,34 @@ export class PgReads {
   /** Best-first pages' ranked lists (ranked.ts), shared by every connection. */
   private readonly lists = new RankedLists();
   private readonly judge = new CostJudge(this.lists);
+  /** Answers of searches on checked copies, by the copy's table and version: one answers again
+   *  once a statement that reads nothing else has found the copy still current. */
+  private readonly pages: PageCache;
   private replicaDown = false;
   /** Expensive reads running (the scheduler counts them too, but does not say). */
   private runningExpensive = 0;
 
   constructor(private readonly opts: PgReadsOptions) {
     this.scheduler = new ReadScheduler(Math.max(1, opts.expensiveLimit));
+    this.pages = new PageCache(opts.pageCacheBytes ?? 0);
   }
 
   /** The plan is built once: the judge reads it, then the search runs it. `name`: the name the
    *  copy `r` was looked up by, to check it against the catalog (see top). */
   async search(r: PgResource, q: SearchQuery, client: string, name?: string): Promise<SearchOutput> {
+    if (name === undefined || this.opts.replica) return this.searchNow(r, q, client, name);
+    const state = `${r.table}\0${r.version}`;
+    const kept = this.pages.get(state, q);
+    if (kept) {
+      if (await this.current(r, name)) return kept;
+      throw await this.notCurrent(name);
+    }
+    const out = await this.searchNow(r, q, client, name);
+    this.pages.keep(state, q, out);
+    return out;
+  }
+
+  private async searchNow(r: PgResource, q: SearchQuery, client: string, name?: string): Promise<SearchOutput> {
     const plan = planSearch(r, q);
     const costed: CostedRead = { op: "search", query: q };
     const check = (s: Session): CopyCheckMode => (s.pool === "primary" && name !== undefined ? { name } : "none");
@@ -263,9 +290,7 @@ export class PgReads {
       }
       await c.query(BEGIN_READ(this.opts.limits));
       if (how.name !== undefined) {
-        const values: unknown[] = [];
-        const { rows } = await c.query<[boolean]>({ text: `SELECT coalesce((SELECT ok FROM (${copyCheck(r, how.name, values)}) AS k), false)`, values, rowMode: "array" });
-        current = rows[0][0];
+        current = await copyIsCurrent(c, r, how.name);
       }
     } catch (e) {
       c.release(isConnectionError(e) ? (e as Error) : true);
@@ -275,6 +300,20 @@ export class PgReads {
     if (current) return session;
     await this.end(session);
     throw await this.notCurrent(how.name!);
+  }
+
+  /** Whether copy `r` is still the catalog's current one for `name` (a kept answer's check). */
+  private async current(r: PgResource, name: string): Promise<boolean> {
+    const c = await this.opts.primary.connect();
+    try {
+      await readTimeout(c, this.opts.limits.queryTimeoutMs);
+      const current = await copyIsCurrent(c, r, name);
+      c.release();
+      return current;
+    } catch (e) {
+      c.release(isConnectionError(e) ? (e as Error) : true);
+      throw e;
+    }
   }
 
   /** A checked copy's statement naming a column or table dropped since: the copy is behind
