@@ -112,7 +112,7 @@ test("a histogram bin adds a range chip: numbers, dates by quarter, timestamps b
   const rows = await total(request, "flights-20k", week);
   // exact, or (a cold server past its budget) from a sample, which says so
   await expect(summary(page)).toContainText(
-    new RegExp(`${rows.toLocaleString("en-US")} rows match the search and filters|Computed from a sample of [\\d,]+ of about`),
+    new RegExp(`${rows.toLocaleString("en-US")} rows match the search and filters|Estimated from a sample of [\\d,]+ of about`),
   );
   await expect(page).toHaveURL(/view=summary/);
 });
@@ -136,8 +136,9 @@ test("the keyboard: one Tab stop per field's bars, arrows move, Enter adds the c
   await expect(bars.first()).toBeFocused();
 });
 
-test("a summary read from a sample says so; distinct counts are estimates", async ({ page }) => {
+test("a summary read from a sample says so; its counts are scaled to every row, distinct counts are estimates", async ({ page }) => {
   // a bench-sized table is not in the sample data: answer as the server does past its budget
+  // (budget_ms): counts scaled from the 10,000 rows read to the 3,012,345 matching
   await page.route("**/api/action/datastore_summary", async (route) => {
     const body = route.request().postDataJSON();
     await route.fulfill({
@@ -149,18 +150,19 @@ test("a summary read from a sample says so; distinct counts are estimates", asyn
           rows: 10_000,
           partial: true,
           fields: [
-            { id: "Species", type: "text", empty: 0, distinct: 3, distinct_estimated: false, top: [{ value: "Adelie", count: 4400 }] },
-            { id: "Island", type: "text", empty: 120, distinct: 12_345, distinct_estimated: true, top: [{ value: "Dream", count: 3600 }] },
+            { id: "Species", type: "text", empty: 0, distinct: 3, distinct_estimated: false, top: [{ value: "Adelie", count: 1_325_432 }] },
+            { id: "Island", type: "text", empty: 36_148, distinct: 12_345, distinct_estimated: true, top: [{ value: "Dream", count: 1_084_444 }] },
           ],
         },
       },
     });
   });
   await page.goto("/?resource_id=penguins&view=summary");
-  await expect(summary(page)).toContainText("Computed from a sample of 10,000 of about 3,010,000 rows.");
+  await expect(summary(page)).toContainText("Estimated from a sample of 10,000 of about 3,010,000 rows: the counts are scaled to every matching row.");
   const island = field(page, "Island");
   await expect(island.getByRole("definition").filter({ hasText: "about 12,300" })).toBeVisible();
-  await expect(island).toContainText("and about 12,300 other values in 6,280 rows");
+  // the rest of the rows: 3,012,345 − 36,148 empty − 1,084,444 Dream
+  await expect(island).toContainText("and about 12,300 other values in 1,891,753 rows");
   await shot(page, "73-summary-sampled");
 });
 

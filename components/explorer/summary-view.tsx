@@ -15,8 +15,13 @@ import { SummarySkeleton } from "./summary/summary-skeleton";
 import { useLocale } from "./use-locale";
 import type { ViewProps } from "./view-props";
 
+/** Exact when every matching row is read in this time; past it, a sample's figures scaled to
+ *  the whole match (docs/api.md): an exact summary of millions of rows can take longer than a
+ *  person waits, or than the query timeout. */
+export const SUMMARY_BUDGET_MS = 2000;
+
 function summaryRequest(view: Pick<ViewState, "resource_id" | "q" | "filters">): SummaryRequest {
-  return toMatchRequest(view);
+  return { ...toMatchRequest(view), budget_ms: SUMMARY_BUDGET_MS };
 }
 
 /** The Summary tab's call, for the API panel: the same request the tab sends. */
@@ -80,7 +85,8 @@ export function SummaryView({ view, fields, onChange }: ViewProps) {
       <p className="text-sm text-zinc-700 dark:text-zinc-300">
         {data.partial ? (
           <strong className="font-semibold">
-            Computed from a sample of {formatCount(data.rows)} of {totalText(data.total, true)} rows.
+            Estimated from a sample of {formatCount(data.rows)} of {totalText(data.total, true)} rows: the counts are scaled to
+            every matching row.
           </strong>
         ) : (
           <>
@@ -96,7 +102,7 @@ export function SummaryView({ view, fields, onChange }: ViewProps) {
             key={f.id}
             summary={f}
             field={dictionary.get(f.id)}
-            rows={data.rows}
+            rows={data.partial ? data.total : data.rows}
             locale={locale}
             refocus={picked === f.id}
             onPickValue={(value) => add(f.id, { kind: "is", field: f.id, values: [value] })}

@@ -25,13 +25,14 @@ export type SummaryResult = {
   resource_id: string;
   /** Rows the search matches (may be estimated on big tables). */
   total: number;
-  /** Rows the figures were computed over: `total`, or a sample when `partial`. */
+  /** Rows the figures were computed over: `total`, or a sample when `partial` (its counts
+   *  then scaled to `total`). */
   rows: number;
   partial: boolean;
   fields: SummaryField[];
 };
 
-export type SummaryRequest = MatchRequest & { fields?: string[]; top?: number; bins?: number };
+export type SummaryRequest = MatchRequest & { fields?: string[]; top?: number; bins?: number; budget_ms?: number };
 
 export function summaryQuery(s: Session, req: SummaryRequest) {
   return queryOptions({

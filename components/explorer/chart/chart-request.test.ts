@@ -76,7 +76,7 @@ describe("the request behind a chart", () => {
   });
 
   it("the bar's default reads the text fields' values over the whole resource", () => {
-    expect(distinctRequest("flights-20k", FIELDS)).toEqual({ resource_id: "flights-20k", fields: ["origin", "destination"], top: 1, bins: 1 });
+    expect(distinctRequest("flights-20k", FIELDS)).toEqual({ resource_id: "flights-20k", fields: ["origin", "destination"], top: 1, bins: 1, budget_ms: 500 });
   });
 });
 
