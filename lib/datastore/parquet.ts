@@ -6,7 +6,7 @@
 import { ByteWriter, ParquetWriter, type SchemaElement } from "hyparquet-writer";
 import type { ColumnInfo } from "./formats";
 
-const ROW_GROUP = 50_000;
+export const ROW_GROUP = 20_000;
 
 type Element = SchemaElement;
 

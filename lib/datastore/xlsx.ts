@@ -49,7 +49,10 @@ export function sheetName(title: string): string {
   return title.replace(/[[\]:*?/\\]+/g, " ").replace(/\s+/g, " ").trim().slice(0, 31).trim() || "Sheet1";
 }
 
+const NEEDS_ESCAPE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff&<>]/;
+
 function escapeXml(s: string): string {
+  if (!NEEDS_ESCAPE.test(s)) return s;
   // characters XML 1.0 cannot hold at all are left out
   return s.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, "").replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }

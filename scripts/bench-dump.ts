@@ -1,0 +1,47 @@
+// The dump's formats on the 3M-row bench table (npm run bench builds data/bench/bench.db): a
+// format's time and the process's peak RSS above its resting size, in-process through the dump
+// route, one format a process (RSS never shrinks back). Run on a copy:
+//   cp data/bench/bench.db /tmp/bench.db
+//   for f in csv ndjson geojson parquet xlsx; do DATASTORE_DB=/tmp/bench.db BENCH_FORMATS=$f npx tsx scripts/bench-dump.ts; done
+// XLSX stops at 1,048,575 rows, so every format is also timed on the first 1,000,000 rows.
+import { loadRoutes } from "../lib/server/routes";
+
+const RESOURCE = process.env.BENCH_RESOURCE ?? "flights-3m";
+const FORMATS = (process.env.BENCH_FORMATS ?? "csv,ndjson,geojson,parquet,xlsx").split(",");
+
+async function run(format: string, limit?: number) {
+  const routes = await loadRoutes(new URL("../app", import.meta.url).pathname);
+  const path = `/datastore/dump/${RESOURCE}`;
+  const match = routes(path)!;
+  const qs = new URLSearchParams({ format, ...(limit ? { limit: String(limit) } : {}) });
+  let peak = process.memoryUsage().rss;
+  const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
+  const start = performance.now();
+  const res = await match.handler("GET")!(new Request(`http://localhost${path}?${qs}`), { params: Promise.resolve(match.params) });
+  let bytes = 0;
+  for await (const piece of res.body as unknown as AsyncIterable<Uint8Array>) bytes += piece.length;
+  const ms = performance.now() - start;
+  clearInterval(timer);
+  return { status: res.status, ms, bytes, peak };
+}
+
+async function main() {
+  await run("csv", 10); // opens the engine and its read workers
+  global.gc?.();
+  await new Promise((r) => setTimeout(r, 2000));
+  const rest = process.memoryUsage().rss;
+  const mb = (n: number) => (n / 2 ** 20).toFixed(0);
+  console.log(`resting RSS ${mb(rest)} MB`);
+  for (const limit of [undefined, 1_000_000]) {
+    let csv = 0;
+    for (const format of FORMATS) {
+      const r = await run(format, limit);
+      if (format === "csv") csv = r.ms;
+      const ratio = csv ? ` (${(r.ms / csv).toFixed(2)}x csv)` : "";
+      console.log(`${limit ? "1M rows" : "all rows"} ${format.padEnd(8)} ${r.status} ${(r.ms / 1000).toFixed(1)} s${ratio} ${mb(r.bytes)} MB, peak RSS +${mb(r.peak - rest)} MB`);
+    }
+  }
+  process.exit(0);
+}
+
+void main();
