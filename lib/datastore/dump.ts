@@ -8,7 +8,7 @@ import { findResource, requireRead, type ActionContext } from "./context";
 import type { Resource, SearchQuery } from "./engine";
 import { ErrorBag } from "./errors";
 import { dumpConflict } from "./dump-conflict";
-import { delimitedLine, rowLine, xmlRow, type ColumnInfo } from "./formats";
+import { delimitedLine, objectText, rowLine, xmlRow, type ColumnInfo } from "./formats";
 import { featureText, geoPlan, type GeoPlan } from "./geojson";
 import { parquetWriter } from "./parquet";
 import { bindSearch, parseSearchParams } from "./search-query";
@@ -50,20 +50,16 @@ function rendering(format: Exclude<DumpFormat, "xlsx" | "parquet">, cols: Column
     case "xml":
       return { head: XML_OPEN, row: (r) => xmlRow(cols, r), tail: "</data>\n" };
     case "ndjson": {
-      // a JSON object a line, its keys in the columns' order (defined, so "__proto__" is a key)
-      const line = (r: unknown[]) => {
-        const o: Record<string, unknown> = {};
-        cols.forEach((c, i) => Object.defineProperty(o, c.id, { value: r[i], enumerable: true, writable: true, configurable: true }));
-        return `${JSON.stringify(o)}\n`;
-      };
-      return { head: "", row: line, tail: "" };
+      const object = objectText(cols);
+      return { head: "", row: (r) => `${object(r, null)}\n`, tail: "" };
     }
     case "geojson": {
       let first = true;
+      const properties = objectText(cols);
       return {
         head: '{"type": "FeatureCollection", "features": [',
         row: (r) => {
-          const text = `${first ? "\n" : ",\n"}${featureText(geo!, cols, r)}`;
+          const text = `${first ? "\n" : ",\n"}${featureText(geo!, cols, r, properties)}`;
           first = false;
           return text;
         },

@@ -1,5 +1,6 @@
 // Record renderings shared by datastore_search's records_format and the dump endpoint:
-// PostgreSQL COPY-style CSV/TSV lines and the XML of CKAN's dump (contract §6.6, §9).
+// PostgreSQL COPY-style CSV/TSV lines, the XML of CKAN's dump (contract §6.6, §9), and a row as a
+// JSON object (the dump's ndjson and GeoJSON properties).
 import { hasBrand, mark } from "../brand";
 import { toText, type TypeName } from "./types";
 
@@ -201,4 +202,18 @@ export function xmlRow(cols: ColumnInfo[], row: unknown[]): string {
     else body += `<${name}>${xmlValue(v)}</${name}>`;
   });
   return `<row${attrs}>${body}</row>\n`;
+}
+
+/** A row as a JSON object's text, its keys in the columns' order (written out, so even a
+ *  field named "__proto__" is a key), leaving out the columns `skip` names. */
+export function objectText(cols: ColumnInfo[]): (row: unknown[], skip: Set<number> | null) => string {
+  const keys = cols.map((c) => `${JSON.stringify(c.id)}:`);
+  return (row, skip) => {
+    let out = "";
+    for (let i = 0; i < keys.length; i++) {
+      if (skip?.has(i)) continue;
+      out += `${out ? "," : ""}${keys[i]}${JSON.stringify(row[i] ?? null)}`;
+    }
+    return `{${out}}`;
+  };
 }

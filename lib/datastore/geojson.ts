@@ -5,7 +5,7 @@
 // A resource with none answers 409 saying so.
 import type { Resource } from "./engine";
 import { dumpConflict } from "./dump-conflict";
-import type { ColumnInfo } from "./formats";
+import { objectText, type ColumnInfo } from "./formats";
 
 const NUMERIC = new Set(["int2", "int4", "int8", "float4", "float8", "numeric", "int", "float"]);
 const LAT_NAMES = new Set(["latitude", "lat"]);
@@ -58,20 +58,16 @@ function asGeometry(value: unknown): unknown {
 }
 
 /** One row as a Feature's JSON text; a row without coordinates gets a null geometry. */
-export function featureText(plan: GeoPlan, cols: ColumnInfo[], row: unknown[]): string {
+export function featureText(plan: GeoPlan, cols: ColumnInfo[], row: unknown[], properties = objectText(cols)): string {
   let geometry: unknown = null;
-  const skip = new Set<number>();
+  let skip: Set<number>;
   if ("geometry" in plan) {
     geometry = asGeometry(row[plan.geometry]);
-    skip.add(plan.geometry);
+    skip = new Set([plan.geometry]);
   } else {
     const [lat, lon] = [Number(row[plan.lat]), Number(row[plan.lon])];
     if (row[plan.lat] !== null && row[plan.lon] !== null && Number.isFinite(lat) && Number.isFinite(lon)) geometry = { type: "Point", coordinates: [lon, lat] };
-    skip.add(plan.lat).add(plan.lon);
+    skip = new Set([plan.lat, plan.lon]);
   }
-  const properties: Record<string, unknown> = {};
-  cols.forEach((c, i) => {
-    if (!skip.has(i)) Object.defineProperty(properties, c.id, { value: row[i], enumerable: true, writable: true, configurable: true });
-  });
-  return JSON.stringify({ type: "Feature", geometry, properties });
+  return `{"type":"Feature","geometry":${JSON.stringify(geometry)},"properties":${properties(row, skip)}}`;
 }
