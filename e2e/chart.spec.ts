@@ -170,6 +170,8 @@ test("defaults: a bar chart of a field with a few values; a click on a dot opens
   await expect(page.getByLabel("Field")).toHaveValue("Beak Length (mm)");
   await expect(page.getByLabel("Value")).toHaveValue("Beak Depth (mm)");
   const dot = figure(page).locator("svg[role=img] g[aria-label='dot'] circle").first();
+  // the mouse reaches only what is on screen (the toolbar's rows push the plot down)
+  await dot.scrollIntoViewIfNeeded();
   const box = (await dot.boundingBox())!;
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
   await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
