@@ -8,6 +8,8 @@ import { loadRoutes } from "../lib/server/routes";
 
 const RESOURCE = process.env.BENCH_RESOURCE ?? "flights-3m";
 const FORMATS = (process.env.BENCH_FORMATS ?? "csv,ndjson,geojson,parquet,xlsx").split(",");
+/** `all`, `1m` or both (the default): the whole table, its first 1,000,000 rows. */
+const ROWS = (process.env.BENCH_ROWS ?? "all,1m").split(",");
 
 async function run(format: string, limit?: number) {
   const routes = await loadRoutes(new URL("../app", import.meta.url).pathname);
@@ -32,7 +34,7 @@ async function main() {
   const rest = process.memoryUsage().rss;
   const mb = (n: number) => (n / 2 ** 20).toFixed(0);
   console.log(`resting RSS ${mb(rest)} MB`);
-  for (const limit of [undefined, 1_000_000]) {
+  for (const limit of ROWS.map((r) => (r === "all" ? undefined : 1_000_000))) {
     let csv = 0;
     for (const format of FORMATS) {
       const r = await run(format, limit);
