@@ -16,7 +16,7 @@ const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
 export function createAppServer(routes: (pathname: string) => Match | null, pages: PagesHandler, dev: boolean): http.Server {
   const headers = securityHeaders(dev);
   const embedHeaders = securityHeaders(dev, true);
-  return http.createServer(async (req, res) => {
+  const server = http.createServer(async (req, res) => {
     const url = req.url ?? "/";
     const q = url.indexOf("?");
     const pathname = q < 0 ? url : url.slice(0, q);
@@ -45,4 +45,9 @@ export function createAppServer(routes: (pathname: string) => Match | null, page
       } else res.destroy();
     }
   });
+  // An idle kept-alive connection stays open longer than clients and load balancers keep theirs
+  // (60 s is common): closed at Node's 5 s, a request sent on it as it closes is reset.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+  return server;
 }
