@@ -93,13 +93,15 @@ function convert(c: ColumnInfo, v: unknown): unknown {
 /** The file in pieces: `head` (the magic bytes), `rows` for each chunk (bytes once a row group
  *  is full, else none), then `tail` (the last group and the footer). */
 export function parquetWriter(cols: ColumnInfo[]) {
-  const writer = new ByteWriter();
-  const file = new ParquetWriter({ writer, schema: [{ name: "root", num_children: cols.length }, ...cols.map(element)], codec: "SNAPPY", createdBy: "Datastore Explorer" });
+  const file = new ParquetWriter({ writer: new ByteWriter(), schema: [{ name: "root", num_children: cols.length }, ...cols.map(element)], codec: "SNAPPY", createdBy: "Datastore Explorer" });
   let pending: unknown[][] = [];
-  // what was written since the last piece; the writer's offsets stay counted from the start
+  // what was written since the last piece; the next goes to a new buffer (a used one keeps its
+  // largest size), its offsets still counted from the file's start
   const take = (): Uint8Array => {
-    const out = writer.getBytes().slice();
-    writer.index = 0;
+    const out = file.writer.getBytes();
+    const next = new ByteWriter();
+    next.offset = file.writer.offset;
+    file.writer = next;
     return out;
   };
   const group = () => {
