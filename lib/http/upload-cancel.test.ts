@@ -116,7 +116,7 @@ describe("GET /api/upload/<id>", () => {
     importedAlready(await send(`/api/upload/${id}/import`, { body: "{}", token: ADMIN, headers: { "content-type": "application/json" } }), "many");
     expect(ok(await call("datastore_search", { resource_id: "many", limit: 0 })).total).toBe(N);
     expect(filesOf(id)).toEqual([]);
-  });
+  }, 180_000); // a million rows imported, long enough to be seen importing
 
   it("another token's upload, or none: 404", async () => {
     const id = await sendFile(csv(3), "a.csv");
