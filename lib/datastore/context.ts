@@ -65,8 +65,12 @@ export async function findResource(
  * copy may be behind a change another app server made, so a refusal decided on it is decided
  * again, and the engine's read checks it against the store (DatastoreError.changed when it is
  * behind, having read nothing): either way the request runs again on a copy looked up now, and
- * once more should that one change while being read.
+ * again should that one change while being read (every write changes the version it is checked
+ * by, so under a stream of writes a look-up and its read may be overtaken more than once).
  */
+/** Reads on a copy looked up now, before a read overtaken by writes answers 409 (Retry-After). */
+const FRESH_TRIES = 4;
+
 export async function readResource<D, T>(ctx: ActionContext, idOrAlias: string, decide: (r: Resource) => D, read: (r: Resource, decided: D) => Promise<T>): Promise<T> {
   const kept = ctx.engine.keptResource?.(idOrAlias);
   if (kept?.active) {
@@ -90,7 +94,7 @@ export async function readResource<D, T>(ctx: ActionContext, idOrAlias: string, 
     try {
       return await read(r, decided);
     } catch (e) {
-      if (attempt === 2 || !(e instanceof DatastoreError && e.changed)) throw e;
+      if (attempt === FRESH_TRIES || !(e instanceof DatastoreError && e.changed)) throw e;
     }
   }
 }
