@@ -39,6 +39,7 @@ const config = [
       ],
     },
   },
-  { ignores: [".next/**", ".next-*/**", "node_modules/**", "data/**", "test-results/**", "playwright-report/**", "e2e-artifacts/**", "next-env.d.ts"] },
+  // Built output (dist/ is npm start's compiled server, rewritten by the build while lint runs) and reports.
+  { ignores: [".next/**", ".next-*/**", "dist/**", "out/**", "node_modules/**", "data/**", "test-results/**", "test-reports/**", "playwright-report/**", "e2e-artifacts/**", "bench-results/**", "next-env.d.ts"] },
 ];
 export default config;
