@@ -9,14 +9,11 @@
 //      batch that was in flight is wholly there or wholly absent;
 //   4. B serves throughout and after.
 // Every wait polls (readiness, replica catch-up); timings are printed.
-import { spawn, type ChildProcess } from "node:child_process";
-import net from "node:net";
-import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startApp, untilReady, type AppProcess as App } from "../../test/app-process";
 import { pgUnavailableReason, startCluster, startReplica, type PgCluster } from "../../test/pg-cluster";
 
-const ROOT = path.resolve(import.meta.dirname, "../../..");
 const ADMIN = "scale-out-admin-token";
 const SCHEMA = "datastore";
 const unavailable = pgUnavailableReason();
@@ -38,72 +35,6 @@ function p95(xs: number[]): number {
   return s.length ? s[Math.min(s.length - 1, Math.floor(s.length * 0.95))] : NaN;
 }
 const ms = (x: number) => `${x.toFixed(1)} ms`;
-
-interface App {
-  name: string;
-  url: string;
-  proc: ChildProcess;
-  output(): string;
-  exited: Promise<number | string>;
-  kill(): Promise<void>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.on("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-/** An API-only app server as a child process; resolves once it is listening. */
-async function startApp(name: string, env: Record<string, string>): Promise<App> {
-  const port = await freePort();
-  const proc = spawn(process.execPath, ["--import", "tsx", "lib/server/main.ts", "--api", "-H", "127.0.0.1", "-p", String(port)], {
-    cwd: ROOT,
-    env: { ...process.env, NODE_ENV: "production", PORT: String(port), ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let out = "";
-  proc.stdout!.on("data", (c: Buffer) => (out += c.toString()));
-  proc.stderr!.on("data", (c: Buffer) => (out += c.toString()));
-  const exited = new Promise<number | string>((resolve) => proc.on("exit", (code, signal) => resolve(code ?? signal ?? -1)));
-  let done = false;
-  void exited.then(() => (done = true));
-  process.on("exit", () => proc.kill("SIGKILL")); // a dying test run leaves no server behind
-  return {
-    name,
-    url: `http://127.0.0.1:${port}`,
-    proc,
-    output: () => out,
-    exited,
-    async kill() {
-      if (!done) proc.kill("SIGKILL");
-      await exited;
-    },
-  };
-}
-
-/** Polls until the app answers an API call (it listens only once the store is ready). */
-async function untilReady(app: App, timeoutMs: number): Promise<void> {
-  let exited = false;
-  void app.exited.then(() => (exited = true));
-  const deadline = now() + timeoutMs;
-  while (now() < deadline) {
-    if (exited) throw new Error(`app server ${app.name} exited before it was ready:\n${app.output()}`);
-    try {
-      const res = await fetch(`${app.url}/api/action/resource_search`, { signal: AbortSignal.timeout(2000) });
-      if (res.status === 200) return;
-    } catch {
-      /* not listening yet */
-    }
-    await sleep(50);
-  }
-  throw new Error(`app server ${app.name} did not answer within ${timeoutMs} ms:\n${app.output()}`);
-}
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Answer = { status: number; body: any };
