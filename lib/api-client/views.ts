@@ -44,10 +44,11 @@ export function viewQuery(s: Session, id: string) {
   });
 }
 
-/** The explorer's state as the create action takes it: the URL's parameters, `tab` for `view`. */
+/** The explorer's state as the create action takes it: the URL's parameters, `tab` for `view`.
+ *  A saved view shows the current data: `as_of` is a link's, not a view's. */
 export function viewParams(view: ViewState): Record<string, string | string[]> {
   const params: Record<string, string | string[]> = {};
-  const url = serializeViewState({ ...view, resource_id: null, record: null, offset: 0 });
+  const url = serializeViewState({ ...view, resource_id: null, record: null, offset: 0, as_of: null });
   for (const key of new Set(url.keys())) {
     const all = url.getAll(key);
     params[key === "view" ? "tab" : key] = all.length > 1 ? all : all[0];

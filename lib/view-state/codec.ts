@@ -1,5 +1,6 @@
 // URLSearchParams <-> ViewState, with the GET API's own parameter names. Parsing never throws:
 // anything it can't read falls back to the default, so any pasted or hand-edited URL opens.
+import { parseAsOf } from "./as-of";
 import { coerceFilters } from "./filters";
 import { readPivot, writePivot } from "./pivot";
 import {
@@ -72,6 +73,7 @@ export function parseViewState(input: URLSearchParams | string): ViewState {
   const resourceId = (params.get("resource_id") ?? params.get("id") ?? "").trim();
   return {
     resource_id: resourceId || null,
+    as_of: parseAsOf(params.get("as_of")),
     q: params.get("q") ?? "",
     filters: readFilters(params.get("filters")),
     limit: readInt(params.get("limit"), 1, MAX_LIMIT, DEFAULT_LIMIT),
@@ -98,6 +100,7 @@ export function appendFields(params: URLSearchParams, fields: string[]): void {
 export function serializeViewState(view: ViewState): URLSearchParams {
   const params = new URLSearchParams();
   if (view.resource_id) params.set("resource_id", view.resource_id);
+  if (view.as_of !== null) params.set("as_of", String(view.as_of));
   if (view.q) params.set("q", view.q);
   if (Object.keys(view.filters).length) params.set("filters", JSON.stringify(view.filters));
   if (view.sort) params.set("sort", view.sort);
@@ -127,6 +130,7 @@ export function updateView(view: ViewState, patch: Partial<ViewState>): ViewStat
     "filters" in patch ||
     ("limit" in patch && patch.limit !== view.limit) ||
     ("sort" in patch && patch.sort !== view.sort) ||
+    ("as_of" in patch && patch.as_of !== view.as_of) ||
     ("resource_id" in patch && patch.resource_id !== view.resource_id);
   const next = { ...view, ...patch };
   if (resets && !("offset" in patch)) next.offset = 0;

@@ -6,3 +6,4 @@ export * from "./sort";
 export * from "./search-text";
 export * from "./request";
 export * from "./pivot";
+export * from "./as-of";

@@ -2,6 +2,7 @@
 // equivalent GET URL, curl command and dump URL shown to the user. Same parameters everywhere.
 // Any other action's call (a chart's aggregate) gets the same three forms from actionGetUrl,
 // actionPostBody and actionCurl.
+import type { AsOf } from "./as-of";
 import { appendFields } from "./codec";
 import { toPrefixQuery } from "./search-text";
 import type { Filters, ViewState } from "./types";
@@ -18,6 +19,8 @@ export const TOTAL_ESTIMATION_THRESHOLD = 100_000;
 
 export type SearchRequest = {
   resource_id: string;
+  /** The table as it was then (a version or an ISO time); absent: the current data. */
+  as_of?: AsOf;
   q?: string;
   plain?: false;
   filters?: Filters;
@@ -29,10 +32,12 @@ export type SearchRequest = {
 };
 
 /** The parts of a view that decide which rows match (no paging, no columns). */
-export type MatchRequest = Pick<SearchRequest, "resource_id" | "q" | "plain" | "filters">;
+export type MatchRequest = Pick<SearchRequest, "resource_id" | "as_of" | "q" | "plain" | "filters">;
 
-export function toMatchRequest(view: Pick<ViewState, "resource_id" | "q" | "filters">): MatchRequest {
+/** With the view's `as_of` when it has one: send it only to an action that takes it (takesAsOf). */
+export function toMatchRequest(view: Pick<ViewState, "resource_id" | "q" | "filters"> & { as_of?: AsOf | null }): MatchRequest {
   const req: MatchRequest = { resource_id: view.resource_id ?? "" };
+  if (view.as_of !== undefined && view.as_of !== null) req.as_of = view.as_of;
   const q = toPrefixQuery(view.q);
   if (q) {
     req.q = q;
@@ -54,6 +59,7 @@ export function toSearchRequest(view: ViewState): SearchRequest {
 function requestParams(req: Partial<SearchRequest>): URLSearchParams {
   const params = new URLSearchParams();
   if (req.resource_id) params.set("resource_id", req.resource_id);
+  if (req.as_of !== undefined) params.set("as_of", String(req.as_of));
   if (req.q) params.set("q", req.q);
   if (req.plain === false) params.set("plain", "false");
   if (req.filters) params.set("filters", JSON.stringify(req.filters));

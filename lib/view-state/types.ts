@@ -2,6 +2,7 @@
 // limit, offset, sort, fields). Pure data: shared by the URL codec, the API client and the UI.
 
 import type { OperatorValues, Scalar } from "../datastore/operators";
+import type { AsOf } from "./as-of";
 import type { PivotSettings } from "./pivot";
 
 export type { Scalar };
@@ -42,6 +43,8 @@ export type MapSettings = { lat: string | null; lon: string | null };
 
 export type ViewState = {
   resource_id: string | null;
+  /** The table as it was at this version or time (lib/view-state/as-of.ts); null = the current data. */
+  as_of: AsOf | null;
   /** What the user typed in the search box (the request turns it into a prefix query). */
   q: string;
   filters: Filters;
@@ -66,6 +69,7 @@ export const LIMIT_CHOICES = [10, 25, 50, 100, 500, 1000] as const;
 
 export const DEFAULT_VIEW: ViewState = {
   resource_id: null,
+  as_of: null,
   q: "",
   filters: {},
   limit: DEFAULT_LIMIT,

@@ -31,6 +31,7 @@ describe("parseViewState", () => {
     );
     expect(v).toEqual({
       resource_id: "flights-20k",
+      as_of: null,
       q: "port",
       filters: { origin: ["SEA", "PDX"] },
       limit: 25,
@@ -92,6 +93,13 @@ describe("serializeViewState", () => {
     const scalar = fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.constant(null));
     const view = fc.record({
       resource_id: fc.option(fc.string({ minLength: 1 }).filter((s) => s.trim() === s && s.length > 0), { nil: null }),
+      as_of: fc.option(
+        fc.oneof(
+          fc.nat(),
+          fc.date({ min: new Date("1900-01-01T00:00:00Z"), max: new Date("2999-12-31T23:59:59Z"), noInvalidDate: true }).map((d) => d.toISOString()),
+        ),
+        { nil: null },
+      ),
       q: fc.string(),
       filters: fc.dictionary(
         // "_x" is never a field; "$x" is an operator ("$$x" names the field "$x")
@@ -155,10 +163,12 @@ describe("updateView", () => {
     expect(updateView(view, { filters: {} }).offset).toBe(0);
     expect(updateView(view, { limit: 10 }).offset).toBe(0);
     expect(updateView(view, { sort: "a" }).offset).toBe(0);
+    expect(updateView(view, { as_of: 3 }).offset).toBe(0);
   });
   it("keeps the page otherwise", () => {
     expect(updateView(view, { fields: ["a"] }).offset).toBe(200);
     expect(updateView(view, { offset: 300 }).offset).toBe(300);
+    expect(updateView({ ...view, as_of: 3 }, { as_of: 3 }).offset).toBe(200);
   });
 });
 
