@@ -11,7 +11,7 @@ const config = [
     files: ["app/**", "components/**"],
     ignores: ["app/**/route.ts"],
     rules: {
-      "no-restricted-imports": ["error", { patterns: [{ regex: "^(@/|(\\.\\./)+)lib/(?!api-client|view-state)", message: "The explorer talks to the server through lib/api-client only." }] }],
+      "no-restricted-imports": ["error", { patterns: [{ regex: "^(@/|(\\.\\./)+)lib/(?!api-client|view-state|i18n)", message: "The explorer talks to the server through lib/api-client only (and takes its words from lib/i18n)." }] }],
     },
   },
   {

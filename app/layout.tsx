@@ -4,6 +4,8 @@ import type { ReactNode } from "react";
 import { TokenControl } from "@/components/token/token-control";
 import { AdminNav } from "@/components/tokens/admin-nav";
 import { NotInEmbed } from "@/components/embed/not-in-embed";
+import { LanguageMenu } from "@/components/i18n/language-menu";
+import { T } from "@/components/i18n/i18n-provider";
 import "./globals.css";
 import { Providers } from "./providers";
 
@@ -20,7 +22,8 @@ export const viewport: Viewport = {
 
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (
-    <html lang="en">
+    // the browser's language replaces "en" once the page hydrates (components/i18n)
+    <html lang="en" suppressHydrationWarning>
       <body className="min-h-screen bg-white text-zinc-900 antialiased dark:bg-zinc-950 dark:text-zinc-100">
         <Providers>
           <NotInEmbed>
@@ -28,7 +31,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
               href="#main"
               className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 dark:focus:bg-zinc-900"
             >
-              Skip to content
+              <T k="site.skip" />
             </a>
             <header className="border-b bg-zinc-50 dark:bg-zinc-900">
               <div className="mx-auto flex max-w-7xl flex-wrap items-center justify-between gap-x-6 gap-y-3 px-4 py-3">
@@ -38,11 +41,14 @@ export default function RootLayout({ children }: { children: ReactNode }) {
                       Datastore Explorer
                     </Link>
                   </h1>
-                  <p className="text-xs text-zinc-600 dark:text-zinc-400">Browse, search and download open data tables</p>
+                  <p className="text-xs text-zinc-600 dark:text-zinc-400">
+                    <T k="site.tagline" />
+                  </p>
                 </div>
                 <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
                   <AdminNav />
                   <TokenControl />
+                  <LanguageMenu />
                 </div>
               </div>
             </header>

@@ -1,20 +1,6 @@
 "use client";
-// The reader's locale, for numbers and dates in the table, the record view and the summary.
-// The server (and hydration) render in en-US, as the page's counts are; the browser's own
-// locale follows at once, so a server-rendered value never mismatches.
-import { useSyncExternalStore } from "react";
-
-export const SERVER_LOCALE = "en-US";
-
-function subscribe(onChange: () => void) {
-  window.addEventListener("languagechange", onChange);
-  return () => window.removeEventListener("languagechange", onChange);
-}
-
-export function useLocale(): string {
-  return useSyncExternalStore(
-    subscribe,
-    () => navigator.language || SERVER_LOCALE,
-    () => SERVER_LOCALE,
-  );
-}
+// The reader's locale, for numbers and dates in the table, the record view and the summary: the
+// interface's own (components/i18n), so words and figures agree. Server rendering and hydration
+// use en-US; the browser's locale follows at once, so a server-rendered value never mismatches.
+export { useLocale } from "@/components/i18n/i18n-provider";
+export { SERVER_LOCALE } from "@/components/i18n/language-store";
