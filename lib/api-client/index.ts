@@ -5,3 +5,4 @@ export * from "./fetch";
 export * from "./queries";
 export * from "./summary";
 export * from "./aggregate";
+export * from "./history";

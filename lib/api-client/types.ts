@@ -16,13 +16,26 @@ export type SearchResult = {
   sort?: string;
   total?: number;
   total_was_estimated?: boolean;
+  /** With `as_of`: the version read and the time of its write. */
+  as_of?: { version: number; time: string };
 };
 
 /** One entry of datastore_info's `indexes` (ours, beside CKAN's `meta`): an index and why it exists. */
 export type IndexInfo = { fields: string[]; reason: "primary_key" | "declared" | "import" | "learned" };
 
+/** What a resource's history keeps (datastore_info meta.history). */
+export type HistoryInfo = { enabled: boolean; versions: number; rows: number; bytes: number; oldest_version: number | null };
+
 export type InfoResult = {
-  meta: { id: string; count: number; aliases?: string[] };
+  meta: {
+    id: string;
+    count: number;
+    aliases?: string[];
+    /** Grows with each committed write (issue 27). */
+    version?: number;
+    last_modified?: string;
+    history?: HistoryInfo;
+  };
   indexes?: IndexInfo[];
   fields: DatastoreField[];
 };
