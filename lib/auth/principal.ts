@@ -10,4 +10,8 @@ export interface Principal {
   scope: Scope | null;
   tokenId?: string;
   name?: string;
+  /** A token limited to these resources (ids) reads and writes no other; absent: no limit. */
+  resources?: string[];
+  /** A token limited to these actions calls no other; absent: every one its scope allows. */
+  actions?: string[];
 }

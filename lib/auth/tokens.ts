@@ -14,6 +14,16 @@ export interface TokenInfo {
   created_at: string;
   expires_at: string | null;
   last_access: string | null;
+  /** The resources (ids) it is limited to; null: every one its scope allows. */
+  resources: string[] | null;
+  /** The actions it is limited to; null: every one its scope allows. */
+  actions: string[] | null;
+}
+
+/** What a new token is limited to (lists already checked: ids that exist, actions known). */
+export interface TokenLimits {
+  resources?: string[];
+  actions?: string[];
 }
 
 function hash(secret: string): string {
@@ -28,6 +38,8 @@ function info(t: TokenRecord): TokenInfo {
     created_at: t.created,
     expires_at: t.expires,
     last_access: t.lastUsed,
+    resources: t.resources,
+    actions: t.actions,
   };
 }
 
@@ -43,7 +55,7 @@ const LAST_USED_EVERY_MS = 60_000;
 export class TokenStore {
   constructor(readonly storage: TokenStorage) {}
 
-  async create(name: string, scope: Scope, expiresAt?: Date): Promise<TokenInfo & { token: string }> {
+  async create(name: string, scope: Scope, expiresAt?: Date, limits: TokenLimits = {}): Promise<TokenInfo & { token: string }> {
     const secret = `dsx_${randomBytes(32).toString("base64url")}`;
     const record: TokenRecord = {
       id: randomUUID(),
@@ -53,6 +65,8 @@ export class TokenStore {
       created: new Date().toISOString(),
       expires: expiresAt ? expiresAt.toISOString() : null,
       lastUsed: null,
+      resources: limits.resources ?? null,
+      actions: limits.actions ?? null,
     };
     await this.storage.insert(record);
     return { ...info(record), token: secret };
@@ -85,6 +99,12 @@ export class TokenStore {
     if (!t.lastUsed || now - Date.parse(t.lastUsed) > LAST_USED_EVERY_MS) {
       await this.storage.touch(t.id, new Date(now).toISOString());
     }
-    return { scope: t.scope, tokenId: t.id, name: t.name };
+    return {
+      scope: t.scope,
+      tokenId: t.id,
+      name: t.name,
+      ...(t.resources ? { resources: t.resources } : {}),
+      ...(t.actions ? { actions: t.actions } : {}),
+    };
   }
 }

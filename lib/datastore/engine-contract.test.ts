@@ -332,7 +332,7 @@ describe.each(ENGINES)("engine contract: $name", ({ name, open }) => {
     });
 
     it("store tokens by hash: insert, find, touch, list, remove", async () => {
-      const t = { id: "t1", name: "ci", scope: "write" as const, hash: "h1", created: "2026-01-01T00:00:00Z", expires: null, lastUsed: null };
+      const t = { id: "t1", name: "ci", scope: "write" as const, hash: "h1", created: "2026-01-01T00:00:00Z", expires: null, lastUsed: null, resources: ["r1", "r 2"], actions: ["datastore_upsert"] };
       await engine.tokens.insert(t);
       expect(await engine.tokens.findByHash("h1")).toEqual(t);
       await engine.tokens.touch("t1", "2026-02-01T00:00:00Z");
@@ -340,6 +340,28 @@ describe.each(ENGINES)("engine contract: $name", ({ name, open }) => {
       expect(await engine.tokens.remove("h1")).toBe(true);
       expect(await engine.tokens.remove("t1")).toBe(false);
       expect(await engine.tokens.findByHash("h1")).toBeUndefined();
+    });
+
+    it("keep the audit trail: recorded with a transaction's write or not at all, read newest first, filtered, pruned", async () => {
+      const entry = (at: string, resourceId: string | null, token: string) => ({ at, tokenId: `id-${token}`, tokenName: token, action: "datastore_upsert", resourceId, rows: 3, detail: { method: "upsert" } });
+      await engine.audit.record(entry("2026-01-01T00:00:00.000Z", "a", "ci"));
+      await engine.transaction(async (tx) => tx.audit.record(entry("2026-01-02T00:00:00.000Z", "b", "ci")));
+      await caught(
+        engine.transaction(async (tx) => {
+          await tx.audit.record(entry("2026-01-03T00:00:00.000Z", "a", "gone"));
+          throw DatastoreError.field("x", "rolled back");
+        }),
+      );
+      await engine.audit.record(entry("2026-01-04T00:00:00.000Z", "a", "etl"));
+      const all = await engine.audit.list({ limit: 10, offset: 0 });
+      expect(all.map((e) => e.tokenName)).toEqual(["etl", "ci", "ci"]);
+      expect(all[0]).toMatchObject({ ...entry("2026-01-04T00:00:00.000Z", "a", "etl"), id: expect.any(Number) });
+      expect((await engine.audit.list({ resourceId: "a", limit: 10, offset: 0 })).map((e) => e.at.slice(0, 10))).toEqual(["2026-01-04", "2026-01-01"]);
+      expect(await engine.audit.list({ token: "id-etl", limit: 10, offset: 0 })).toHaveLength(1);
+      expect((await engine.audit.list({ since: "2026-01-02T00:00:00.000Z", until: "2026-01-04T00:00:00.000Z", limit: 10, offset: 0 })).map((e) => e.resourceId)).toEqual(["b"]);
+      expect((await engine.audit.list({ before: all[0].id, limit: 1, offset: 1 })).map((e) => e.resourceId)).toEqual(["a"]);
+      expect(await engine.audit.prune("2026-01-03T00:00:00.000Z")).toBe(2);
+      expect((await engine.audit.list({ limit: 10, offset: 0 })).map((e) => e.tokenName)).toEqual(["etl"]);
     });
   });
 });

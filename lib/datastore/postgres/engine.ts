@@ -5,7 +5,7 @@
 // the per-resource lock, and PostgreSQL's failures mapped to the datastore's errors (errors.ts).
 import { column } from "../catalog-row";
 import type pg from "pg";
-import type { AggregateOutput, AggregateSpec, BulkLoad, DatastoreEngine, Field, FieldStats, Filter, HistogramOutput, NewResource, Resource, ResourceStats, SearchOutput, SearchQuery, StartupCheck, SummaryOptions, SummaryOutput, TokenStorage, UploadImportStorage, ViewStorage, ValueCountsOutput, WriteMethod } from "../engine";
+import type { AggregateOutput, AggregateSpec, AuditStorage, BulkLoad, DatastoreEngine, Field, FieldStats, Filter, HistogramOutput, NewResource, Resource, ResourceStats, SearchOutput, SearchQuery, StartupCheck, SummaryOptions, SummaryOutput, TokenStorage, UploadImportStorage, ViewStorage, ValueCountsOutput, WriteMethod } from "../engine";
 import { DatastoreError, DatastoreUnavailable } from "../errors";
 import type { LearnEvent, LearnSettings } from "../index-learning-rule";
 import type { ReadLimits } from "../read-limits";
@@ -28,6 +28,7 @@ import * as schema from "./schema";
 import { search } from "./search";
 import { fieldStats, sizes } from "./statistics";
 import { summary } from "./summary";
+import { pgAudit } from "./audit";
 import { pgTokens } from "./tokens";
 import { pgViews } from "./views";
 import { pgUploadImports } from "./uploads";
@@ -125,6 +126,7 @@ async function abandon(client: pg.PoolClient, cause: unknown): Promise<void> {
 export class PostgresEngine implements DatastoreEngine {
   readonly tokens: TokenStorage;
   readonly views: ViewStorage;
+  readonly audit: AuditStorage;
   readonly uploadImports: UploadImportStorage;
   /** Index learning (learned-indexes.ts), unless its settings turn it off. */
   get learnsIndexes(): boolean {
@@ -147,6 +149,7 @@ export class PostgresEngine implements DatastoreEngine {
       touch: (id, at) => tokens.touch(id, at),
     };
     this.views = pgViews(tx?.client ?? shared.primary, (fn) => this.guard(fn));
+    this.audit = pgAudit(tx?.client ?? shared.primary, (fn) => this.guard(fn));
     this.uploadImports = pgUploadImports(tx?.client ?? shared.primary, (fn) => this.guard(fn));
   }
 

@@ -12,7 +12,7 @@ import type { Queryable } from "./resource";
 export function pgTokens(db: Queryable, pool: pg.Pool): TokenStorage {
   return {
     insert: async (t) => {
-      await db.query(`INSERT INTO api_tokens (${TOKEN_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)`, tokenValues(t));
+      await db.query(`INSERT INTO api_tokens (${TOKEN_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, tokenValues(t));
     },
     list: async () => (await db.query<TokenRow>(`SELECT * FROM api_tokens ORDER BY created COLLATE "C", id COLLATE "C"`)).rows.map(tokenRecord),
     findByHash: async (hash) => {

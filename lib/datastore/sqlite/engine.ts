@@ -7,7 +7,7 @@ import { column } from "../catalog-row";
 import Database from "better-sqlite3";
 import fs from "node:fs";
 import path from "node:path";
-import type { AggregateOutput, AggregateSpec, BulkLoad, DatastoreEngine, Field, FieldStats, Filter, HistogramOutput, NewResource, Resource, ResourceStats, SearchOutput, SearchQuery, StartupCheck, SummaryOptions, SummaryOutput, TokenStorage, ViewStorage, ValueCountsOutput, WriteMethod } from "../engine";
+import type { AggregateOutput, AggregateSpec, AuditStorage, BulkLoad, DatastoreEngine, Field, FieldStats, Filter, HistogramOutput, NewResource, Resource, ResourceStats, SearchOutput, SearchQuery, StartupCheck, SummaryOptions, SummaryOutput, TokenStorage, ViewStorage, ValueCountsOutput, WriteMethod } from "../engine";
 import { exactOutput, mergeable, mergeParts, type Merged } from "../aggregate-groups";
 import { exactSummary, mergeTallies, type Tallied } from "../summary-plan";
 import { aggregate } from "./aggregate";
@@ -30,6 +30,7 @@ import { inIdOrder } from "./read-plan";
 import { keysetChunks, search, searchChunks, searchStatements } from "./search";
 import { fieldStats, sizes } from "./statistics";
 import { summary } from "./summary";
+import { sqliteAudit } from "./audit";
 import { sqliteTokens } from "./tokens";
 import { sqliteViews } from "./views";
 import { valueCounts } from "./value-counts";
@@ -88,6 +89,7 @@ function rollBack(db: Conn["db"], ...statements: string[]): void {
 export class SqliteEngine implements DatastoreEngine {
   readonly tokens: TokenStorage;
   readonly views: ViewStorage;
+  readonly audit: AuditStorage;
   /** Index learning (index-learning.ts), unless its settings turn it off. */
   get learnsIndexes(): boolean {
     return this.learning.adaptiveIndexes;
@@ -108,6 +110,7 @@ export class SqliteEngine implements DatastoreEngine {
   ) {
     this.tokens = sqliteTokens(c, (fn) => this.writing(fn), () => this.learner?.building === true);
     this.views = sqliteViews(c, (fn) => this.writing(fn), (fn) => this.reading(fn));
+    this.audit = sqliteAudit(c, (fn) => this.writing(fn), (fn) => this.reading(fn));
   }
 
   /** Runs a read of the writer connection: at once inside a transaction, else between writes

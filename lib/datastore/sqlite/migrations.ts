@@ -1,7 +1,9 @@
 // Versioned schema migrations for the catalog, tracked in PRAGMA user_version.
 // Append a migration to add a version; never edit one that has shipped.
 import { ALIASES_AND_TOKENS } from "../catalog-tables";
+import { auditTable } from "../audit-row";
 import { DatastoreUnavailable } from "../errors";
+import { TOKEN_LIMITS } from "../token-row";
 import { VIEWS_TABLE } from "../view-row";
 import type { StoredField } from "./catalog";
 import type { Conn } from "./connection";
@@ -46,6 +48,8 @@ const MIGRATIONS: (string | ((c: Conn) => void))[] = [
   `,
   // Saved views (datastore_view_*), each of one resource by its id.
   VIEWS_TABLE,
+  // Tokens limited to chosen resources and actions, and the audit trail of every write.
+  TOKEN_LIMITS + auditTable("INTEGER PRIMARY KEY AUTOINCREMENT"),
 ];
 
 const SCHEMA_VERSION = MIGRATIONS.length;

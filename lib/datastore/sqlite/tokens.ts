@@ -10,7 +10,7 @@ export function sqliteTokens(c: Conn, write: <T>(fn: () => T) => Promise<T>, bus
   return {
     insert: (t) =>
       write(() => {
-        c.db.prepare(`INSERT INTO api_tokens (${TOKEN_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)`).run(...tokenValues(t));
+        c.db.prepare(`INSERT INTO api_tokens (${TOKEN_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(...tokenValues(t));
       }),
     list: async () => (c.db.prepare("SELECT * FROM api_tokens ORDER BY created, id").all() as TokenRow[]).map(tokenRecord),
     findByHash: async (hash) => {
