@@ -1,6 +1,7 @@
 import next from "eslint-config-next/core-web-vitals";
 import ts from "eslint-config-next/typescript";
 import noCycle from "./eslint-rules/no-cycle.mjs";
+import noRawText from "./eslint-rules/no-raw-text.mjs";
 
 const config = [
   ...next,
@@ -12,6 +13,18 @@ const config = [
     ignores: ["app/**/route.ts"],
     rules: {
       "no-restricted-imports": ["error", { patterns: [{ regex: "^(@/|(\\.\\./)+)lib/(?!api-client|view-state|i18n)", message: "The explorer talks to the server through lib/api-client only (and takes its words from lib/i18n)." }] }],
+    },
+  },
+  {
+    // The interface's words come from the message catalogue (lib/i18n), in every language; brand
+    // and format names stay as they are.
+    files: ["app/**/*.tsx", "components/**/*.tsx"],
+    plugins: { i18n: { rules: { "no-raw-text": noRawText } } },
+    rules: {
+      "i18n/no-raw-text": [
+        "warn",
+        { allow: ["Datastore Explorer", "CKAN", "DataStore", "API", "CSV", "TSV", "JSON", "NDJSON", "GeoJSON", "XLSX", "Parquet", "SQL", "SVG", "PNG", "URL", "curl", "Python", "JavaScript", "R", "OK"] },
+      ],
     },
   },
   {
