@@ -7,7 +7,7 @@
 const PROPS = /^(aria-(label|description|roledescription|placeholder|valuetext)|title|placeholder|alt|label|[a-z][A-Za-z]*(Label|Title|Text|Placeholder|Message))$/;
 const LETTER = /\p{L}/u;
 
-export default {
+const rule = {
   meta: {
     type: "problem",
     docs: { description: "User-visible text comes from the message catalogue (useT), not a literal" },
@@ -52,3 +52,4 @@ export default {
     };
   },
 };
+export default rule;
