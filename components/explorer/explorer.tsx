@@ -12,7 +12,7 @@ import {
   type DatastoreField,
   type Resource,
 } from "@/lib/api-client";
-import { toSearchRequest, updateView, viewForResource, withoutChip, type Tab, type ViewState } from "@/lib/view-state";
+import { takesAsOf, toSearchRequest, updateView, viewForResource, withoutChip, type Tab, type ViewState } from "@/lib/view-state";
 import { EditDetails } from "@/components/publish/edit-details";
 import { UploadData } from "@/components/publish/upload-data";
 import { useToken } from "@/components/token/token-provider";
@@ -20,6 +20,7 @@ import { CopyButton } from "@/components/ui/copy-button";
 import { Tabs } from "@/components/ui/tabs";
 import { AddRecord } from "./add-record";
 import { ApiPanel, countApi, tableApi } from "./api-panel";
+import { AsOfBanner } from "./as-of-banner";
 import { useChartPlan } from "./chart/use-chart-plan";
 
 import { ColumnChooser } from "./column-chooser";
@@ -32,6 +33,7 @@ import { Landing } from "./landing";
 import { LimitSelect } from "./limit-select";
 import { mapApi } from "./map/map-api";
 import { Pager } from "./pager";
+import { PastUnavailable } from "./past-notes";
 import { PivotView, pivotPanelApi } from "./pivot-view";
 import { PrivateBadge } from "./private-badge";
 import { RecordDetail } from "./record-detail";
@@ -58,6 +60,14 @@ function TabLoading({ what }: { what: string }) {
 }
 
 const ID_FIELD: DatastoreField = { id: "_id", type: "int" };
+
+/** The actions each tab reads with: it shows the past only when every one takes `as_of`. */
+const TAB_ACTIONS: Record<Exclude<Tab, "table">, string[]> = {
+  summary: ["datastore_summary"],
+  chart: ["datastore_aggregate", "datastore_histogram", "datastore_summary"],
+  map: ["datastore_aggregate"],
+  pivot: ["datastore_aggregate"],
+};
 
 const TAB_NAMES: { id: Tab; name: string }[] = [
   { id: "table", name: "Table" },
@@ -99,7 +109,10 @@ export function Explorer() {
 
   const tableFields = info.data?.fields;
   // the API panel shows the request behind the tab on screen
-  const chartPlan = useChartPlan(view, tableFields, view.tab === "chart");
+  const past = view.as_of !== null;
+  // a tab whose actions read only the current data says so instead of showing it
+  const tabPast = past && view.tab !== "table" && !TAB_ACTIONS[view.tab].every(takesAsOf);
+  const chartPlan = useChartPlan(view, tableFields, view.tab === "chart" && !tabPast);
   const allFields = useMemo(() => (tableFields ? [ID_FIELD, ...tableFields] : []), [tableFields]);
   const data = search.data;
   const shownFields = useMemo(
@@ -111,7 +124,9 @@ export function Explorer() {
   const total = data?.total;
   const estimated = Boolean(data?.total_was_estimated);
   const narrowed = Boolean(view.q.trim()) || Object.keys(view.filters).length > 0;
-  const fullCount = info.data?.meta.count ?? resource?.row_count ?? undefined;
+  const read = data?.as_of;
+  // the resource's own count is today's: beside a view of the past it would mislead
+  const fullCount = past ? undefined : (info.data?.meta.count ?? resource?.row_count ?? undefined);
   const status = !rid
     ? ""
     : (search.isFetching && !data) || search.isPlaceholderData
@@ -139,7 +154,7 @@ export function Explorer() {
           />
           <LimitSelect value={view.limit} onChange={(limit) => change({ limit })} />
           <CopyButton text={() => window.location.href} label="Copy link" />
-          {tableFields && <AddRecord resourceId={rid} fields={tableFields} />}
+          {tableFields && !past && <AddRecord resourceId={rid} fields={tableFields} />}
         </div>
         {data && !search.error && (data.records.length > 0 || view.offset > 0) && (
           <Pager
@@ -236,11 +251,25 @@ export function Explorer() {
             <FilterBar view={view} fields={filterable} onChange={(filters) => change({ filters })} />
           </div>
 
-          <ViewToolbar view={view} resourcePrivate={Boolean(resource?.private)} title={title} />
+          <ViewToolbar
+            view={view}
+            resourcePrivate={Boolean(resource?.private)}
+            title={title}
+            read={read}
+            history={info.data?.meta.history}
+            onAsOf={(as_of) => change({ as_of })}
+          />
+          {view.as_of !== null && <AsOfBanner resourceId={rid} asOf={view.as_of} read={read} onCurrent={() => change({ as_of: null })} />}
 
           <Tabs label="Views" idPrefix="views" tabs={TAB_NAMES} selected={view.tab} onSelect={(tab) => change({ tab })}>
             {view.tab === "table" ? (
               records
+            ) : tabPast ? (
+              <PastUnavailable
+                tab={TAB_NAMES.find((t) => t.id === view.tab)?.name ?? view.tab}
+                onTable={() => change({ tab: "table" })}
+                onCurrent={() => change({ as_of: null })}
+              />
             ) : view.tab === "summary" ? (
               <SummaryView {...viewProps} />
             ) : view.tab === "chart" ? (
@@ -256,6 +285,7 @@ export function Explorer() {
             <ExportButtons view={view} filename={title || "records"} />
             <ApiPanel
               api={
+                (tabPast && countApi(request)) ||
                 (view.tab === "chart" && chartPlan.api) ||
                 (view.tab === "summary" && summaryApi(view)) ||
                 (view.tab === "map" && mapApi(view, tableFields ?? [])) ||
@@ -272,6 +302,8 @@ export function Explorer() {
             loaded={data?.records.find((r) => r._id === view.record)}
             fields={shownFields}
             allFields={tableFields}
+            asOf={view.as_of}
+            onShowAsOf={(as_of) => change({ as_of })}
             onClose={() => change({ record: null })}
           />
         </>

@@ -5,10 +5,11 @@
 import { useQuery } from "@tanstack/react-query";
 import { useId, useMemo } from "react";
 import { explainError, histogramQuery, type DatastoreField } from "@/lib/api-client";
-import { toMatchRequest, withoutChip, type ViewState } from "@/lib/view-state";
+import { takesAsOf, toMatchRequest, withoutChip, type ViewState } from "@/lib/view-state";
 import { useToken } from "@/components/token/token-provider";
 import { Skeleton } from "@/components/ui/skeleton";
 import { HistogramStrip } from "./histogram-strip";
+import { CurrentDataNote } from "./past-notes";
 import { inputType, type RangeKind } from "./range-kind";
 import { useSettled } from "./use-settled";
 
@@ -66,7 +67,11 @@ function Histogram({ view, field, chipKey, kind, draft, onPick }: {
 }) {
   const { session, ready } = useToken();
   const request = useMemo(
-    () => ({ ...toMatchRequest({ ...view, filters: withoutChip(view.filters, chipKey) }), field: field.id, bins: BINS }),
+    () => ({
+      ...toMatchRequest({ ...view, as_of: takesAsOf("datastore_histogram") ? view.as_of : null, filters: withoutChip(view.filters, chipKey) }),
+      field: field.id,
+      bins: BINS,
+    }),
     [view, field.id, chipKey],
   );
   const headingId = useId();
@@ -101,6 +106,7 @@ function Histogram({ view, field, chipKey, kind, draft, onPick }: {
         <>
           <p className="text-xs text-zinc-600 dark:text-zinc-400">Pick a bar, or drag across bars, to use its range.</p>
           <HistogramStrip bins={data.bins} kind={kind} from={draft.from} to={draft.to} onPick={onPick} />
+          {view.as_of !== null && !takesAsOf("datastore_histogram") && <CurrentDataNote />}
         </>
       )}
     </section>

@@ -1,11 +1,14 @@
 "use client";
 // Every field of one record, values in full and as stored (JSON pretty-printed), each field
 // named by its data dictionary label with its id, type in words and notes. Loads the whole
-// record by `_id` when the table shows only some columns, or when a link opened it. A write
-// token may edit or delete it when the resource has a primary key.
+// record by `_id` when the table shows only some columns, or when a link opened it, as of the
+// view's `as_of`. A write token may edit or delete it when the resource has a primary key and
+// the view shows the current data. Its History lists its versions.
 import { useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { searchQuery, type DatastoreField, type DatastoreRecord } from "@/lib/api-client";
+import type { AsOf } from "@/lib/view-state";
+import { useT } from "@/components/i18n/i18n-provider";
 import { useToken } from "@/components/token/token-provider";
 import { useScope } from "@/components/token/use-scope";
 import { Dialog } from "@/components/ui/dialog";
@@ -13,6 +16,7 @@ import { NullMark } from "./cell-value";
 import { fieldLabel } from "./field-match";
 import { fieldNotes, formatFieldValue, typeInWords } from "./format";
 import { DeleteRecord, EditRecord, RecordActions } from "./record-edit";
+import { RecordHistory } from "./record-history";
 import { usePrimaryKey } from "./use-primary-key";
 import { useLocale } from "./use-locale";
 
@@ -54,6 +58,8 @@ export function RecordDetail({
   loaded,
   fields,
   allFields,
+  asOf,
+  onShowAsOf,
   onClose,
 }: {
   resourceId: string;
@@ -65,15 +71,20 @@ export function RecordDetail({
   fields: DatastoreField[];
   /** Every field of the resource (from datastore_info), when known. */
   allFields: DatastoreField[] | undefined;
+  /** The view's `as_of`: the record as it was then, not editable. */
+  asOf: AsOf | null;
+  /** Shows the table as of one of the record's versions. */
+  onShowAsOf: (version: number) => void;
   onClose: () => void;
 }) {
+  const t = useT();
   const { session, ready } = useToken();
   const locale = useLocale();
   const id = recordId;
   // a shared link, or a page showing only some columns: read the whole record by `_id`
   const partial = !loaded || Boolean(allFields && allFields.some((f) => !(f.id in loaded)));
   const full = useQuery({
-    ...searchQuery(session, { resource_id: resourceId, filters: { _id: id as number }, limit: 1 }),
+    ...searchQuery(session, { resource_id: resourceId, ...(asOf !== null ? { as_of: asOf } : {}), filters: { _id: id as number }, limit: 1 }),
     placeholderData: undefined,
     enabled: ready && partial && typeof id === "number",
   });
@@ -93,8 +104,9 @@ export function RecordDetail({
   const back = () => setStep((s) => ({ mode: "view", from: s.mode === "view" ? null : s.mode }));
   // edit only the whole record, as stored, and only what the key can name
   const complete = shownRecord && (!partial || full.data?.records[0]) ? shownRecord : null;
+  // an edit changes the current data, never the past on screen
   const writable =
-    canWrite && key && key.fields.length > 0 && complete && allFields ? { resourceId: key.resourceId, record: complete, keys: key.fields, fields: allFields } : null;
+    canWrite && asOf === null && key && key.fields.length > 0 && complete && allFields ? { resourceId: key.resourceId, record: complete, keys: key.fields, fields: allFields } : null;
 
   return (
     <Dialog side open={id !== null} onClose={onClose} title={typeof id === "number" ? `Record ${id}` : "Record"}>
@@ -108,7 +120,8 @@ export function RecordDetail({
           {writable && step.mode === "delete" && (
             <DeleteRecord resourceId={writable.resourceId} record={writable.record} keys={writable.keys} onCancel={back} onDeleted={onClose} />
           )}
-          {canWrite && key?.fields.length === 0 && shownRecord && (
+          {canWrite && asOf !== null && shownRecord && <p className="mb-2 text-xs text-zinc-600 dark:text-zinc-400">{t("history.record.readOnly")}</p>}
+          {canWrite && asOf === null && key?.fields.length === 0 && shownRecord && (
             <p className="mb-2 text-xs text-zinc-600 dark:text-zinc-400">Editing needs a primary key (set one with datastore_create).</p>
           )}
           {shownRecord && (
@@ -132,6 +145,9 @@ export function RecordDetail({
       {partial && full.isLoading && <p className="mt-2 text-sm">{loaded ? "Loading the other fields…" : "Loading the record…"}</p>}
       {missing && <p className="p-4 text-sm">There is no record {id} in this resource (it may have been deleted).</p>}
       {full.error && <p className="p-4 text-sm">The record could not be read: {full.error.message}</p>}
+      {typeof id === "number" && step.mode === "view" && (
+        <RecordHistory resourceId={resourceId} recordId={id} fields={allFields ?? []} onShowAsOf={onShowAsOf} />
+      )}
     </Dialog>
   );
 }

@@ -6,12 +6,13 @@
 import { useQuery } from "@tanstack/react-query";
 import { useId, useMemo, useRef } from "react";
 import { explainError, valueCountsQuery, type DatastoreField } from "@/lib/api-client";
-import { formatScalar, sameValue, toMatchRequest, withoutChip, type Scalar, type ViewState } from "@/lib/view-state";
+import { formatScalar, sameValue, takesAsOf, toMatchRequest, withoutChip, type Scalar, type ViewState } from "@/lib/view-state";
 import { useToken } from "@/components/token/token-provider";
 import { Button } from "@/components/ui/button";
 import { Skeleton } from "@/components/ui/skeleton";
 import { NullMark } from "./cell-value";
 import { formatCount } from "./format";
+import { CurrentDataNote } from "./past-notes";
 import type { ValueDraft } from "./use-value-draft";
 
 const SUGGESTIONS = 20;
@@ -44,7 +45,7 @@ export function ValuePicker({
   const input = useRef<HTMLInputElement>(null);
   const request = useMemo(
     () => ({
-      ...toMatchRequest({ ...view, filters: withoutChip(view.filters, chipKey) }),
+      ...toMatchRequest({ ...view, as_of: takesAsOf("datastore_value_counts") ? view.as_of : null, filters: withoutChip(view.filters, chipKey) }),
       field: field.id,
       limit: SUGGESTIONS,
     }),
@@ -148,6 +149,7 @@ export function ValuePicker({
             ))}
           </div>
         )}
+        {view.as_of !== null && !takesAsOf("datastore_value_counts") && <CurrentDataNote />}
         {counts.data?.partial && (
           <p className="mt-1 text-xs text-zinc-600 dark:text-zinc-400">
             The table is large: these counts come from part of its rows.

@@ -1,18 +1,46 @@
 "use client";
-// Above the tabs: the saved view on screen, Save view, the resource's Views, and Share.
-import type { ViewState } from "@/lib/view-state";
+// Above the tabs: the saved view on screen, Save view, the resource's Views, Share, and As of
+// (the table as it was at a date and time).
+import type { HistoryInfo } from "@/lib/api-client";
+import type { AsOf, ViewState } from "@/lib/view-state";
+import { AsOfPicker } from "./as-of-picker";
 import { SaveView } from "./save-view";
 import { ShareMenu } from "./share-menu";
 import { currentSavedView, SavedViewNote, useResourceViews, ViewsMenu } from "./views-menu";
 
-export function ViewToolbar({ view, resourcePrivate, title }: { view: ViewState; resourcePrivate: boolean; title: string }) {
+export function ViewToolbar({
+  view,
+  resourcePrivate,
+  title,
+  read,
+  history,
+  onAsOf,
+}: {
+  view: ViewState;
+  resourcePrivate: boolean;
+  title: string;
+  /** With `as_of`: the version the search read and its time. */
+  read: { version: number; time: string } | undefined;
+  /** What the resource's history keeps (datastore_info), once known. */
+  history: HistoryInfo | undefined;
+  onAsOf: (asOf: AsOf | null) => void;
+}) {
   const views = useResourceViews(view.resource_id);
   return (
     <div className="space-y-1">
-      <div className="flex flex-wrap items-center gap-2" role="group" aria-label="Saved views and sharing">
-        <ViewsMenu view={view} />
-        <SaveView view={view} resourcePrivate={resourcePrivate} />
-        <ShareMenu view={view} saved={currentSavedView(views.data, view)} title={title} />
+      <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
+        <div className="flex flex-wrap items-center gap-2" role="group" aria-label="Saved views and sharing">
+          <ViewsMenu view={view} />
+          <SaveView view={view} resourcePrivate={resourcePrivate} />
+          <ShareMenu
+            view={view}
+            saved={currentSavedView(views.data, view)}
+            title={title}
+            readVersion={read?.version}
+            keepsHistory={history?.enabled !== false}
+          />
+        </div>
+        <AsOfPicker asOf={view.as_of} readTime={read?.time} history={history} onChange={onAsOf} />
       </div>
       <SavedViewNote view={view} />
     </div>

@@ -1,0 +1,53 @@
+"use client";
+// Above the tabs while the view shows the table as it was: when (the time and version the search
+// read), how many rows differ from the current data (datastore_changes since that version,
+// limit 0), that records are not editable here, and the way back to the current data.
+import { useQuery } from "@tanstack/react-query";
+import { changesSinceQuery } from "@/lib/api-client";
+import type { AsOf } from "@/lib/view-state";
+import { useLocale, useT } from "@/components/i18n/i18n-provider";
+import { useToken } from "@/components/token/token-provider";
+import { Button } from "@/components/ui/button";
+import { formatWhen } from "./when";
+
+export function AsOfBanner({
+  resourceId,
+  asOf,
+  read,
+  onCurrent,
+}: {
+  resourceId: string;
+  asOf: AsOf;
+  /** The version the search read and its time, once it answered. */
+  read: { version: number; time: string } | undefined;
+  onCurrent: () => void;
+}) {
+  const t = useT();
+  const locale = useLocale();
+  const { session, ready } = useToken();
+  const changes = useQuery({ ...changesSinceQuery(session, resourceId, read?.version ?? 0), enabled: ready && read !== undefined });
+  const differ = changes.data?.records_changed;
+  return (
+    <section
+      aria-label={t("history.asOf.label")}
+      className="flex flex-wrap items-center justify-between gap-3 rounded-lg border border-amber-300 bg-amber-50 p-3 text-amber-950 dark:border-amber-800 dark:bg-amber-950/40 dark:text-amber-100"
+    >
+      <div role="status" className="space-y-1 text-sm">
+        <p className="font-semibold">
+          {read
+            ? t("history.banner.title", { time: formatWhen(read.time, locale), version: String(read.version) })
+            : t("history.banner.titleRaw", { asOf: typeof asOf === "string" ? formatWhen(asOf, locale) : String(asOf) })}
+        </p>
+        {read && (
+          <p>
+            {differ === undefined ? (changes.isFetching ? t("history.banner.checking") : null) : differ > 0 ? t("history.banner.differ", { count: differ }) : t("history.banner.same")}{" "}
+            {t("history.banner.readOnly")}
+          </p>
+        )}
+      </div>
+      <Button variant="primary" onClick={onCurrent}>
+        {t("history.banner.current")}
+      </Button>
+    </section>
+  );
+}
