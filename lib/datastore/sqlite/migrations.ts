@@ -50,6 +50,8 @@ const MIGRATIONS: (string | ((c: Conn) => void))[] = [
   VIEWS_TABLE,
   // Tokens limited to chosen resources and actions, and the audit trail of every write.
   TOKEN_LIMITS + auditTable("INTEGER PRIMARY KEY AUTOINCREMENT"),
+  // A resource's full-text language (../text-language.ts); those made before stay english.
+  "ALTER TABLE datastore_resources ADD COLUMN language TEXT NOT NULL DEFAULT 'english';",
 ];
 
 const SCHEMA_VERSION = MIGRATIONS.length;
