@@ -4,6 +4,7 @@
 // so an engine over the network (PostgreSQL) implements the same interface as SQLite.
 // Values cross this boundary as JSON values; field ids are the resource's own names.
 import type { Scope } from "../auth/principal";
+import type { CatalogPage, CatalogQuery } from "./catalog-search";
 import type { ColumnInfo, RecordsFormat } from "./formats";
 import type { FtsNode } from "./full-text";
 import type { TypeName } from "./types";
@@ -444,6 +445,8 @@ export interface DatastoreEngine {
    *  DatastoreError.changed (context.ts readResource then looks it up again). */
   keptResource?(idOrAlias: string): Resource | undefined;
   listResources(): Promise<Resource[]>;
+  /** resource_search: the resources a question finds, counted and paged (catalog-search.ts). */
+  searchResources(query: CatalogQuery): Promise<CatalogPage>;
   /** The resource an alias (or id) currently names, if any. */
   nameOwner(name: string): Promise<string | undefined>;
 

@@ -85,6 +85,12 @@ export async function mustLock(db: Queryable, id: string): Promise<PgResource> {
   return mustBeActive(await lockResource(db, id), id);
 }
 
+/** Catalog rows over alias `r` chosen by `tail` (WHERE, ORDER BY, LIMIT: catalog-search.ts). */
+export async function listRows(db: Queryable, tail: string, values: unknown[]): Promise<PgResource[]> {
+  const { rows } = await db.query<Row>(`SELECT ${COLUMNS} FROM datastore_resources AS r ${tail}`, values);
+  return rows.map((r) => load(r)!);
+}
+
 export async function listResources(db: Queryable): Promise<PgResource[]> {
   const { rows } = await db.query<Row>(`SELECT ${COLUMNS} FROM datastore_resources AS r ORDER BY r.name COLLATE "C", r.id COLLATE "C"`);
   return rows.map((r) => load(r)!);

@@ -14,6 +14,8 @@ import { aggregate } from "./aggregate";
 import { pgDump } from "./backup";
 import { openBulkLoad, type FullTextMode } from "./bulk-load";
 import * as catalog from "./catalog";
+import * as catalogSearch from "./catalog-search";
+import type { CatalogPage, CatalogQuery } from "../catalog-search";
 import { createPool } from "./connection";
 import { isConnectionError, isRetryable, toDatastoreError } from "./errors";
 import { checkStore, explainConnectError } from "./health";
@@ -62,6 +64,7 @@ export async function openPostgresEngine(options: PostgresOptions): Promise<Post
   const primary = createPool({ ...pool, url: options.url, role: "primary" });
   try {
     await migrate(primary, options.schema);
+    await catalogSearch.fillWords(primary);
   } catch (e) {
     await primary.end().catch(() => undefined);
     throw new DatastoreUnavailable(explainConnectError(e, options.url, options.schema));
@@ -300,6 +303,10 @@ export class PostgresEngine implements DatastoreEngine {
     return this.guard(() => catalog.listResources(this.db));
   }
 
+  searchResources(query: CatalogQuery): Promise<CatalogPage> {
+    return this.guard(() => catalogSearch.searchCatalog(this.db, query));
+  }
+
   nameOwner(name: string): Promise<string | undefined> {
     return this.guard(() => catalog.nameOwner(this.db, name));
   }
@@ -307,15 +314,25 @@ export class PostgresEngine implements DatastoreEngine {
   // ------------------------------------------------------------------------------ schema
 
   createResource(meta: NewResource, fields: Field[]): Promise<Resource> {
-    return this.writing((db) => schema.createResource(db, meta, fields));
+    return this.writing(async (db) => {
+      const r = await schema.createResource(db, meta, fields);
+      await catalogSearch.syncWords(db, r.id);
+      return r;
+    });
   }
 
   updateResourceMeta(id: string, meta: Partial<Omit<NewResource, "id">>): Promise<void> {
-    return this.writing((db) => schema.updateResourceMeta(db, id, meta));
+    return this.writing(async (db) => {
+      await schema.updateResourceMeta(db, id, meta);
+      await catalogSearch.syncWords(db, id);
+    });
   }
 
   alterFields(id: string, add: Field[], infoUpdates: Field[], drop: string[]): Promise<void> {
-    return this.writing(async (db) => schema.alterFields(db, await catalog.mustLock(db, id), add, infoUpdates, drop));
+    return this.writing(async (db) => {
+      await schema.alterFields(db, await catalog.mustLock(db, id), add, infoUpdates, drop);
+      await catalogSearch.syncWords(db, id);
+    });
   }
 
   setPrimaryKey(id: string, fields: string[]): Promise<void> {
@@ -334,11 +351,15 @@ export class PostgresEngine implements DatastoreEngine {
     return this.writing(async (db) => {
       await catalog.lockResource(db, id);
       await schema.setAliases(db, id, aliases);
+      await catalogSearch.syncWords(db, id);
     });
   }
 
   dropTable(id: string): Promise<void> {
-    return this.writing(async (db) => schema.dropTable(db, await catalog.mustLock(db, id)));
+    return this.writing(async (db) => {
+      await schema.dropTable(db, await catalog.mustLock(db, id));
+      await catalogSearch.syncWords(db, id);
+    });
   }
 
   deleteResource(id: string): Promise<void> {

@@ -89,6 +89,11 @@ function sameRow(a: CatalogRow, b: CatalogRow): boolean {
   return true;
 }
 
+/** A catalog row read elsewhere (catalog-search.ts), decoded with its aliases. */
+export function decodeRow(c: Conn, row: CatalogRow): Internal {
+  return load(c, row)!;
+}
+
 export function listResources(c: Conn): Internal[] {
   const rows = c.db.prepare("SELECT * FROM datastore_resources ORDER BY name, id").all() as CatalogRow[];
   return rows.map((r) => load(c, r)!);

@@ -16,6 +16,8 @@ import type { ReadLimits } from "../read-limits";
 import { resolvedNow, stillFresh, wrote } from "../resolved";
 import { BulkLoader, bulkLoadHandle } from "./bulk-load";
 import * as catalog from "./catalog";
+import * as catalogSearch from "./catalog-search";
+import type { CatalogPage, CatalogQuery } from "../catalog-search";
 import type { Internal } from "./catalog";
 import { openReader, openWriter, type Conn } from "./connection";
 import { toDatastoreError } from "./errors";
@@ -63,6 +65,7 @@ export async function openSqliteEngine(options: SqliteOptions): Promise<SqliteEn
   }
   const workers = options.readWorkers ?? defaultReadWorkers();
   const pool = workers > 0 ? new ReadPool(options.file, workers, options.expensiveReads ?? defaultExpensiveReads(workers), options.limits, options.pageCacheBytes) : undefined;
+  catalogSearch.fillWords(c);
   const lock = new WriteLock();
   const learner = options.file === ":memory:" ? undefined : new SqliteIndexLearner(options.file, lock, options.learning);
   return new SqliteEngine(c, options.file, pool, lock, options.learning, null, learner);
@@ -189,6 +192,10 @@ export class SqliteEngine implements DatastoreEngine {
     return this.reading(() => catalog.listResources(this.c));
   }
 
+  searchResources(query: CatalogQuery): Promise<CatalogPage> {
+    return this.reading(() => catalogSearch.searchCatalog(this.c, query));
+  }
+
   nameOwner(name: string): Promise<string | undefined> {
     return this.reading(() => catalog.nameOwner(this.c, name));
   }
@@ -196,17 +203,25 @@ export class SqliteEngine implements DatastoreEngine {
   // ------------------------------------------------------------------------------ schema
 
   createResource(meta: NewResource, fields: Field[]): Promise<Resource> {
-    return this.writing(() => schema.createResource(this.c, meta, fields));
+    return this.writing(() => {
+      const r = schema.createResource(this.c, meta, fields);
+      catalogSearch.syncWords(this.c, r.id);
+      return r;
+    });
   }
 
   updateResourceMeta(id: string, meta: Partial<Omit<NewResource, "id">>): Promise<void> {
-    return this.writing(() => schema.updateResourceMeta(this.c, id, meta));
+    return this.writing(() => {
+      schema.updateResourceMeta(this.c, id, meta);
+      catalogSearch.syncWords(this.c, id);
+    });
   }
 
   alterFields(id: string, add: Field[], infoUpdates: Field[], drop: string[]): Promise<void> {
     return this.writing(() => {
       learned.dropOnFields(this.c, id, drop);
       schema.alterFields(this.c, id, add, infoUpdates, drop);
+      catalogSearch.syncWords(this.c, id);
     });
   }
 
@@ -226,13 +241,17 @@ export class SqliteEngine implements DatastoreEngine {
   }
 
   setAliases(id: string, aliases: string[]): Promise<void> {
-    return this.writing(() => schema.setAliases(this.c, id, aliases));
+    return this.writing(() => {
+      schema.setAliases(this.c, id, aliases);
+      catalogSearch.syncWords(this.c, id);
+    });
   }
 
   dropTable(id: string): Promise<void> {
     return this.writing(() => {
       schema.dropTable(this.c, id);
       learned.forget(this.c, id);
+      catalogSearch.syncWords(this.c, id);
     });
   }
 
