@@ -29,7 +29,7 @@ export function AsOfBanner({
   const differ = changes.data?.records_changed;
   return (
     <section
-      aria-label={t("history.asOf.label")}
+      aria-label={t("history.banner.label")}
       className="flex flex-wrap items-center justify-between gap-3 rounded-lg border border-amber-300 bg-amber-50 p-3 text-amber-950 dark:border-amber-800 dark:bg-amber-950/40 dark:text-amber-100"
     >
       <div role="status" className="space-y-1 text-sm">

@@ -17,6 +17,7 @@ export const history = defineMessages({
     fr: "Pas d’historique : cette ressource n’en conserve pas.",
     de: "Kein Verlauf: diese Ressource bewahrt keinen auf.",
   },
+  "history.banner.label": { en: "Past data", fr: "Données passées", de: "Frühere Daten" },
   "history.banner.title": {
     en: "Shown as of {time}, version {version}",
     fr: "Affiché à la date du {time}, version {version}",
