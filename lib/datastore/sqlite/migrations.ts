@@ -51,11 +51,11 @@ const MIGRATIONS: (string | ((c: Conn) => void))[] = [
   VIEWS_TABLE,
   // Tokens limited to chosen resources and actions, and the audit trail of every write.
   TOKEN_LIMITS + auditTable("INTEGER PRIMARY KEY AUTOINCREMENT"),
+  // A resource's full-text language (../text-language.ts); those made before stay english.
+  "ALTER TABLE datastore_resources ADD COLUMN language TEXT NOT NULL DEFAULT 'english';",
   // resource_search at scale: each resource's words with a full-text index, and the catalog's
   // orders on indexes (catalog-search.ts); the engine fills in the words of older resources.
   CATALOG_WORDS,
-  // A resource's full-text language (../text-language.ts); those made before stay english.
-  "ALTER TABLE datastore_resources ADD COLUMN language TEXT NOT NULL DEFAULT 'english';",
 ];
 
 const SCHEMA_VERSION = MIGRATIONS.length;
