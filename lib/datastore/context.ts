@@ -3,7 +3,7 @@
 // resource a write names.
 import type { Principal, Scope } from "../auth/principal";
 import type { TokenStore } from "../auth/tokens";
-import type { DatastoreEngine, Resource } from "./engine";
+import type { DatastoreEngine, Resource, WriteAuthor } from "./engine";
 import { DatastoreError } from "./errors";
 
 export interface ActionContext {
@@ -15,6 +15,12 @@ export interface ActionContext {
 }
 
 export const ANONYMOUS: Principal = { scope: null };
+
+/** Who a principal's writes are recorded as (history, audit): its token's id and name, never
+ *  the secret; DATASTORE_ADMIN_TOKEN has a name and no id; anonymous, neither. */
+export function authorOf(user: Principal): WriteAuthor {
+  return { tokenId: user.tokenId ?? null, tokenName: user.name ?? null };
+}
 
 const RANK: Record<Scope, number> = { read: 1, write: 2, admin: 3 };
 

@@ -53,6 +53,13 @@ export interface NewResource {
   private: boolean;
 }
 
+/** Who makes a write, as it is recorded with it (history, audit): a token's id and name, never
+ *  its secret. DATASTORE_ADMIN_TOKEN: no id, its name; no token (the import CLI): both null. */
+export interface WriteAuthor {
+  tokenId: string | null;
+  tokenName: string | null;
+}
+
 /** A full-text condition: over all fields (`field` null) or one field; `rank` names its column. */
 export interface FtsCondition {
   field: string | null;
@@ -435,8 +442,9 @@ export interface DatastoreEngine {
   transaction<T>(fn: (tx: DatastoreEngine) => Promise<T>): Promise<T>;
 
   /** The same store, its reads counted as `client`'s (a token id or an address): costly reads
-   *  wait their turn per client, so one client's slow queries do not hold up another's. */
-  forClient(client: string): DatastoreEngine;
+   *  wait their turn per client, so one client's slow queries do not hold up another's. Its
+   *  writes are recorded as `author`'s (history); without one, as the handle's it came from. */
+  forClient(client: string, author?: WriteAuthor): DatastoreEngine;
 
   getResource(idOrAlias: string): Promise<Resource | undefined>;
   /** The copy an earlier getResource of this name returned, kept without asking the store, if

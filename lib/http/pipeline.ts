@@ -4,7 +4,7 @@
 // its domain call, and, for a download or a stream, how its result is written.
 import { config } from "../config";
 import { getDatastore } from "../datastore";
-import { ANONYMOUS, type ActionContext } from "../datastore/context";
+import { ANONYMOUS, authorOf, type ActionContext } from "../datastore/context";
 import type { Params } from "../datastore/validate";
 import { failure, helpUrl, success, type FailureOptions } from "./envelope";
 import { clientKey, type ApiRequest } from "./params";
@@ -46,7 +46,7 @@ export async function serve<P, R>(request: ApiRequest, entry: Entry<P, R>): Prom
     const params = await entry.params(request, url);
     const { engine, tokens } = await getDatastore();
     const user = entry.anonymous?.(params) ? ANONYMOUS : await tokens.authenticate(request.headers.get("authorization"));
-    const ctx: ActionContext = { engine: engine.forClient(clientKey(request, user)), tokens, user, siteUrl: config.siteUrl ?? url.origin };
+    const ctx: ActionContext = { engine: engine.forClient(clientKey(request, user), authorOf(user)), tokens, user, siteUrl: config.siteUrl ?? url.origin };
     const call: Call<P> = { request, url, params, ctx, help, body: body.chunks };
     const result = await entry.run(call);
     return entry.answer ? await entry.answer(result, call) : success(help, result);

@@ -5,7 +5,7 @@
 // the per-resource lock, and PostgreSQL's failures mapped to the datastore's errors (errors.ts).
 import { column } from "../catalog-row";
 import type pg from "pg";
-import type { AggregateOutput, AggregateSpec, AuditStorage, BulkLoad, DatastoreEngine, Field, FieldStats, Filter, HistogramOutput, NewResource, Resource, ResourceStats, SearchOutput, SearchQuery, StartupCheck, SummaryOptions, SummaryOutput, TokenStorage, UploadImportStorage, ViewStorage, ValueCountsOutput, WriteMethod } from "../engine";
+import type { AggregateOutput, AggregateSpec, AuditStorage, BulkLoad, DatastoreEngine, Field, FieldStats, Filter, HistogramOutput, NewResource, Resource, ResourceStats, SearchOutput, SearchQuery, StartupCheck, SummaryOptions, SummaryOutput, TokenStorage, UploadImportStorage, ViewStorage, ValueCountsOutput, WriteMethod, WriteAuthor } from "../engine";
 import { DatastoreError, DatastoreUnavailable } from "../errors";
 import type { LearnEvent, LearnSettings } from "../index-learning-rule";
 import type { ReadLimits } from "../read-limits";
@@ -142,6 +142,8 @@ export class PostgresEngine implements DatastoreEngine {
     private readonly tx: Tx | null,
     /** Whose reads these are (a token id or an address): expensive ones take turns per client. */
     private readonly client = "",
+    /** Whose writes these are, as history records them. */
+    private readonly author?: WriteAuthor,
   ) {
     const tokens = pgTokens(tx?.client ?? shared.primary, shared.primary);
     this.tokens = {
@@ -266,7 +268,7 @@ export class PostgresEngine implements DatastoreEngine {
       try {
         await begin(client, this.shared.options.writeTimeoutMs ?? 0);
         begun = true;
-        const result = await fn(new PostgresEngine(this.shared, tx, this.client));
+        const result = await fn(new PostgresEngine(this.shared, tx, this.client, this.author));
         await client.query("COMMIT");
         this.wrote(); // what was read while it ran is older than the commit
         client.release();
@@ -280,8 +282,8 @@ export class PostgresEngine implements DatastoreEngine {
     }
   }
 
-  forClient(client: string): DatastoreEngine {
-    return new PostgresEngine(this.shared, this.tx, client);
+  forClient(client: string, author: WriteAuthor | undefined = this.author): DatastoreEngine {
+    return new PostgresEngine(this.shared, this.tx, client, author);
   }
 
   // ----------------------------------------------------------------------------- catalog

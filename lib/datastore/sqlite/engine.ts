@@ -7,7 +7,7 @@ import { column } from "../catalog-row";
 import Database from "better-sqlite3";
 import fs from "node:fs";
 import path from "node:path";
-import type { AggregateOutput, AggregateSpec, AuditStorage, BulkLoad, DatastoreEngine, Field, FieldStats, Filter, HistogramOutput, NewResource, Resource, ResourceStats, SearchOutput, SearchQuery, StartupCheck, SummaryOptions, SummaryOutput, TokenStorage, ViewStorage, ValueCountsOutput, WriteMethod } from "../engine";
+import type { AggregateOutput, AggregateSpec, AuditStorage, BulkLoad, DatastoreEngine, Field, FieldStats, Filter, HistogramOutput, NewResource, Resource, ResourceStats, SearchOutput, SearchQuery, StartupCheck, SummaryOptions, SummaryOutput, TokenStorage, ViewStorage, ValueCountsOutput, WriteMethod, WriteAuthor } from "../engine";
 import { exactOutput, mergeable, mergeParts, type Merged } from "../aggregate-groups";
 import { exactSummary, mergeTallies, type Tallied } from "../summary-plan";
 import { aggregate } from "./aggregate";
@@ -110,6 +110,8 @@ export class SqliteEngine implements DatastoreEngine {
     private readonly learner?: SqliteIndexLearner,
     /** Whose reads these are (a token id or an address): expensive ones take turns per client. */
     private readonly client = "",
+    /** Whose writes these are, as history records them. */
+    private readonly author?: WriteAuthor,
   ) {
     this.tokens = sqliteTokens(c, (fn) => this.writing(fn), () => this.learner?.building === true);
     this.views = sqliteViews(c, (fn) => this.writing(fn), (fn) => this.reading(fn));
@@ -150,7 +152,7 @@ export class SqliteEngine implements DatastoreEngine {
         throw mapped(e);
       }
       try {
-        const result = await fn(new SqliteEngine(this.c, this.file, this.pool, this.lock, this.learning, { nested: new WriteLock(), depth: 0 }));
+        const result = await fn(new SqliteEngine(this.c, this.file, this.pool, this.lock, this.learning, { nested: new WriteLock(), depth: 0 }, undefined, this.client, this.author));
         db.exec("COMMIT");
         wrote();
         return result;
@@ -161,8 +163,8 @@ export class SqliteEngine implements DatastoreEngine {
     });
   }
 
-  forClient(client: string): DatastoreEngine {
-    return new SqliteEngine(this.c, this.file, this.pool, this.lock, this.learning, this.tx, this.learner, client);
+  forClient(client: string, author: WriteAuthor | undefined = this.author): DatastoreEngine {
+    return new SqliteEngine(this.c, this.file, this.pool, this.lock, this.learning, this.tx, this.learner, client, author);
   }
 
   /** A nested transaction: a savepoint, one at a time per transaction (names are by depth). */
