@@ -90,6 +90,29 @@ const MIGRATIONS: string[] = [
   // resource_search at scale: each resource's words under a full-text index, and the catalog's
   // orders on indexes (catalog-search.ts); the engine fills in the words of older resources.
   CATALOG_WORDS,
+  // History (issue 27, history.ts): whether a resource keeps it, the oldest version readable,
+  // the log of versions, and "_version" on every row. What a resource held before is its
+  // baseline, as of its last change, with the largest "_id" then.
+  `
+  ALTER TABLE datastore_resources ADD COLUMN history boolean NOT NULL DEFAULT true;
+  ALTER TABLE datastore_resources ADD COLUMN history_from bigint NOT NULL DEFAULT 0;
+  CREATE TABLE datastore_versions (
+    resource_id text NOT NULL, version bigint NOT NULL, at text NOT NULL, kind text NOT NULL,
+    token_id text, token_name text, id_to bigint, PRIMARY KEY (resource_id, version)
+  );
+  CREATE INDEX datastore_versions_at ON datastore_versions (resource_id, at);
+  UPDATE datastore_resources SET history_from = version;
+  DO $ds$
+  DECLARE
+    r record;
+    last bigint;
+  BEGIN
+    FOR r IN SELECT id, table_name, version, modified FROM datastore_resources WHERE active LOOP
+      EXECUTE format('ALTER TABLE %I ADD COLUMN "_version" bigint NOT NULL DEFAULT 0', r.table_name);
+      EXECUTE format('SELECT coalesce(max("_id"), 0) FROM %I', r.table_name) INTO last;
+      INSERT INTO datastore_versions (resource_id, version, at, kind, id_to) VALUES (r.id, r.version, r.modified || '.000Z', 'baseline', last);
+    END LOOP;
+  END $ds$;`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
