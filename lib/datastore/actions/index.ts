@@ -9,6 +9,7 @@ import { datastoreDelete, datastoreRecordsDelete } from "./datastore-delete";
 import { datastoreHistogram } from "./datastore-histogram";
 import { datastoreInfo } from "./datastore-info";
 import { datastoreSearch } from "./datastore-search";
+import { datastoreSearchAll } from "./datastore-search-all";
 import { datastoreSummary } from "./datastore-summary";
 import { datastoreUpsert } from "./datastore-upsert";
 import { datastoreValueCounts } from "./datastore-value-counts";
@@ -32,6 +33,7 @@ export const ACTIONS: Record<string, Action> = {
   datastore_summary: { run: datastoreSummary, read: true },
   resource_show: { run: resourceShow, read: true },
   resource_search: { run: resourceSearch, read: true },
+  datastore_search_all: { run: datastoreSearchAll, read: true },
   datastore_create: { run: datastoreCreate, read: false },
   datastore_upsert: { run: datastoreUpsert, read: false },
   datastore_delete: { run: datastoreDelete, read: false },
