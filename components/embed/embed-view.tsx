@@ -7,10 +7,12 @@ import { useQuery } from "@tanstack/react-query";
 import dynamic from "next/dynamic";
 import { useMemo, useState } from "react";
 import { infoQuery, resourceQuery, searchQuery } from "@/lib/api-client";
-import { toSearchRequest, updateView, type ViewState } from "@/lib/view-state";
+import { tabShowsPast, toSearchRequest, updateView, type ViewState } from "@/lib/view-state";
+import { AsOfLine } from "@/components/explorer/as-of-banner";
 import { ErrorState } from "@/components/explorer/error-state";
 import { displayFields, resourceLabel } from "@/components/explorer/format";
 import { Pager } from "@/components/explorer/pager";
+import { PastUnavailable } from "@/components/explorer/past-notes";
 import { RecordsTable } from "@/components/explorer/records-table";
 import { SummaryView } from "@/components/explorer/summary-view";
 import { TableSkeleton } from "@/components/explorer/table-skeleton";
@@ -28,7 +30,9 @@ export function EmbedView({ initial, name, openHref }: { initial: ViewState; nam
   const info = useQuery({ ...infoQuery(session, rid), enabled: ready && Boolean(rid) });
   const resource = useQuery({ ...resourceQuery(session, info.data?.meta.id ?? rid), enabled: ready && Boolean(rid) });
   const request = useMemo(() => toSearchRequest(view), [view]);
-  const search = useQuery({ ...searchQuery(session, request), enabled: ready && Boolean(rid) && view.tab === "table" });
+  // a view of the past: a tab that reads only the current data says so instead (as-of.ts)
+  const tabPast = view.as_of !== null && !tabShowsPast(view.tab);
+  const search = useQuery({ ...searchQuery(session, request), enabled: ready && Boolean(rid) && (view.tab === "table" || view.as_of !== null) });
   const title = resource.data ? resourceLabel(resource.data) : rid;
   const change = (patch: Partial<ViewState>) => setView((v) => updateView(v, patch));
   const fields = info.data?.fields ?? [];
@@ -44,10 +48,13 @@ export function EmbedView({ initial, name, openHref }: { initial: ViewState; nam
           Open in Datastore Explorer
         </a>
       </div>
+      {view.as_of !== null && rid && <AsOfLine asOf={view.as_of} read={search.data?.as_of} />}
       {!rid ? (
         <p role="alert">This embed names no resource: its address needs a resource_id.</p>
       ) : error ? (
         <ErrorState error={error} what={name ? "this view" : "this resource"} onRetry={() => (info.error ? info.refetch() : search.refetch())} />
+      ) : tabPast ? (
+        <PastUnavailable tab={view.tab.charAt(0).toUpperCase() + view.tab.slice(1)} onTable={() => change({ tab: "table" })} onCurrent={() => change({ as_of: null })} />
       ) : view.tab === "summary" ? (
         <SummaryView {...props} />
       ) : view.tab === "chart" ? (

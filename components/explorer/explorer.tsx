@@ -12,7 +12,7 @@ import {
   type DatastoreField,
   type Resource,
 } from "@/lib/api-client";
-import { takesAsOf, toSearchRequest, updateView, viewForResource, withoutChip, type Tab, type ViewState } from "@/lib/view-state";
+import { tabShowsPast, toSearchRequest, updateView, viewForResource, withoutChip, type Tab, type ViewState } from "@/lib/view-state";
 import { EditDetails } from "@/components/publish/edit-details";
 import { UploadData } from "@/components/publish/upload-data";
 import { useToken } from "@/components/token/token-provider";
@@ -61,14 +61,6 @@ function TabLoading({ what }: { what: string }) {
 
 const ID_FIELD: DatastoreField = { id: "_id", type: "int" };
 
-/** The actions each tab reads with: it shows the past only when every one takes `as_of`. */
-const TAB_ACTIONS: Record<Exclude<Tab, "table">, string[]> = {
-  summary: ["datastore_summary"],
-  chart: ["datastore_aggregate", "datastore_histogram", "datastore_summary"],
-  map: ["datastore_aggregate"],
-  pivot: ["datastore_aggregate"],
-};
-
 const TAB_NAMES: { id: Tab; name: string }[] = [
   { id: "table", name: "Table" },
   { id: "summary", name: "Summary" },
@@ -111,7 +103,7 @@ export function Explorer() {
   // the API panel shows the request behind the tab on screen
   const past = view.as_of !== null;
   // a tab whose actions read only the current data says so instead of showing it
-  const tabPast = past && view.tab !== "table" && !TAB_ACTIONS[view.tab].every(takesAsOf);
+  const tabPast = past && !tabShowsPast(view.tab);
   const chartPlan = useChartPlan(view, tableFields, view.tab === "chart" && !tabPast);
   const allFields = useMemo(() => (tableFields ? [ID_FIELD, ...tableFields] : []), [tableFields]);
   const data = search.data;

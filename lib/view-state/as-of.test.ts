@@ -7,6 +7,7 @@ import {
   parseViewState,
   searchGetUrl,
   serializeViewState,
+  tabShowsPast,
   takesAsOf,
   toLocalInput,
   toMatchRequest,
@@ -65,6 +66,9 @@ describe("as_of in requests", () => {
   it("is taken by search; an action not listed reads the current data", () => {
     expect(takesAsOf("datastore_search")).toBe(true);
     expect(takesAsOf("datastore_upsert")).toBe(false);
+    expect(tabShowsPast("table")).toBe(true);
+    // datastore_aggregate and datastore_summary read the current data only
+    for (const tab of ["summary", "chart", "map", "pivot"] as const) expect(tabShowsPast(tab), tab).toBe(false);
   });
 });
 

@@ -2,6 +2,7 @@
 // or an ISO 8601 time. Reading never throws: anything else means no `as_of` (the current data).
 // Also which actions accept it, so a view says so where one does not rather than show current
 // figures as past ones.
+import type { Tab } from "./types";
 
 /** A version (integer) or an ISO 8601 date or time, as the URL gave it. */
 export type AsOf = number | string;
@@ -40,6 +41,20 @@ export const AS_OF_ACTIONS: ReadonlySet<string> = new Set(["datastore_search"]);
 
 export function takesAsOf(action: string): boolean {
   return AS_OF_ACTIONS.has(action);
+}
+
+/** The actions each tab reads its figures with. */
+const TAB_ACTIONS: Record<Tab, string[]> = {
+  table: ["datastore_search"],
+  summary: ["datastore_summary"],
+  chart: ["datastore_aggregate", "datastore_histogram", "datastore_summary"],
+  map: ["datastore_aggregate"],
+  pivot: ["datastore_aggregate"],
+};
+
+/** Whether a tab can show the table as it was: every action it reads with takes `as_of`. */
+export function tabShowsPast(tab: Tab): boolean {
+  return TAB_ACTIONS[tab].every(takesAsOf);
 }
 
 const pad = (n: number) => String(n).padStart(2, "0");
