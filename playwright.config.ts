@@ -6,6 +6,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { NO_QUOTAS } from "./lib/test/no-quotas";
 
 // The config is loaded by the runner and again by each worker: pick the port once and pass it
 // down through the environment so they all agree.
@@ -77,6 +78,7 @@ export default defineConfig({
           PORT: port,
           DATASTORE_DB: db,
           DATASTORE_ADMIN_TOKEN: process.env.E2E_ADMIN_TOKEN,
+          ...NO_QUOTAS,
           // e2e/views.spec.ts frames the embed pages from this origin (and from one not named)
           DATASTORE_EMBED_ORIGINS: "http://embed-allowed.test",
         },

@@ -17,6 +17,17 @@ function tileTemplate(raw: string | undefined): string | undefined {
   return t;
 }
 
+/** A budget: `n` a minute (as many at once) or `n:burst`; 0 or `off`: none; unset or unreadable:
+ *  the fallback. */
+function rateEnv(name: string, fallback: string): { perMinute: number; burst: number } | null {
+  const raw = (process.env[name] ?? "").trim().toLowerCase();
+  if (raw === "0" || raw === "off") return null;
+  const form = /^(\d+)(?::(\d+))?$/;
+  const m = form.exec(raw) ?? form.exec(fallback)!;
+  if (Number(m[1]) === 0) return null;
+  return { perMinute: Number(m[1]), burst: Math.max(1, Number(m[2] ?? m[1])) };
+}
+
 export const config = {
   get dbPath(): string {
     return path.resolve(/* turbopackIgnore: true */ process.cwd(), process.env.DATASTORE_DB || "data/datastore.db");
@@ -171,6 +182,23 @@ export const config = {
   /** Learned indexes one resource may have. */
   get adaptiveMaxIndexes(): number {
     return intEnv("DATASTORE_ADAPTIVE_MAX_INDEXES", 3);
+  },
+  /** Requests a minute from one client address without a token (docs/api.md "Quotas"). */
+  get rateAnonymous() {
+    return rateEnv("DATASTORE_RATE_ANONYMOUS", "600:300");
+  },
+  /** Requests a minute with one token, unless an admin gave the token its own. */
+  get rateToken() {
+    return rateEnv("DATASTORE_RATE_TOKEN", "3000:1000");
+  },
+  /** Seconds a minute of expensive reads (scans, big sorts, dumps) for one client. */
+  get rateExpensive() {
+    return rateEnv("DATASTORE_RATE_EXPENSIVE", "60");
+  },
+  /** Proxies in front of the server whose X-Forwarded-For is believed (0: none; `true`: one). */
+  get trustProxy(): number {
+    const raw = (process.env.DATASTORE_TRUST_PROXY ?? "").trim().toLowerCase();
+    return ["true", "yes"].includes(raw) ? 1 : intEnv("DATASTORE_TRUST_PROXY", 0);
   },
   /** Learned indexes of a resource may take at most this share of its table's size (percent). */
   get adaptiveMaxSizePercent(): number {

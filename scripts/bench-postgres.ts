@@ -24,6 +24,7 @@ import { openEngine } from "../lib/datastore/open";
 import { fullTextExpression } from "../lib/datastore/postgres/fts";
 import type { StoredField } from "../lib/datastore/postgres/resource";
 import { columnType } from "../lib/datastore/postgres/values";
+import { NO_QUOTAS } from "../lib/test/no-quotas";
 import { pgUnavailableReason, startCluster, type PgCluster } from "../lib/test/pg-cluster";
 import { freePort } from "../lib/test/server";
 import { ckanSql, ident, type FloorSql } from "./ckan-sql";
@@ -138,7 +139,7 @@ export async function startApi(env: Record<string, string>, resource: string, ro
   const args = (JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as { scripts: { start: string } }).scripts.start.split(" ").slice(1);
   const proc = spawn(process.execPath, [...args, "--api", "-H", "127.0.0.1", "-p", String(port)], {
     cwd: root,
-    env: { ...process.env, DATASTORE_SAMPLE_DATA: "0", DATASTORE_ADAPTIVE_INDEXES: "0", DATASTORE_ADMIN_TOKEN: TOKEN, PORT: String(port), ...env },
+    env: { ...NO_QUOTAS, ...process.env, DATASTORE_SAMPLE_DATA: "0", DATASTORE_ADAPTIVE_INDEXES: "0", DATASTORE_ADMIN_TOKEN: TOKEN, PORT: String(port), ...env },
     stdio: ["ignore", "ignore", "inherit"],
   });
   for (let i = 0; ; i++) {

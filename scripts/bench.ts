@@ -25,6 +25,7 @@ import { openEngine } from "../lib/datastore/open";
 import type { SqliteEngine } from "../lib/datastore/sqlite/engine";
 import { registerFtsFunctions } from "../lib/datastore/sqlite/fts-text";
 import { bindSearch, parseSearchParams } from "../lib/datastore/search-query";
+import { NO_QUOTAS } from "../lib/test/no-quotas";
 import { freePort, startArgs } from "../lib/test/server";
 import { formatImportComparison, importOnly, measureImportFloor, timedImport } from "./bench-import";
 import { benchLearned, printLearned } from "./bench-learned";
@@ -152,7 +153,7 @@ function startServer(via: "npm start" | "next start" = "npm start", db = DB, lea
   if (ensure.status !== 0) throw new Error("build failed");
   const command = via === "next start" ? ["node_modules/next/dist/bin/next", "start"] : startArgs();
   return spawn(process.execPath, [...command, "-H", "127.0.0.1", "-p", String(PORT)], {
-    env: { ...process.env, DATASTORE_DB: db, DATASTORE_ADAPTIVE_INDEXES: learn ? "1" : "0", DATASTORE_SAMPLE_DATA: "0", DATASTORE_ADMIN_TOKEN: TOKEN, PORT: String(PORT) },
+    env: { ...NO_QUOTAS, ...process.env, DATASTORE_DB: db, DATASTORE_ADAPTIVE_INDEXES: learn ? "1" : "0", DATASTORE_SAMPLE_DATA: "0", DATASTORE_ADMIN_TOKEN: TOKEN, PORT: String(PORT) },
     stdio: ["ignore", "ignore", "inherit"],
   });
 }

@@ -1,10 +1,11 @@
 // The one error type of the domain. Actions and engines throw it; lib/http maps it to CKAN's
-// envelope and status once (validation 409, not found 404, authorization 403, integrity 400).
+// envelope and status once (validation 409, not found 404, authorization 403, integrity 400,
+// rate limit 429).
 // An engine turns its own failures (busy, full, read-only, constraint) into these kinds.
 // Branded (lib/brand.ts): `instanceof` holds across bundles and module copies.
 import { hasBrand, mark } from "../brand";
 
-export type ErrorKind = "validation" | "not_found" | "authorization" | "integrity";
+export type ErrorKind = "validation" | "not_found" | "authorization" | "integrity" | "rate_limit";
 
 export type ErrorDetails = Record<string, unknown>;
 
@@ -66,6 +67,15 @@ export class DatastoreError extends Error {
     const e = DatastoreError.field("resource_id", "the resource changed while it was being read; try again");
     e.retryAfter = 1;
     e.changed = true;
+    return e;
+  }
+
+  /** A client past one of its budgets (lib/datastore/rate-budget.ts): 429, nothing was done.
+   *  `policy`: the budget's name in the RateLimit headers. */
+  static tooMany(policy: string, seconds: number): DatastoreError {
+    const what = policy === "expensive" ? "expensive reads (scans, big sorts and counts; cheap pages still answer)" : "requests";
+    const e = new DatastoreError("rate_limit", { message: `Rate limit: this client's budget of ${what} is spent for now; try again in ${seconds} s`, policy });
+    e.retryAfter = seconds;
     return e;
   }
 

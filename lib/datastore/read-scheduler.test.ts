@@ -8,6 +8,7 @@ import type { DatastoreEngine, SearchQuery } from "./engine";
 import { DatastoreError } from "./errors";
 import { openEngine } from "./open";
 import { ReadPool } from "./sqlite/read-pool";
+import { setReadGate } from "./read-gate";
 import { ReadScheduler } from "./read-scheduler";
 
 describe("read scheduler", () => {
@@ -47,6 +48,34 @@ describe("read scheduler", () => {
     s.push("e1", "expensive", "b");
     expect(s.next()).toEqual({ job: "e1", lane: "expensive" });
     expect(s.waiting).toEqual({ cheap: 3, expensive: 0 });
+  });
+
+  it("tells the read gate how long each client's expensive reads ran, and asks it before one queues", () => {
+    let t = 0;
+    const s = new ReadScheduler<string>(2, () => t);
+    const charged: [string, number][] = [];
+    setReadGate({ refusal: (client) => (client === "spent" ? 7 : 0), charge: (client, ms) => charged.push([client, ms]) });
+    try {
+      s.push("a1", "expensive", "a");
+      s.push("a2", "expensive", "a");
+      s.next();
+      t = 100;
+      s.next();
+      t = 250;
+      s.finished("expensive", "a");
+      t = 1000;
+      s.finished("expensive", "a");
+      // cheap reads are not charged
+      s.push("c1", "cheap", "a");
+      s.next();
+      s.finished("cheap", "a");
+      expect(charged).toEqual([["a", 250], ["a", 900]]);
+      const refused = s.refusal("spent");
+      expect([refused?.kind, refused?.retryAfter, refused?.details.policy]).toEqual(["rate_limit", 7, "expensive"]);
+      expect(s.refusal("a")).toBeUndefined();
+    } finally {
+      setReadGate(undefined);
+    }
   });
 });
 

@@ -9,12 +9,13 @@ import { ImportError } from "../import/source";
 import { CutOff, TooLarge } from "../upload/receive";
 import { BadRequest, type ApiRequest } from "./params";
 
-const STATUS: Record<ErrorKind, number> = { validation: 409, not_found: 404, authorization: 403, integrity: 400 };
+const STATUS: Record<ErrorKind, number> = { validation: 409, not_found: 404, authorization: 403, integrity: 400, rate_limit: 429 };
 const TYPE: Record<ErrorKind, string> = {
   validation: "Validation Error",
   not_found: "Not Found Error",
   authorization: "Authorization Error",
   integrity: "Integrity Error",
+  rate_limit: "Rate Limit Error",
 };
 
 /** The status and CKAN `__type` of a DatastoreError. */

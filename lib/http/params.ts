@@ -5,7 +5,7 @@ import type { Principal } from "../auth/principal";
 import { hasBrand, mark } from "../brand";
 import { config } from "../config";
 import { nestedDeeperThan, type Params } from "../datastore/validate";
-import { peerAddress } from "./peer";
+import { clientAddress } from "./peer";
 
 /** What the handlers read of a request: a Fetch API Request has all of it, and so does the
  *  server's lighter view of a Node request (lib/server/node-http.ts). */
@@ -26,10 +26,12 @@ export interface ApiRequest {
   readonly clientAddress?: string;
 }
 
-/** Whose request this is, for taking turns with costly reads: the token's id (never its
- *  secret) when one was sent, else the peer's address (peer.ts), under every way of serving. */
+/** Whose request this is, for taking turns with costly reads and for its budgets: the token's
+ *  id (never its secret) when one was sent, the operator's own token (DATASTORE_ADMIN_TOKEN, it
+ *  has no id), else the client's address (peer.ts), under every way of serving. */
 export function clientKey(request: ApiRequest, user: Principal): string {
-  return user.tokenId ? `token:${user.tokenId}` : `address:${peerAddress(request) ?? "unknown"}`;
+  if (user.tokenId) return `token:${user.tokenId}`;
+  return user.scope === "admin" ? "admin" : `address:${clientAddress(request) ?? "unknown"}`;
 }
 
 export class BadRequest extends Error {

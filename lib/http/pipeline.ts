@@ -1,5 +1,6 @@
-// The one way in for every HTTP entry (actions, dumps, uploads): read the parameters,
-// authenticate (token → principal), run one domain call, and write the answer and any error
+// The one way in for every HTTP entry (actions, dumps, uploads): authenticate (token →
+// principal), spend one request of the caller's budget (rate-limit.ts: 429 past it), read the
+// parameters, run one domain call, and write the answer and any error
 // through envelope.ts. An entry states only what is its own: where its parameters come from,
 // its domain call, and, for a download or a stream, how its result is written.
 import { config } from "../config";
@@ -7,7 +8,9 @@ import { getDatastore } from "../datastore";
 import { ANONYMOUS, authorOf, type ActionContext } from "../datastore/context";
 import type { Params } from "../datastore/validate";
 import { failure, helpUrl, success, type FailureOptions } from "./envelope";
+import type { Budgets } from "../datastore/rate-budget";
 import { clientKey, type ApiRequest } from "./params";
+import { spend, withQuota, type Quota } from "./rate-limit";
 
 export interface Call<P = Params> {
   request: ApiRequest;
@@ -41,19 +44,27 @@ export interface Entry<P, R> {
 export async function serve<P, R>(request: ApiRequest, entry: Entry<P, R>): Promise<Response> {
   const help = helpUrl(request, entry.name);
   const body = trackedBody(request);
+  let quota: Quota | undefined;
+  let budgets: Budgets | undefined;
   try {
     const url = new URL(request.url);
+    const datastore = await getDatastore();
+    const { engine, tokens } = datastore;
+    budgets = datastore.budgets;
+    // Who asks, and their budget, first: a request refused or unreadable is counted too.
+    const caller = await tokens.authenticate(request.headers.get("authorization"));
+    quota = await spend(request, caller, budgets);
+    if (quota.refused) throw quota.refused;
     const params = await entry.params(request, url);
-    const { engine, tokens } = await getDatastore();
-    const user = entry.anonymous?.(params) ? ANONYMOUS : await tokens.authenticate(request.headers.get("authorization"));
+    const user = entry.anonymous?.(params) ? ANONYMOUS : caller;
     const ctx: ActionContext = { engine: engine.forClient(clientKey(request, user), authorOf(user)), tokens, user, siteUrl: config.siteUrl ?? url.origin };
     const call: Call<P> = { request, url, params, ctx, help, body: body.chunks };
     const result = await entry.run(call);
-    return entry.answer ? await entry.answer(result, call) : success(help, result);
+    return withQuota(entry.answer ? await entry.answer(result, call) : success(help, result), quota, budgets);
   } catch (e) {
     const response = failure(help, e, entry.failure);
     if (entry.streamsBody && !body.read()) response.headers.set("connection", "close");
-    return response;
+    return withQuota(response, quota, budgets);
   }
 }
 

@@ -2,6 +2,7 @@
 // needed) as a child process on a free loopback port, for tests and scripts that put a real
 // server in front of a database they control (a primary that restarts, a pooler).
 import { spawn } from "node:child_process";
+import { NO_QUOTAS } from "./no-quotas";
 import { freePort, ROOT } from "./server";
 
 export interface ApiServer {
@@ -19,7 +20,7 @@ export async function startApiServer(env: Record<string, string>, timeoutMs = 12
   const port = await freePort();
   const proc = spawn(process.execPath, ["--import", "tsx", "lib/server/main.ts", "--api", "-H", "127.0.0.1", "-p", String(port)], {
     cwd: ROOT,
-    env: { ...process.env, NODE_ENV: "production", PORT: String(port), DATASTORE_SAMPLE_DATA: "0", ...env },
+    env: { ...NO_QUOTAS, ...process.env, NODE_ENV: "production", PORT: String(port), DATASTORE_SAMPLE_DATA: "0", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let out = "";

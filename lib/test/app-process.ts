@@ -4,6 +4,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import net from "node:net";
 import path from "node:path";
+import { NO_QUOTAS } from "./no-quotas";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -32,7 +33,7 @@ export async function startApp(name: string, env: Record<string, string>): Promi
   const port = await freePort();
   const proc = spawn(process.execPath, ["--import", "tsx", "lib/server/main.ts", "--api", "-H", "127.0.0.1", "-p", String(port)], {
     cwd: ROOT,
-    env: { ...process.env, NODE_ENV: "production", PORT: String(port), ...env },
+    env: { ...NO_QUOTAS, ...process.env, NODE_ENV: "production", PORT: String(port), ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let out = "";

@@ -95,7 +95,8 @@ describe.each(["next start", "npm start"] as const)("through %s", (via) => {
     await ensureBuilt();
     // Two read workers, one for expensive reads: they take turns per client. No learned
     // indexes, which would make the expensive sort below cheap after a few runs.
-    const env = { DATASTORE_READ_WORKERS: "2", DATASTORE_EXPENSIVE_READS: "1", DATASTORE_ADAPTIVE_INDEXES: "0", DATASTORE_UPLOAD_DIR: tempDir("next-start-uploads-") };
+    // Anonymous budgets on (five at once, one a second): each server reads the address its own way.
+    const env = { DATASTORE_READ_WORKERS: "2", DATASTORE_EXPENSIVE_READS: "1", DATASTORE_ADAPTIVE_INDEXES: "0", DATASTORE_UPLOAD_DIR: tempDir("next-start-uploads-"), DATASTORE_RATE_ANONYMOUS: "60:5", DATASTORE_RATE_EXPENSIVE: "60" };
     s = await startServer({ dbFile: path.join(tempDir("both-servers-"), "d.db"), adminToken: ADMIN, via, env });
   }, 300_000);
 
@@ -190,4 +191,26 @@ describe.each(["next start", "npm start"] as const)("through %s", (via) => {
     expect(bAsked, "A's first read was over before B asked: the sort is too quick to test turns").toBe(0);
     expect(order).toEqual(["A1 200", "A2 200", "B1 200", "A3 200"]);
   }, 120_000);
+
+  it("spends an anonymous budget by the socket's address, whatever the client claims: past it, 429 with Retry-After, the RateLimit fields and CKAN's envelope", async () => {
+    const whoami = (localAddress: string, headers: Record<string, string> = {}) =>
+      new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: { error?: unknown } }>((resolve, reject) => {
+        const req = http.request(`${s.url}/api/action/datastore_whoami`, { method: "POST", localAddress, headers: { "content-type": "application/json", ...headers } }, (res) => {
+          let text = "";
+          res.on("data", (c: Buffer) => (text += c.toString()));
+          res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body: JSON.parse(text) }));
+        });
+        req.on("error", reject);
+        req.end("{}");
+      });
+    const answers = [];
+    for (let i = 0; i < 6; i++) answers.push(await whoami("127.0.0.9", { "x-forwarded-for": `10.0.0.${i}`, "x-datastore-peer": `10.0.0.${i}` }));
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200, 429]);
+    expect(answers[0].headers["ratelimit-policy"]).toBe('"anonymous";q=60;w=60;dsx-burst=5, "expensive";q=60000;w=60;dsx-unit="ms"');
+    expect(answers[0].headers.ratelimit).toBe('"anonymous";r=4;t=1, "expensive";r=60000;t=0');
+    const refused = answers[5];
+    expect([refused.headers["retry-after"], refused.headers.ratelimit]).toEqual(["1", '"anonymous";r=0;t=5, "expensive";r=60000;t=0']);
+    expect(refused.body.error).toEqual({ __type: "Rate Limit Error", message: "Rate limit: this client's budget of requests is spent for now; try again in 1 s", policy: "anonymous" });
+    expect((await whoami("127.0.0.10")).status).toBe(200);
+  });
 });

@@ -10,6 +10,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import type { StoreRef } from "./fuzz";
+import { NO_QUOTAS } from "./no-quotas";
 
 export const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -97,6 +98,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
   const proc = spawn(process.execPath, [...command, "-H", "127.0.0.1", "-p", String(port)], {
     cwd: ROOT,
     env: {
+      ...NO_QUOTAS,
       ...process.env,
       NODE_ENV: "production",
       DATASTORE_DB: opts.dbFile,

@@ -171,6 +171,8 @@ export class PgReads {
       }
       return;
     }
+    const refused = this.scheduler.refusal(client);
+    if (refused) throw refused;
     await this.turn(client);
     let session: Session | null = null;
     let failure: unknown;
@@ -183,7 +185,7 @@ export class PgReads {
         // The cursor has sorted (its first chunk): later chunks only read on.
         if (turnHeld) {
           turnHeld = false;
-          this.finished();
+          this.finished(client);
         }
         yield chunk;
       }
@@ -191,7 +193,7 @@ export class PgReads {
       failure = e;
       throw e;
     } finally {
-      if (turnHeld) this.finished();
+      if (turnHeld) this.finished(client);
       if (session) await this.end(session, failure);
     }
   }
@@ -221,6 +223,11 @@ export class PgReads {
       this.judge.observe(verdict.shape, performance.now() - started);
       return out;
     }
+    const refused = this.scheduler.refusal(client);
+    if (refused) {
+      await this.end(session);
+      throw refused;
+    }
     // Expensive: the connection goes back while the read waits its turn (if it must wait).
     let kept: Session | null = session;
     if (!this.free()) {
@@ -233,7 +240,7 @@ export class PgReads {
       this.answered.expensive++;
       return out;
     } finally {
-      this.finished();
+      this.finished(client);
     }
   }
 
@@ -370,9 +377,9 @@ export class PgReads {
     });
   }
 
-  private finished(): void {
+  private finished(client: string): void {
     this.runningExpensive--;
-    this.scheduler.finished("expensive");
+    this.scheduler.finished("expensive", client);
     this.dispatch();
   }
 

@@ -183,7 +183,7 @@ export class ReadPool {
   private release(job: Pending): void {
     this.running.delete(job.task.id);
     clearTimeout(job.timer);
-    this.scheduler.finished(job.lane!);
+    this.scheduler.finished(job.lane!, job.client);
   }
 
   private settle(slot: Slot, reply: Reply): void {
@@ -191,7 +191,9 @@ export class ReadPool {
     slot.busy = false;
     if (job) {
       this.release(job);
-      if (reply.expensive) this.scheduler.push(job, "expensive", job.client);
+      const refused = reply.expensive ? this.scheduler.refusal(job.client) : undefined;
+      if (refused) job.reject(refused);
+      else if (reply.expensive) this.scheduler.push(job, "expensive", job.client);
       else {
         this.answered[job.lane!]++;
         if (!reply.error) job.resolve(reply.result);

@@ -1,0 +1,136 @@
+// Quotas through the real route handlers: a request's budget by its token or its address (as
+// `npm start`'s server gives it, request.clientAddress), 429 past it with Retry-After, the IETF
+// RateLimit fields and CKAN's envelope, on actions, dumps and uploads. The limiter's arithmetic
+// is lib/datastore/rate-budget.test.ts's; `next start`'s way to the address, next-start.test.ts's.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ADMIN, createResource, freshDb } from "../test/api";
+import { dispatch } from "../test/routes";
+
+const ENV = ["DATASTORE_RATE_ANONYMOUS", "DATASTORE_RATE_TOKEN", "DATASTORE_RATE_EXPENSIVE", "DATASTORE_TRUST_PROXY"] as const;
+const saved = Object.fromEntries(ENV.map((k) => [k, process.env[k]]));
+
+interface Ask {
+  from?: string;
+  token?: string;
+  headers?: Record<string, string>;
+  method?: string;
+  body?: string;
+}
+
+/** A request to `path` from the client address `from` (none: a caller in this process). */
+async function ask(path: string, { from, token, headers = {}, method = "POST", body = "{}" }: Ask = {}) {
+  const h: Record<string, string> = { "content-type": "application/json", ...headers };
+  if (token) h.authorization = token;
+  const request = new Request(`http://localhost${path}`, { method, headers: h, body: method === "GET" ? undefined : body });
+  if (from) Object.defineProperty(request, "clientAddress", { value: from });
+  const res = await dispatch(request);
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, body: text.startsWith("{") ? JSON.parse(text) : text };
+}
+
+let resourceId: string;
+
+beforeAll(async () => {
+  freshDb();
+  process.env.DATASTORE_RATE_ANONYMOUS = "60:5";
+  process.env.DATASTORE_RATE_TOKEN = "60:3";
+  process.env.DATASTORE_RATE_EXPENSIVE = "30";
+  delete process.env.DATASTORE_TRUST_PROXY;
+  resourceId = await createResource({ fields: [{ id: "a", type: "int" }], records: [{ a: 1 }] });
+});
+
+afterAll(() => {
+  for (const k of ENV) {
+    if (saved[k] === undefined) delete process.env[k];
+    else process.env[k] = saved[k];
+  }
+});
+
+const WHOAMI = "/api/action/datastore_whoami";
+
+describe("request budgets", () => {
+  it("an address's burst passes, each answer saying what is left; past it, 429 with Retry-After, the RateLimit fields and CKAN's envelope", async () => {
+    const seen: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const res = await ask(WHOAMI, { from: "10.0.0.1" });
+      expect(res.status).toBe(200);
+      seen.push(res.headers.get("ratelimit")!);
+    }
+    expect(seen[0]).toBe('"anonymous";r=4;t=1, "expensive";r=30000;t=0');
+    expect(seen[4]).toBe('"anonymous";r=0;t=5, "expensive";r=30000;t=0');
+    const refused = await ask(WHOAMI, { from: "10.0.0.1" });
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("retry-after")).toBe("1");
+    expect(refused.headers.get("ratelimit-policy")).toBe('"anonymous";q=60;w=60;dsx-burst=5, "expensive";q=30000;w=60;dsx-unit="ms"');
+    expect(refused.headers.get("ratelimit")).toBe('"anonymous";r=0;t=5, "expensive";r=30000;t=0');
+    expect(refused.body).toEqual({
+      help: "http://localhost/api/3/action/help_show?name=datastore_whoami",
+      success: false,
+      error: { __type: "Rate Limit Error", message: "Rate limit: this client's budget of requests is spent for now; try again in 1 s", policy: "anonymous" },
+    });
+    // another address has its own budget
+    expect((await ask(WHOAMI, { from: "10.0.0.2" })).status).toBe(200);
+  });
+
+  it("counts every answer: dumps, uploads and requests it cannot read", async () => {
+    for (let i = 0; i < 5; i++) expect((await ask(WHOAMI, { from: "10.0.0.3" })).status).toBe(200);
+    const dump = await ask(`/datastore/dump/${resourceId}`, { from: "10.0.0.3", method: "GET" });
+    expect([dump.status, dump.body.error?.__type, dump.headers.get("retry-after")]).toEqual([429, "Rate Limit Error", "1"]);
+    const upload = await ask("/api/upload?filename=a.csv", { from: "10.0.0.3", body: "a\n1\n", headers: { "content-type": "text/csv" } });
+    expect([upload.status, upload.body.error?.__type]).toEqual([429, "Rate Limit Error"]);
+    const unreadable = await ask("/api/action/datastore_search", { from: "10.0.0.3", body: "{not json" });
+    expect(unreadable.status).toBe(429);
+    // and an unreadable request, before the budget is spent, counts as one
+    const fresh = await ask("/api/action/datastore_search", { from: "10.0.0.4", body: "{not json" });
+    expect(fresh.status).toBe(400);
+    expect(fresh.headers.get("ratelimit")).toMatch(/^"anonymous";r=4;/);
+  });
+
+  it("a token's budget is the token's, from any address; the operator's own token and in-process callers have none", async () => {
+    const created = await ask("/api/action/api_token_create", { token: ADMIN, body: JSON.stringify({ name: "partner", scope: "read" }) });
+    const token = created.body.result.token as string;
+    const statuses: number[] = [];
+    for (const from of ["10.1.0.1", "10.1.0.2", "10.1.0.3", "10.1.0.4"]) statuses.push((await ask(WHOAMI, { from, token })).status);
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    const refused = await ask(WHOAMI, { from: "10.1.0.5", token });
+    expect(refused.body.error.policy).toBe("token");
+    expect(refused.headers.get("ratelimit-policy")).toMatch(/^"token";q=60;w=60;dsx-burst=3, /);
+    for (let i = 0; i < 10; i++) {
+      const admin = await ask(WHOAMI, { from: "10.1.0.6", token: ADMIN });
+      expect([admin.status, admin.headers.get("ratelimit")]).toEqual([200, null]);
+    }
+    for (let i = 0; i < 10; i++) expect((await ask(WHOAMI)).status).toBe(200);
+  });
+
+  it("believes X-Forwarded-For only from as many proxies as DATASTORE_TRUST_PROXY names", async () => {
+    // Not trusted: one proxy's clients are one client.
+    const viaProxy = (client: string) => ask(WHOAMI, { from: "10.2.0.1", headers: { "x-forwarded-for": `1.2.3.4, ${client}` } });
+    const untrusted: number[] = [];
+    for (let i = 0; i < 6; i++) untrusted.push((await viaProxy(`10.9.0.${i}`)).status);
+    expect(untrusted).toEqual([200, 200, 200, 200, 200, 429]);
+    process.env.DATASTORE_TRUST_PROXY = "1";
+    try {
+      // Trusted: the last address the proxy added is the client; what the client wrote before it is not.
+      for (let i = 0; i < 6; i++) expect((await viaProxy(`10.9.1.${i}`)).status).toBe(200);
+      const forged: number[] = [];
+      for (let i = 0; i < 6; i++) forged.push((await ask(WHOAMI, { from: "10.2.0.1", headers: { "x-forwarded-for": `10.9.2.${i}, 10.9.3.1` } })).status);
+      expect(forged).toEqual([200, 200, 200, 200, 200, 429]);
+    } finally {
+      delete process.env.DATASTORE_TRUST_PROXY;
+    }
+  });
+
+  it("0 or off turns a budget off", async () => {
+    process.env.DATASTORE_RATE_ANONYMOUS = "off";
+    process.env.DATASTORE_RATE_EXPENSIVE = "0";
+    try {
+      for (let i = 0; i < 10; i++) {
+        const res = await ask(WHOAMI, { from: "10.3.0.1" });
+        expect([res.status, res.headers.get("ratelimit-policy")]).toEqual([200, null]);
+      }
+    } finally {
+      process.env.DATASTORE_RATE_ANONYMOUS = "60:5";
+      process.env.DATASTORE_RATE_EXPENSIVE = "30";
+    }
+  });
+});
