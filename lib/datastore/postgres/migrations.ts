@@ -91,14 +91,14 @@ const MIGRATIONS: string[] = [
   // orders on indexes (catalog-search.ts); the engine fills in the words of older resources.
   CATALOG_WORDS,
   // History (issue 27, history.ts): whether a resource keeps it, the oldest version readable,
-  // the log of versions, and "_version" on every row. What a resource held before is its
-  // baseline, as of its last change, with the largest "_id" then.
+  // and the log of versions with the largest "_id" after each. What a resource held before is
+  // its baseline, as of its last change.
   `
   ALTER TABLE datastore_resources ADD COLUMN history boolean NOT NULL DEFAULT true;
   ALTER TABLE datastore_resources ADD COLUMN history_from bigint NOT NULL DEFAULT 0;
   CREATE TABLE datastore_versions (
     resource_id text NOT NULL, version bigint NOT NULL, at text NOT NULL, kind text NOT NULL,
-    token_id text, token_name text, id_to bigint, PRIMARY KEY (resource_id, version)
+    token_id text, token_name text, id_to bigint NOT NULL DEFAULT 0, PRIMARY KEY (resource_id, version)
   );
   CREATE INDEX datastore_versions_at ON datastore_versions (resource_id, at);
   UPDATE datastore_resources SET history_from = version;
@@ -108,7 +108,6 @@ const MIGRATIONS: string[] = [
     last bigint;
   BEGIN
     FOR r IN SELECT id, table_name, version, modified FROM datastore_resources WHERE active LOOP
-      EXECUTE format('ALTER TABLE %I ADD COLUMN "_version" bigint NOT NULL DEFAULT 0', r.table_name);
       EXECUTE format('SELECT coalesce(max("_id"), 0) FROM %I', r.table_name) INTO last;
       INSERT INTO datastore_versions (resource_id, version, at, kind, id_to) VALUES (r.id, r.version, r.modified || '.000Z', 'baseline', last);
     END LOOP;

@@ -57,22 +57,21 @@ const MIGRATIONS: (string | ((c: Conn) => void))[] = [
   // orders on indexes (catalog-search.ts); the engine fills in the words of older resources.
   CATALOG_WORDS,
   // History (issue 27, history.ts): whether a resource keeps it, the oldest version readable,
-  // the log of versions, and `_version` on every row. What a resource held before is its
-  // baseline, as of its last change, with the largest `_id` then.
+  // and the log of versions with the largest `_id` after each. What a resource held before is
+  // its baseline, as of its last change.
   (c) => {
     c.db.exec(`
       ALTER TABLE datastore_resources ADD COLUMN history INTEGER NOT NULL DEFAULT 1;
       ALTER TABLE datastore_resources ADD COLUMN history_from INTEGER NOT NULL DEFAULT 0;
       CREATE TABLE datastore_versions (
         resource_id TEXT NOT NULL, version INTEGER NOT NULL, at TEXT NOT NULL, kind TEXT NOT NULL,
-        token_id TEXT, token_name TEXT, id_to INTEGER, PRIMARY KEY (resource_id, version)
+        token_id TEXT, token_name TEXT, id_to INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (resource_id, version)
       ) WITHOUT ROWID;
       CREATE INDEX datastore_versions_at ON datastore_versions (resource_id, at);
       UPDATE datastore_resources SET history_from = version;`);
     const rows = c.db.prepare("SELECT id, table_name, version, modified FROM datastore_resources WHERE active = 1").all() as { id: string; table_name: string; version: number; modified: string }[];
     const log = c.db.prepare("INSERT INTO datastore_versions (resource_id, version, at, kind, id_to) VALUES (?, ?, ?, 'baseline', ?)");
     for (const r of rows) {
-      c.db.exec(`ALTER TABLE "${r.table_name}" ADD COLUMN _version INTEGER NOT NULL DEFAULT 0`);
       const last = c.db.prepare(`SELECT coalesce(max(_id), 0) FROM "${r.table_name}"`).pluck().get() as number;
       log.run(r.id, r.version, `${r.modified}.000Z`, last);
     }
