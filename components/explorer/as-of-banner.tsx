@@ -10,13 +10,13 @@ import { useToken } from "@/components/token/token-provider";
 import { Button } from "@/components/ui/button";
 import { formatWhen } from "./when";
 
-type Read = { version: number; time: string } | undefined;
+type Read = { version: number; time: string | null } | undefined;
 
 /** "Shown as of <time>, version N" (the moment as asked until the search says which version). */
 function useAsOfTitle(asOf: AsOf, read: Read): string {
   const t = useT();
   const locale = useLocale();
-  return read
+  return read?.time
     ? t("history.banner.title", { time: formatWhen(read.time, locale), version: String(read.version) })
     : t("history.banner.titleRaw", { asOf: typeof asOf === "string" ? formatWhen(asOf, locale) : String(asOf) });
 }

@@ -55,9 +55,11 @@ export function RecordHistory({
                   <p className="flex flex-wrap items-baseline gap-x-2">
                     <span className="font-medium">{t(`history.kind.${v.kind}`)}</span>
                     <span>{t("history.record.version", { version: String(v.version) })}</span>
-                    <time dateTime={v.time} className="text-zinc-700 dark:text-zinc-300">
-                      {formatWhen(v.time, locale)}
-                    </time>
+                    {v.time && (
+                      <time dateTime={v.time} className="text-zinc-700 dark:text-zinc-300">
+                        {formatWhen(v.time, locale)}
+                      </time>
+                    )}
                     <span className="text-zinc-700 dark:text-zinc-300">
                       {v.token ? t("history.record.by", { token: v.token }) : t("history.record.byNone")}
                     </span>

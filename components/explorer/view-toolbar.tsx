@@ -20,7 +20,7 @@ export function ViewToolbar({
   resourcePrivate: boolean;
   title: string;
   /** With `as_of`: the version the search read and its time. */
-  read: { version: number; time: string } | undefined;
+  read: { version: number; time: string | null } | undefined;
   /** What the resource's history keeps (datastore_info), once known. */
   history: HistoryInfo | undefined;
   onAsOf: (asOf: AsOf | null) => void;
@@ -40,7 +40,7 @@ export function ViewToolbar({
             keepsHistory={history?.enabled !== false}
           />
         </div>
-        <AsOfPicker asOf={view.as_of} readTime={read?.time} history={history} onChange={onAsOf} />
+        <AsOfPicker asOf={view.as_of} readTime={read?.time ?? undefined} history={history} onChange={onAsOf} />
       </div>
       <SavedViewNote view={view} />
     </div>

@@ -11,12 +11,12 @@ export type ChangeKind = "insert" | "update" | "delete";
 
 export type RecordVersion = {
   version: number;
-  /** ISO 8601 time of the write. */
-  time: string;
+  /** ISO 8601 time of the write; null once the write's log entry is no longer kept. */
+  time: string | null;
   kind: ChangeKind;
   /** The name of the token that wrote it (never its secret); null when none was named. */
   token: string | null;
-  /** The record after this version (before it, for a delete). */
+  /** The record after this version (null for a delete). */
   record: DatastoreRecord | null;
   /** Each field this version changed. */
   changed: Record<string, { old: unknown; new: unknown }>;

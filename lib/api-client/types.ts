@@ -17,7 +17,7 @@ export type SearchResult = {
   total?: number;
   total_was_estimated?: boolean;
   /** With `as_of`: the version read and the time of its write. */
-  as_of?: { version: number; time: string };
+  as_of?: { version: number; time: string | null };
 };
 
 /** One entry of datastore_info's `indexes` (ours, beside CKAN's `meta`): an index and why it exists. */
