@@ -108,6 +108,10 @@ export const config = {
   },
   /** Megabytes of search answers the server keeps per resource version (SQLite, with read
    *  workers): any write to a resource makes its kept answers unused. 0 keeps none. */
+  /** Days the audit trail keeps a write (datastore_audit_list); 0 or unset: for ever. */
+  get auditDays(): number {
+    return intEnv("DATASTORE_AUDIT_DAYS", 0);
+  },
   get pageCacheMb(): number {
     return intEnv("DATASTORE_PAGE_CACHE_MB", 32);
   },

@@ -76,9 +76,11 @@ export class TokenStore {
     return (await this.storage.list()).map(info);
   }
 
-  /** Revokes by id, or by the secret itself. Returns whether a token was removed. */
-  async revoke(idOrSecret: string): Promise<boolean> {
-    return (await this.storage.remove(idOrSecret)) || (await this.storage.remove(hash(idOrSecret)));
+  /** Revokes by id, or by the secret itself. Returns the token removed, if any. */
+  async revoke(idOrSecret: string): Promise<TokenInfo | undefined> {
+    const secretHash = hash(idOrSecret);
+    const t = (await this.storage.list()).find((x) => x.id === idOrSecret || x.hash === secretHash);
+    return t && (await this.storage.remove(t.id)) ? info(t) : undefined;
   }
 
   /**

@@ -28,13 +28,27 @@ export function hasScope(user: Principal, needed: Scope): boolean {
   return user.scope !== null && RANK[user.scope] >= RANK[needed];
 }
 
-export function canRead(user: Principal, r: Resource): boolean {
-  return !r.private || hasScope(user, "read");
+/**
+ * Whether the caller reaches the resource `id` at all: a token limited to resources reaches
+ * those alone, public or private, for reads and writes alike (as a Datasette 1.0 restricted
+ * token is denied every table its restrictions leave out). Without the token the public ones
+ * are readable still: the limit says what the token is for, and keeps it from anything else.
+ */
+export function reaches(user: Principal, id: string): boolean {
+  return !user.resources || user.resources.includes(id);
 }
 
+/** Every rule about who may read a resource; every listing filters with it. */
+export function canRead(user: Principal, r: Resource): boolean {
+  return reaches(user, r.id) && (!r.private || hasScope(user, "read"));
+}
+
+/** No id in these messages: asked by alias, the real id is not the caller's to learn. */
+const OTHER_RESOURCES = "the token is limited to other resources";
+
 export function requireRead(ctx: ActionContext, r: Resource, action: string): void {
+  if (!reaches(ctx.user, r.id)) throw DatastoreError.denied(`User not authorized to read this resource (${OTHER_RESOURCES})`);
   if (!canRead(ctx.user, r)) {
-    // No id in the message: asked by alias, the real id is not the caller's to learn.
     throw DatastoreError.denied(`User not authorized to read this resource (${action} needs a token with read access)`);
   }
 }
@@ -46,6 +60,30 @@ export function requireScope(ctx: ActionContext, needed: Scope, action: string):
       ? `Action ${action} requires an authenticated user`
       : `Action ${action} requires a token with ${needed} scope`,
   );
+}
+
+/**
+ * A write to the resource `id` (its real id; null for a new resource whose id is made up): write
+ * scope, and a token limited to resources names it. Decided on the id alone, before any lookup,
+ * so a limited token learns nothing of which other resources exist.
+ */
+export function requireWrite(ctx: ActionContext, id: string | null, action: string): void {
+  requireScope(ctx, "write", action);
+  if (id === null ? ctx.user.resources !== undefined : !reaches(ctx.user, id)) {
+    throw DatastoreError.denied(`User not authorized to write ${id === null ? "a new resource" : "this resource"} (${OTHER_RESOURCES})`);
+  }
+}
+
+/** Actions every token may call whatever its limits: what it may do is asked of it. */
+const ALWAYS = new Set(["datastore_whoami"]);
+
+/** A token limited to actions calls those alone. */
+export function canCall(user: Principal, action: string): boolean {
+  return !user.actions || user.actions.includes(action) || ALWAYS.has(action);
+}
+
+export function requireAction(ctx: ActionContext, action: string): void {
+  if (!canCall(ctx.user, action)) throw DatastoreError.denied(`Action ${action} is not one this token may call`);
 }
 
 /**
@@ -120,6 +158,7 @@ export async function writeTarget(engine: DatastoreEngine, id: string): Promise<
 /** The resource a write action changes, by its real id (writeTarget), 404 if none; one whose
  *  table was dropped only when `inactive` is asked for (resource_patch, resource_delete). */
 export async function findWritableResource(ctx: ActionContext, id: string, opts: { inactive?: boolean } = {}): Promise<Resource> {
+  if (!reaches(ctx.user, id)) throw DatastoreError.denied(`User not authorized to write this resource (${OTHER_RESOURCES})`);
   const r = await writeTarget(ctx.engine, id);
   if (!r || (!r.active && !opts.inactive)) throw DatastoreError.notFound(`Resource "${id}" was not found.`);
   return r;

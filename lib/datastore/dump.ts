@@ -4,7 +4,7 @@
 // table. Check order as for search:
 // parameters (409; a dump's answer makes it 400) → exists (404) → may read (403) → names
 // against the fields. lib/http/dump.ts streams the pieces.
-import { findResource, requireRead, type ActionContext } from "./context";
+import { findResource, requireAction, requireRead, type ActionContext } from "./context";
 import type { Resource, SearchQuery } from "./engine";
 import { ErrorBag } from "./errors";
 import { dumpConflict } from "./dump-conflict";
@@ -94,6 +94,8 @@ export async function openDump(ctx: ActionContext, idOrAlias: string, params: Pa
   requireRead(ctx, resource, "datastore dump");
   // CKAN's dump sorts by _id unless told otherwise, even when searching.
   if (!p.sort?.length && !p.distinct) p.sort = ["_id"];
+  // A dump reads what datastore_search reads, to a token limited to actions.
+  requireAction(ctx, "datastore_search");
   const bound = bindSearch(resource, { ...p, limit, includeTotal: false });
   const cols = bound.columns as ColumnInfo[];
   const geo = format === "geojson" ? geoPlan(resource, cols, { lat: params.lat, lon: params.lon }) : null;

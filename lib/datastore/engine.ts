@@ -308,6 +308,10 @@ export interface TokenRecord {
   created: string;
   expires: string | null;
   lastUsed: string | null;
+  /** The resources (ids) it may read or write; null: every one its scope allows. */
+  resources: string[] | null;
+  /** The actions it may call; null: every one its scope allows. */
+  actions: string[] | null;
 }
 
 /** Where tokens are kept; lib/auth/tokens.ts holds the rules (hashing, expiry). */
@@ -319,6 +323,43 @@ export interface TokenStorage {
   remove(idOrHash: string): Promise<boolean>;
   /** Records a use; best effort (a busy database must not fail a read). */
   touch(id: string, at: string): Promise<void>;
+}
+
+/** One write as the audit trail keeps it (lib/datastore/audit.ts holds the rules). */
+export interface AuditRecord {
+  id: number;
+  at: string;
+  /** The token that wrote; both null for a write with no token (the import CLI). */
+  tokenId: string | null;
+  tokenName: string | null;
+  action: string;
+  resourceId: string | null;
+  /** Rows the write sent or changed, where it has any. */
+  rows: number | null;
+  detail: Record<string, unknown> | null;
+}
+
+export type NewAuditRecord = Omit<AuditRecord, "id">;
+
+/** Which entries to read, newest first: every filter optional, `before` an id (a cursor). */
+export interface AuditQuery {
+  resourceId?: string;
+  /** A token's name or id. */
+  token?: string;
+  since?: string;
+  until?: string;
+  before?: number;
+  limit: number;
+  offset: number;
+}
+
+/** Where the audit trail is kept. Recorded through a transaction's handle, an entry commits or
+ *  rolls back with the write it describes. */
+export interface AuditStorage {
+  record(entry: NewAuditRecord): Promise<void>;
+  list(query: AuditQuery): Promise<AuditRecord[]>;
+  /** Removes entries written before `before` (an ISO time); returns how many went. */
+  prune(before: string): Promise<number>;
 }
 
 /** A saved view as stored (datastore_view_*); lib/datastore/saved-views.ts holds the rules. */
@@ -369,10 +410,6 @@ export interface UploadImport {
  * meets an import committing waits for its outcome and finds it imported, or takes it first.
  */
 export interface UploadImportStorage {
-  /** The resources (ids) it may read or write; null: every one its scope allows. */
-  resources: string[] | null;
-  /** The actions it may call; null: every one its scope allows. */
-  actions: string[] | null;
   /** Takes the upload for attempt `claim` unless another attempt, heard from in the last
    *  `staleSeconds`, holds it; returns the row as it is now (taken if its claim is `claim`). */
   claim(uploadId: string, owner: string, claim: string, staleSeconds: number): Promise<UploadImport>;
@@ -386,43 +423,6 @@ export interface UploadImportStorage {
   cancel(uploadId: string, owner: string): Promise<{ row: UploadImport | undefined; cancelled: boolean }>;
   /** Attempt `claim` has ended without committing: its row goes; returns the state it had. */
   end(uploadId: string, claim: string): Promise<UploadImport["state"] | undefined>;
-/** One write as the audit trail keeps it (lib/datastore/audit.ts holds the rules). */
-export interface AuditRecord {
-  id: number;
-  at: string;
-  /** The token that wrote; both null for a write with no token (the import CLI). */
-  tokenId: string | null;
-  tokenName: string | null;
-  action: string;
-  resourceId: string | null;
-  /** Rows the write sent or changed, where it has any. */
-  rows: number | null;
-  detail: Record<string, unknown> | null;
-}
-
-export type NewAuditRecord = Omit<AuditRecord, "id">;
-
-/** Which entries to read, newest first: every filter optional, `before` an id (a cursor). */
-export interface AuditQuery {
-  resourceId?: string;
-  /** A token's name or id. */
-  token?: string;
-  since?: string;
-  until?: string;
-  before?: number;
-  limit: number;
-  offset: number;
-}
-
-/** Where the audit trail is kept. Recorded through a transaction's handle, an entry commits or
- *  rolls back with the write it describes. */
-export interface AuditStorage {
-  record(entry: NewAuditRecord): Promise<void>;
-  list(query: AuditQuery): Promise<AuditRecord[]>;
-  /** Removes entries written before `before` (an ISO time); returns how many went. */
-  prune(before: string): Promise<number>;
-}
-
   get(uploadId: string): Promise<UploadImport | undefined>;
   /** Uploads an attempt heard from in the last `staleSeconds` is importing. */
   importing(staleSeconds: number): Promise<string[]>;
@@ -503,6 +503,7 @@ export interface DatastoreEngine {
 
   readonly tokens: TokenStorage;
   readonly views: ViewStorage;
+  readonly audit: AuditStorage;
   /** Uploads' imports, where app servers share the store; without it an app server keeps its
    *  own (lib/upload/local-imports.ts), as one SQLite file serves one app server. */
   readonly uploadImports?: UploadImportStorage;
@@ -523,4 +524,3 @@ export interface DatastoreEngine {
   backup(target: string): Promise<string>;
   close(): Promise<void>;
 }
-  readonly audit: AuditStorage;

@@ -3,6 +3,7 @@
 // engine, and no engine reads the configuration itself: what it needs is passed from here.
 // DATASTORE_DATABASE_URL selects PostgreSQL (postgres/), else SQLite (sqlite/).
 import { config } from "../config";
+import { keepAudit } from "./audit-retention";
 import type { DatastoreEngine } from "./engine";
 import type { ReadLimits } from "./read-limits";
 import type { FullTextMode } from "./postgres/bulk-load";
@@ -35,9 +36,17 @@ export interface EngineOptions {
   /** Bytes of search answers kept per resource version (SQLite: with read workers;
    *  PostgreSQL: checked against the catalog before each use); default DATASTORE_PAGE_CACHE_MB. */
   pageCacheBytes?: number;
+  /** Days the audit trail is kept (0: for ever); default DATASTORE_AUDIT_DAYS. */
+  auditDays?: number;
 }
 
 export async function openEngine(options: EngineOptions = {}): Promise<DatastoreEngine> {
+  const engine = await openChosen(options);
+  keepAudit(engine, options.auditDays ?? config.auditDays);
+  return engine;
+}
+
+async function openChosen(options: EngineOptions): Promise<DatastoreEngine> {
   const databaseUrl = options.databaseUrl ?? (options.file === undefined ? config.databaseUrl : undefined);
   const limits = options.limits ?? config;
   const expensiveReads = options.expensiveReads ?? config.expensiveReads;

@@ -1,7 +1,7 @@
 // /api/action/{name} and /api/3/action/{name}: CKAN's action API through the one pipeline
 // (pipeline.ts). What is the action API's own: which actions exist and take GET, JSONP, and
 // datastore_search's `_links`. No datastore logic here.
-import { ACTIONS } from "../datastore/actions";
+import { ACTIONS, runAction } from "../datastore/actions";
 import type { Params } from "../datastore/validate";
 import { envelopeParts, json, partsResponse, success } from "./envelope";
 import { bodyParams, queryParams, type ApiRequest } from "./params";
@@ -60,7 +60,7 @@ export async function handleAction(request: ApiRequest, name: string): Promise<R
     name,
     params: (req, url) => readParams(req, url, method),
     anonymous: ({ callback }) => callback !== undefined,
-    run: async ({ ctx, params }) => action.run(ctx, params.params),
+    run: async ({ ctx, params }) => runAction(ctx, name, params.params),
     answer(result, { url, params, help }) {
       if (name === "datastore_search" && result && typeof result === "object") {
         (result as Record<string, unknown>)._links = links(url, method, params.params, result as Record<string, unknown>);

@@ -97,6 +97,8 @@ describe("api_token_create", () => {
       created_at: expect.any(String),
       expires_at: null,
       last_access: null,
+      resources: null,
+      actions: null,
     });
     const listed = ok(await admin("api_token_list")).find((x: { id: string }) => x.id === r.id);
     expect(listed).not.toHaveProperty("token");
@@ -181,8 +183,58 @@ describe("datastore_whoami", () => {
     const asWriter = ok(await call("datastore_whoami", {}, { token: t }));
     expect(asWriter.scope).toBe("write");
     expect(JSON.stringify(asWriter)).not.toContain(t);
-    expect(ok(await call("datastore_whoami", {}, { method: "GET" }))).toEqual({ scope: null, name: null });
+    expect(ok(await call("datastore_whoami", {}, { method: "GET" }))).toEqual({ scope: null, name: null, resources: null, actions: null });
     expect(ok(await call("datastore_whoami", {}, { token: ADMIN })).scope).toBe("admin");
     expect(ok(await call("datastore_whoami", {}, { token: "not-a-token" })).scope).toBe(null);
+  });
+});
+
+describe("tokens limited to resources and actions", () => {
+  let OPEN: string;
+  const limited = async (params: Record<string, unknown>) => ok(await admin("api_token_create", { name: "partner", scope: "write", ...params }));
+
+  beforeAll(async () => {
+    OPEN = ok(await admin("datastore_create", { resource: { name: "open" }, fields: [{ id: "a", type: "int" }], aliases: ["open_alias"] })).resource_id;
+  });
+
+  it("takes ids or aliases, kept as ids, and lists them with the token", async () => {
+    const t = await limited({ resources: ["open_alias", PRIVATE], actions: ["datastore_search", "datastore_upsert"] });
+    expect(t).toMatchObject({ scope: "write", resources: [OPEN, PRIVATE], actions: ["datastore_search", "datastore_upsert"] });
+    expect(ok(await admin("api_token_list")).find((x: { id: string }) => x.id === t.id)).toMatchObject({ resources: [OPEN, PRIVATE] });
+    expect(ok(await call("datastore_whoami", {}, { token: t.token }))).toEqual({ scope: "write", name: "partner", resources: [OPEN, PRIVATE], actions: ["datastore_search", "datastore_upsert"] });
+  });
+
+  it("answers 409 for an unknown resource or action, an empty list, or an admin token limited to resources", async () => {
+    invalid(await admin("api_token_create", { name: "x", resources: ["nope"] }), "resources");
+    invalid(await admin("api_token_create", { name: "x", actions: ["datastore_hack"] }), "actions");
+    invalid(await admin("api_token_create", { name: "x", resources: [] }), "resources");
+    invalid(await admin("api_token_create", { name: "x", resources: 5 }), "resources");
+    invalid(await admin("api_token_create", { name: "x", scope: "admin", resources: [OPEN] }), "resources");
+    expect(ok(await admin("api_token_list")).map((x: { name: string }) => x.name)).not.toContain("x");
+  });
+
+  it("reads and writes its resources only: others are 403 with no id, and listed nowhere", async () => {
+    const t = (await limited({ resources: [OPEN] })).token;
+    ok(await call("datastore_upsert", { resource_id: OPEN, method: "insert", records: [{ a: 1 }] }, { token: t }));
+    fails(await call("datastore_upsert", { resource_id: PRIVATE, method: "insert", records: [] }, { token: t }), 403, {
+      message: "Access denied: User not authorized to write this resource (the token is limited to other resources)",
+    });
+    fails(await call("datastore_search", { resource_id: PRIVATE }, { token: t }), 403, {
+      message: "Access denied: User not authorized to read this resource (the token is limited to other resources)",
+    });
+    denied(await call("datastore_create", { resource: { name: "new" }, fields: [{ id: "a", type: "int" }] }, { token: t }));
+    const listed = ok(await call("resource_search", {}, { token: t })).results.map((r: { id: string }) => r.id);
+    expect(listed).toEqual([OPEN]);
+    const tables = ok(await call("datastore_search", { resource_id: "_table_metadata" }, { token: t })).records.map((r: { name: string }) => r.name);
+    expect(tables.sort()).toEqual([OPEN, "open_alias"].sort());
+  });
+
+  it("calls its actions only (and datastore_whoami)", async () => {
+    const t = (await limited({ actions: ["datastore_search"] })).token;
+    ok(await call("datastore_search", { resource_id: OPEN }, { token: t }));
+    fails(await call("datastore_upsert", { resource_id: OPEN, records: [] }, { token: t }), 403, {
+      message: "Access denied: Action datastore_upsert is not one this token may call",
+    });
+    expect(ok(await call("datastore_whoami", {}, { token: t })).actions).toEqual(["datastore_search"]);
   });
 });

@@ -5,7 +5,8 @@
 // the command line around it.
 import fs from "node:fs";
 import { setImmediate as tick } from "node:timers/promises";
-import type { BulkLoad, DatastoreEngine } from "../datastore/engine";
+import type { BulkLoad, DatastoreEngine, WriteAuthor } from "../datastore/engine";
+import { recordWrite } from "../datastore/audit";
 import { AUTO_INDEX_SAMPLE_ROWS, autoIndexes } from "../datastore/auto-index";
 import { DatastoreError } from "../datastore/errors";
 import { resolveType, type TypeName } from "../datastore/types";
@@ -46,6 +47,8 @@ export interface ImportOptions extends ReadOptions {
   onNotice?: (message: string) => void;
   /** Aborting stops the import between batches and rolls it back. */
   signal?: AbortSignal;
+  /** Who imports, as the audit trail records it; none: the command line (no token). */
+  author?: WriteAuthor;
   /** Runs inside the import's transaction as its last step: throwing rolls the import back.
    *  An upload's cancel and its import's commit are decided here, atomically (lib/upload). */
   beforeCommit?: (tx: DatastoreEngine, resourceId: string) => Promise<void>;
@@ -74,6 +77,7 @@ export interface ImportResult {
 }
 
 const INDEX_CHUNK_ROWS = 100_000;
+const NO_TOKEN: WriteAuthor = { tokenId: null, tokenName: null };
 /** Files from this size load on two threads: below it a worker's start-up costs more than it saves. */
 export const OFF_THREAD_MIN_BYTES = 8 * 1024 * 1024;
 const MAX_RESTARTS = 20;
@@ -269,6 +273,8 @@ async function load(
   await loader.finish();
   stopIfAsked(); // the last moment a Ctrl-C can still leave nothing behind
   const done = (await tx.getResource(resource.id))!;
+  const mode = existing ? "append" : kept ? "replace" : "new";
+  await recordWrite(tx, opts.author ?? NO_TOKEN, { action: "import", resourceId: done.id, rows, detail: { mode, format: source.format } });
   await opts.beforeCommit?.(tx, done.id);
   return {
     resourceId: done.id,

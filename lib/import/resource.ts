@@ -39,7 +39,9 @@ export async function target(tx: DatastoreEngine, opts: ImportOptions): Promise<
 }
 
 export async function createResource(tx: DatastoreEngine, opts: ImportOptions, plan: Plan, kept?: Kept): Promise<Resource> {
-  const ctx: ActionContext = { engine: tx, tokens: new TokenStore(tx.tokens), user: { scope: "admin", name: "import" } };
+  // The importer's own rights; its author is who the audit trail names for the resource's creation.
+  const author = opts.author;
+  const ctx: ActionContext = { engine: tx, tokens: new TokenStore(tx.tokens), user: { scope: "admin", tokenId: author?.tokenId ?? undefined, name: author?.tokenName ?? undefined } };
   const fields = plan.columns.map((id, i) => {
     const info = kept?.info.get(id);
     return { id, type: plan.types[i], ...(info ? { info } : {}) };

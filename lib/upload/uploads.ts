@@ -10,7 +10,7 @@
 import { randomUUID } from "node:crypto";
 import type { Principal } from "../auth/principal";
 import { config } from "../config";
-import { findWritableResource, hasScope, type ActionContext } from "../datastore/context";
+import { authorOf, findWritableResource, hasScope, requireAction, requireWrite, type ActionContext } from "../datastore/context";
 import type { UploadImport, UploadImportStorage } from "../datastore/engine";
 import { DatastoreError, ErrorBag } from "../datastore/errors";
 import type { Params } from "../datastore/validate";
@@ -219,7 +219,10 @@ export async function startImport(ctx: ActionContext, id: string, params: Params
   const owner = ownerOf(ctx.user);
   const upload = await ownUpload(imports, id, owner);
   const req = importRequest(params, upload);
+  // An import is a datastore_create (new, replace) or an append's datastore_upsert, to a token limited to actions.
+  requireAction(ctx, req.mode === "append" ? "datastore_upsert" : "datastore_create");
   if (req.mode !== "new") await findWritableResource(ctx, req.options.resourceId!);
+  else requireWrite(ctx, req.options.resourceId ?? null, "Importing an upload");
   const claim = randomUUID();
   const row = await imports.claim(id, owner, claim, STALE_SECONDS);
   if (row.claim !== claim) throw row.state === "imported" ? importedAlready(id, row) : DatastoreError.field("upload", "this upload is being imported already");
@@ -250,7 +253,7 @@ export async function startImport(ctx: ActionContext, id: string, params: Params
     }, HEARTBEAT_MS);
     let result: ImportResult;
     try {
-      result = await importUpload(dataPath(upload), { id, claim, gate: imports.gate?.(id, claim) }, req.options, {
+      result = await importUpload(dataPath(upload), { id, claim, gate: imports.gate?.(id, claim) }, { ...req.options, author: authorOf(ctx.user) }, {
         signal: abort.signal,
         onProgress: (p) => {
           const line = rate.next(p);

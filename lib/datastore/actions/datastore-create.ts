@@ -2,7 +2,8 @@
 // to an existing one. Validate (409) → authorize (403) → do it, all in one transaction.
 import { randomUUID } from "node:crypto";
 import { config } from "../../config";
-import { requireScope, writeTarget, type ActionContext } from "../context";
+import { recordWrite } from "../audit";
+import { requireWrite, writeTarget, type ActionContext } from "../context";
 import type { Field, Resource } from "../engine";
 import { DatastoreError, ErrorBag } from "../errors";
 import { guessType, resolveType } from "../types";
@@ -123,17 +124,17 @@ export async function datastoreCreate(ctx: ActionContext, params: Params) {
   const deleteFields = asBool(params.delete_fields, false);
   bag.throwIfAny();
 
-  requireScope(ctx, "write", "datastore_create");
-
   const meta = resourceMeta as Record<string, unknown> | undefined;
   if (meta) resourceId = randomUUID();
 
+  requireWrite(ctx, meta ? null : resourceId, "datastore_create");
   return ctx.engine.transaction(async (tx) => {
     let existing = await writeTarget(tx, resourceId);
     // A resource whose table was dropped is created as if new (the engine keeps its name).
     if (existing && !existing.active) existing = undefined;
     const known = new Map((existing?.fields ?? []).map((f) => [f.id, f]));
 
+    const created = !existing;
     // Types: declared, else guessed from the first record (contract §2).
     const first = records[0] ?? {};
     const errors = new ErrorBag();
@@ -210,6 +211,7 @@ export async function datastoreCreate(ctx: ActionContext, params: Params) {
     delete result.id;
     if (!meta) delete result.force;
     result.resource_id = r.id;
+    await recordWrite(tx, ctx.user, { action: "datastore_create", resourceId: r.id, rows: records.length, detail: { created } });
     if (params.fields !== undefined) {
       result.fields = declared.map((f) => {
         const t = resolved.find((x) => x.id === f.id);

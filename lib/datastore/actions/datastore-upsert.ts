@@ -1,6 +1,7 @@
 // datastore_upsert (contract §4): insert, update or upsert records, all-or-nothing;
 // `dry_run` does everything, then rolls back.
 import { config } from "../../config";
+import { recordWrite } from "../audit";
 import { findWritableResource, requireScope, type ActionContext } from "../context";
 import type { WriteMethod } from "../engine";
 import { ErrorBag } from "../errors";
@@ -35,6 +36,7 @@ export async function datastoreUpsert(ctx: ActionContext, params: Params) {
     await ctx.engine.transaction(async (tx) => {
       await tx.write(r.id, records, method);
       if (dryRun) throw new DryRun();
+      await recordWrite(tx, ctx.user, { action: "datastore_upsert", resourceId: r.id, rows: records.length, detail: { method } });
     });
   } catch (e) {
     if (!(e instanceof DryRun)) throw e;

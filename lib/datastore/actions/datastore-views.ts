@@ -1,6 +1,7 @@
 // datastore_view_create / _show / _list / _patch / _delete — our extension (docs/api.md
 // "Saved views"): a named view of a resource (its search, filters, sort, columns, tab and the
 // tab's settings, as the explorer's URL holds them). The rules are in ../saved-views.ts.
+import { recordWrite } from "../audit";
 import { findResource, requireRead, requireScope, type ActionContext } from "../context";
 import type { Resource, ViewRecord } from "../engine";
 import { DatastoreError, ErrorBag } from "../errors";
@@ -37,7 +38,10 @@ export async function datastoreViewCreate(ctx: ActionContext, params: Params) {
     created: now,
     modified: now,
   };
-  await ctx.engine.views.insert(view);
+  await ctx.engine.transaction(async (tx) => {
+    await tx.views.insert(view);
+    await recordWrite(tx, ctx.user, { action: "datastore_view_create", resourceId: r.id, detail: { view: view.id, name: view.name } });
+  });
   return viewWire(view, r);
 }
 
@@ -84,7 +88,10 @@ export async function datastoreViewPatch(ctx: ActionContext, params: Params) {
     private: asBool(params.private, view.private),
     modified: new Date().toISOString(),
   };
-  await ctx.engine.views.update(next);
+  await ctx.engine.transaction(async (tx) => {
+    await tx.views.update(next);
+    await recordWrite(tx, ctx.user, { action: "datastore_view_patch", resourceId: r.id, detail: { view: next.id, name: next.name } });
+  });
   return viewWire(next, r);
 }
 
@@ -93,7 +100,10 @@ export async function datastoreViewDelete(ctx: ActionContext, params: Params) {
   requireScope(ctx, "write", "datastore_view_delete");
   const { view } = await visibleView(ctx, params, "datastore_view_delete");
   if (!canChangeView(ctx.user, view)) throw DatastoreError.denied("User not authorized to delete this view (only its owner or an admin may)");
-  if (!(await ctx.engine.views.remove(view.id))) throw DatastoreError.notFound(`View "${view.id}" was not found.`);
+  await ctx.engine.transaction(async (tx) => {
+    if (!(await tx.views.remove(view.id))) throw DatastoreError.notFound(`View "${view.id}" was not found.`);
+    await recordWrite(tx, ctx.user, { action: "datastore_view_delete", resourceId: view.resourceId, detail: { view: view.id, name: view.name } });
+  });
   return null;
 }
 

@@ -1,9 +1,10 @@
 // The action registry: every name the API answers, and whether GET may call it
 // (CKAN: only read actions accept GET; everything else is POST-only).
-import type { ActionContext } from "../context";
+import { requireAction, type ActionContext } from "../context";
 import type { Params } from "../validate";
 import { apiTokenCreate, apiTokenList, apiTokenRevoke, datastoreWhoami } from "./api-tokens";
 import { datastoreAggregate } from "./datastore-aggregate";
+import { datastoreAuditList } from "./datastore-audit";
 import { datastoreCreate } from "./datastore-create";
 import { datastoreDelete, datastoreRecordsDelete } from "./datastore-delete";
 import { datastoreHistogram } from "./datastore-histogram";
@@ -40,13 +41,21 @@ export const ACTIONS: Record<string, Action> = {
   datastore_records_delete: { run: datastoreRecordsDelete, read: false },
   resource_patch: { run: resourcePatch, read: false },
   resource_delete: { run: resourceDelete, read: false },
-  api_token_create: { run: apiTokenCreate, read: false },
+  api_token_create: { run: (ctx, params) => apiTokenCreate(ctx, params, Object.keys(ACTIONS)), read: false },
   api_token_list: { run: apiTokenList, read: true },
   api_token_revoke: { run: apiTokenRevoke, read: false },
   datastore_whoami: { run: datastoreWhoami, read: true },
   datastore_view_create: { run: datastoreViewCreate, read: false },
   datastore_view_show: { run: datastoreViewShow, read: true },
   datastore_view_list: { run: datastoreViewList, read: true },
+  datastore_audit_list: { run: datastoreAuditList, read: true },
   datastore_view_patch: { run: datastoreViewPatch, read: false },
   datastore_view_delete: { run: datastoreViewDelete, read: false },
 };
+
+/** Runs the action `name` (one of ACTIONS) for the caller: a token limited to actions calls
+ *  those alone (context.ts decides). */
+export function runAction(ctx: ActionContext, name: string, params: Params): unknown {
+  requireAction(ctx, name);
+  return ACTIONS[name].run(ctx, params);
+}

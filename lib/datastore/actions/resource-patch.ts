@@ -2,6 +2,7 @@
 // CKAN keeps `private` on the dataset). Validate (409) → write scope (403) → the real id (404).
 // Other keys are ignored: CKAN clients send back whole resource dicts (url, format…) that we
 // derive rather than store, and the answer shows what was kept.
+import { recordWrite } from "../audit";
 import { findWritableResource, requireScope, type ActionContext } from "../context";
 import type { NewResource } from "../engine";
 import { ErrorBag } from "../errors";
@@ -52,6 +53,11 @@ export async function resourcePatch(ctx: ActionContext, params: Params) {
   const meta = parseResourcePatch(params);
   requireScope(ctx, "write", "resource_patch");
   const r = await findWritableResource(ctx, id, { inactive: true });
-  if (Object.keys(meta).length) await ctx.engine.updateResourceMeta(r.id, meta);
+  if (Object.keys(meta).length) {
+    await ctx.engine.transaction(async (tx) => {
+      await tx.updateResourceMeta(r.id, meta);
+      await recordWrite(tx, ctx.user, { action: "resource_patch", resourceId: r.id, detail: { changed: Object.keys(meta) } });
+    });
+  }
   return resourceDict((await ctx.engine.getResource(r.id)) ?? r, ctx.siteUrl);
 }
