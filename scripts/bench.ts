@@ -8,7 +8,8 @@
 // server memory, import rate, index build times and file size. Every figure comes from this run.
 // `--engine postgres` runs the PostgreSQL engine's scenarios instead (bench-postgres.ts);
 // `--only aggregate` only the exact aggregate and summary beside their floors (bench-aggregate.ts),
-// `--only upload` runs only the upload scenario (bench-upload.ts), `--only import` only the
+// `--only upload` runs only the upload scenario (bench-upload.ts), `--only flood` one anonymous
+// client's 200 requests a second beside another's cheap pages (bench-flood.ts), `--only import` only the
 // import beside its floor (bench-import.ts); `--compare DIR` this
 // checkout's server beside another checkout's, taking turns (bench-compare.ts).
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
@@ -545,6 +546,11 @@ JSON: ${RESULTS} (key "upload")`);
 
 async function main() {
   fs.mkdirSync(DIR, { recursive: true });
+  // The flood needs no 3M-row table: a small one of its own (bench-flood.ts).
+  if (process.argv.includes("--only") && process.argv[process.argv.indexOf("--only") + 1] === "flood") {
+    const { benchFlood } = await import("./bench-flood");
+    return benchFlood(path.join(DIR, "flood"), RESULTS);
+  }
   // a CSV (and so a database) from before the coordinates were added is built again
   const current = fs.existsSync(CSV) && firstLine(CSV) === CSV_HEADER;
   if (!current) {
