@@ -216,6 +216,21 @@ describe("CSV and TSV", () => {
   });
 });
 
+describe("audit trail", () => {
+  it("records an import with its author and rows, in the import's transaction (a failed one records nothing: failure())", async () => {
+    const csv = write("a.csv", "a,b\n1,x\n2,y\n");
+    const author = { tokenId: "t1", tokenName: "etl" };
+    const r = await load(csv, { author });
+    await load(csv, { resourceId: r.resourceId, append: true });
+    const entries = await engine.audit.list({ resourceId: r.resourceId, limit: 10, offset: 0 });
+    expect(entries.map((e) => [e.action, e.tokenName, e.rows, e.detail?.mode])).toEqual([
+      ["import", null, 2, "append"],
+      ["import", "etl", 2, "new"],
+      ["datastore_create", "etl", 0, undefined],
+    ]);
+  });
+});
+
 describe("type inference", () => {
   it("decides from a sample of rows, not just the first", async () => {
     const r = await load(
