@@ -6,6 +6,7 @@ import { useSearchParams } from "next/navigation";
 import { viewQuery } from "@/lib/api-client/views";
 import { parseViewState, serializeViewState } from "@/lib/view-state";
 import { ErrorState } from "@/components/explorer/error-state";
+import { useT } from "@/components/i18n/i18n-provider";
 import { useToken } from "@/components/token/token-provider";
 import { EmbedView } from "./embed-view";
 
@@ -19,10 +20,11 @@ export function EmbedFromUrl() {
 export function EmbedSaved() {
   const id = useSearchParams().get("id") ?? "";
   const { session, ready } = useToken();
+  const t = useT();
   const saved = useQuery({ ...viewQuery(session, id), enabled: ready && Boolean(id) });
   if (saved.error || !id) {
-    return <ErrorState error={saved.error ?? new Error("This address names no saved view.")} what="this saved view" onRetry={() => saved.refetch()} />;
+    return <ErrorState error={saved.error ?? new Error(t("error.noSavedView"))} what="savedView" onRetry={() => saved.refetch()} />;
   }
-  if (!saved.data) return <p role="status" className="text-sm">Loading the saved view…</p>;
+  if (!saved.data) return <p role="status" className="text-sm">{t("savedView.loading")}</p>;
   return <EmbedView key={saved.data.id} initial={parseViewState(saved.data.query)} name={saved.data.name} openHref={`/v/${encodeURIComponent(id)}`} />;
 }

@@ -52,7 +52,7 @@ export function EmbedView({ initial, name, openHref }: { initial: ViewState; nam
       {!rid ? (
         <p role="alert">This embed names no resource: its address needs a resource_id.</p>
       ) : error ? (
-        <ErrorState error={error} what={name ? "this view" : "this resource"} onRetry={() => (info.error ? info.refetch() : search.refetch())} />
+        <ErrorState error={error} what={name ? "view" : "resource"} onRetry={() => (info.error ? info.refetch() : search.refetch())} />
       ) : tabPast ? (
         <PastUnavailable tab={view.tab.charAt(0).toUpperCase() + view.tab.slice(1)} onTable={() => change({ tab: "table" })} onCurrent={() => change({ as_of: null })} />
       ) : view.tab === "summary" ? (

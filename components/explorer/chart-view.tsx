@@ -50,7 +50,7 @@ export function ChartView({ view, fields, title, onChange, onOpenRecord }: ViewP
   if (!drawable) {
     body = <Notice title="Nothing to draw">{NOTHING_TO_DRAW[chart.type]}</Notice>;
   } else if (error) {
-    body = <ErrorState error={error} what="this chart" onRetry={refetch} />;
+    body = <ErrorState error={error} what="chart" onRetry={refetch} />;
   } else if (!data) {
     body = (
       <div role="status">

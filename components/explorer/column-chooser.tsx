@@ -4,6 +4,7 @@
 // label), with its field id and type in words.
 import { useState } from "react";
 import type { DatastoreField } from "@/lib/api-client";
+import { useT } from "@/components/i18n/i18n-provider";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { fieldLabel } from "./field-match";
@@ -21,6 +22,7 @@ export function ColumnChooser({
   onChange: (fields: string[] | null) => void;
 }) {
   const [open, setOpen] = useState(false);
+  const t = useT();
   const shown = new Set(visible ?? allFields.map((f) => f.id));
   const hiddenCount = allFields.filter((f) => !shown.has(f.id)).length;
 
@@ -32,11 +34,11 @@ export function ColumnChooser({
   return (
     <>
       <Button onClick={() => setOpen(true)} disabled={allFields.length === 0} aria-haspopup="dialog">
-        Columns{hiddenCount > 0 ? ` (${hiddenCount} hidden)` : ""}
+        {hiddenCount > 0 ? t("columns.buttonHidden", { count: hiddenCount }) : t("columns.button")}
       </Button>
-      <Dialog open={open} onClose={() => setOpen(false)} title="Columns">
+      <Dialog open={open} onClose={() => setOpen(false)} title={t("columns.button")}>
         <fieldset>
-          <legend className="mb-2 text-sm text-zinc-700 dark:text-zinc-300">Choose the columns to show.</legend>
+          <legend className="mb-2 text-sm text-zinc-700 dark:text-zinc-300">{t("columns.choose")}</legend>
           <ul className="space-y-1">
             {allFields.map((f) => (
               <li key={f.id}>
@@ -50,7 +52,7 @@ export function ColumnChooser({
                   <span className="font-medium">{fieldLabel(f) ?? f.id}</span>
                   <span className="text-xs text-zinc-600 dark:text-zinc-400">
                     {fieldLabel(f) ? `${f.id} · ` : ""}
-                    {f.id === "_id" ? "record number, always shown" : typeInWords(f.type)}
+                    {f.id === "_id" ? t("columns.recordNumberShown") : typeInWords(f.type, t)}
                   </span>
                 </label>
               </li>
@@ -59,10 +61,10 @@ export function ColumnChooser({
         </fieldset>
         <div className="mt-4 flex gap-2">
           <Button onClick={() => onChange(null)} disabled={hiddenCount === 0}>
-            Show all
+            {t("columns.showAll")}
           </Button>
           <Button variant="primary" onClick={() => setOpen(false)}>
-            Done
+            {t("common.done")}
           </Button>
         </div>
       </Dialog>

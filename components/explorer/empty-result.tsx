@@ -3,11 +3,12 @@
 // without each of them in turn.
 import { useQueries } from "@tanstack/react-query";
 import { countQuery } from "@/lib/api-client";
-import { chipKey, chipsFromFilters, describeChip, toMatchRequest, withoutChip, type ViewState } from "@/lib/view-state";
+import { chipInWords, chipKey, chipsFromFilters, toMatchRequest, withoutChip, type ViewState } from "@/lib/view-state";
 import { useToken } from "@/components/token/token-provider";
+import { useT } from "@/components/i18n/i18n-provider";
 import { Button } from "@/components/ui/button";
 import { Notice } from "@/components/ui/notice";
-import { totalPlural } from "./format";
+import { totalRecords } from "./format";
 
 type Culprit = { key: string; label: string; action: string; view: ViewState; apply: () => void };
 
@@ -22,19 +23,20 @@ export function EmptyResult({
   onClearSearch: () => void;
 }) {
   const { session, ready } = useToken();
+  const t = useT();
   const culprits: Culprit[] = [
     ...chipsFromFilters(view.filters).map((chip) => {
       const key = chipKey(chip);
       return {
         key: `chip:${key}`,
-        label: `the filter “${describeChip(chip)}”`,
-        action: "Remove filter",
+        label: t("empty.withoutFilter", { filter: chipInWords(chip, t) }),
+        action: t("empty.removeFilter"),
         view: { ...view, filters: withoutChip(view.filters, key) },
         apply: () => onRemoveChip(key),
       };
     }),
     ...(view.q.trim()
-      ? [{ key: "q", label: `the search “${view.q.trim()}”`, action: "Clear search", view: { ...view, q: "" }, apply: onClearSearch }]
+      ? [{ key: "q", label: t("empty.withoutSearch", { q: view.q.trim() }), action: t("empty.clearSearch"), view: { ...view, q: "" }, apply: onClearSearch }]
       : []),
   ];
   const counts = useQueries({
@@ -43,24 +45,24 @@ export function EmptyResult({
 
   if (culprits.length === 0) {
     return (
-      <Notice title="This resource has no records yet" role="status">
-        <p>There is nothing to show. Pick another resource from the Resource list.</p>
+      <Notice title={t("empty.noRecordsYet")} role="status">
+        <p>{t("empty.nothingToShow")}</p>
       </Notice>
     );
   }
 
   return (
-    <Notice title="No records match" role="status">
-      <p>{culprits.length === 1 ? "What removing the condition would show:" : "What removing each condition would show:"}</p>
+    <Notice title={t("empty.noMatch")} role="status">
+      <p>{culprits.length === 1 ? t("empty.removingOne") : t("empty.removingEach")}</p>
       <ul className="space-y-2">
         {culprits.map((c, i) => {
           const q = counts[i];
           return (
             <li key={c.key} className="flex flex-wrap items-center gap-x-3 gap-y-1">
               <span>
-                Without {c.label}:{" "}
+                {c.label}{" "}
                 <strong>
-                  {q.data ? totalPlural(q.data.total, q.data.estimated, "record") : q.error ? "unknown" : "counting…"}
+                  {q.data ? totalRecords(q.data.total, q.data.estimated, t) : q.error ? t("empty.unknown") : t("empty.counting")}
                 </strong>
               </span>
               <Button onClick={c.apply}>{c.action}</Button>

@@ -1,6 +1,7 @@
 "use client";
-import { explainError } from "@/lib/api-client";
+import { explainError, type Subject } from "@/lib/api-client";
 import { ApiError } from "@/lib/api-client";
+import { useT } from "@/components/i18n/i18n-provider";
 import { focusTokenInput } from "@/components/token/token-control";
 import { Button } from "@/components/ui/button";
 import { Notice } from "@/components/ui/notice";
@@ -12,11 +13,12 @@ export function ErrorState({
   onReset,
 }: {
   error: unknown;
-  what: string;
+  what: Subject;
   onRetry: () => void;
   onReset?: () => void;
 }) {
-  const { title, body } = explainError(error, what);
+  const t = useT();
+  const { title, body } = explainError(error, what, t);
   const kind = error instanceof ApiError ? error.kind : "server";
   return (
     <Notice tone={kind === "forbidden" ? "warning" : "error"} title={title} role="alert">
@@ -24,11 +26,11 @@ export function ErrorState({
       <div className="flex flex-wrap gap-2">
         {kind === "forbidden" && (
           <Button variant="primary" onClick={focusTokenInput}>
-            Enter a token
+            {t("error.enterToken")}
           </Button>
         )}
-        {kind === "invalid" && onReset && <Button onClick={onReset}>Reset the view</Button>}
-        {(kind === "network" || kind === "server") && <Button onClick={onRetry}>Try again</Button>}
+        {kind === "invalid" && onReset && <Button onClick={onReset}>{t("error.resetView")}</Button>}
+        {(kind === "network" || kind === "server") && <Button onClick={onRetry}>{t("error.tryAgain")}</Button>}
       </div>
     </Notice>
   );

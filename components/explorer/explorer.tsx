@@ -7,12 +7,14 @@ import { useEffect, useMemo } from "react";
 import {
   ApiError,
   infoQuery,
+  type Subject,
   resourceQuery,
   searchQuery,
   type DatastoreField,
   type Resource,
 } from "@/lib/api-client";
 import { tabShowsPast, toSearchRequest, updateView, viewForResource, withoutChip, type Tab, type ViewState } from "@/lib/view-state";
+import { useT } from "@/components/i18n/i18n-provider";
 import { EditDetails } from "@/components/publish/edit-details";
 import { UploadData } from "@/components/publish/upload-data";
 import { useToken } from "@/components/token/token-provider";
@@ -28,7 +30,7 @@ import { EmptyResult } from "./empty-result";
 import { ErrorState } from "./error-state";
 import { ExportButtons } from "./export-buttons";
 import { FilterBar } from "./filter-bar";
-import { displayFields, matchStatus, plural, resourceLabel } from "./format";
+import { displayFields, formatCount, matchStatus, resourceLabel } from "./format";
 import { Landing } from "./landing";
 import { LimitSelect } from "./limit-select";
 import { mapApi } from "./map/map-api";
@@ -38,7 +40,7 @@ import { PivotView, pivotPanelApi } from "./pivot-view";
 import { PrivateBadge } from "./private-badge";
 import { RecordDetail } from "./record-detail";
 import { RecordsTable } from "./records-table";
-import { ResourcePicker, useResources } from "./resource-picker";
+import { ResourcePicker } from "./resource-picker";
 import { SearchBox } from "./search-box";
 import { SummaryView, summaryApi } from "./summary-view";
 import { TableSkeleton } from "./table-skeleton";
@@ -51,36 +53,31 @@ import type { ViewProps } from "./view-props";
 const ChartView = dynamic(() => import("./chart-view").then((m) => m.ChartView), { ssr: false, loading: () => <TabLoading what="chart" /> });
 const MapView = dynamic(() => import("./map-view").then((m) => m.MapView), { ssr: false, loading: () => <TabLoading what="map" /> });
 
-function TabLoading({ what }: { what: string }) {
+function TabLoading({ what }: { what: "chart" | "map" }) {
+  const t = useT();
   return (
     <p role="status" className="text-sm text-zinc-600 dark:text-zinc-400">
-      Loading the {what}…
+      {what === "chart" ? t("tab.loadingChart") : t("tab.loadingMap")}
     </p>
   );
 }
 
 const ID_FIELD: DatastoreField = { id: "_id", type: "int" };
 
-const TAB_NAMES: { id: Tab; name: string }[] = [
-  { id: "table", name: "Table" },
-  { id: "summary", name: "Summary" },
-  { id: "chart", name: "Chart" },
-  { id: "map", name: "Map" },
-  { id: "pivot", name: "Pivot" },
-];
+const TABS: Tab[] = ["table", "summary", "chart", "map", "pivot"];
 
 function useResource(resourceId: string | null, realId: string | undefined): Resource | null {
   const { session, ready } = useToken();
-  const { all } = useResources();
-  const listed = resourceId ? all?.find((r) => r.id === resourceId || r.aliases?.includes(resourceId)) : undefined;
+  // resource_show by name: the catalog is paged, never held whole in the browser
   const lookupId = realId ?? resourceId ?? "";
-  const shown = useQuery({ ...resourceQuery(session, lookupId), enabled: ready && Boolean(resourceId) && !listed && all !== undefined });
-  return listed ?? shown.data ?? null;
+  const shown = useQuery({ ...resourceQuery(session, lookupId), enabled: ready && Boolean(resourceId) });
+  return shown.data ?? null;
 }
 
 export function Explorer() {
   const [view, setView] = useViewState();
   const { session, ready } = useToken();
+  const t = useT();
   const rid = view.resource_id;
 
   const info = useQuery({ ...infoQuery(session, rid ?? ""), enabled: ready && Boolean(rid) });
@@ -122,21 +119,21 @@ export function Explorer() {
   const status = !rid
     ? ""
     : (search.isFetching && !data) || search.isPlaceholderData
-      ? "Searching…"
+      ? t("status.searching")
       : total === undefined
         ? ""
-        : matchStatus(total, estimated, narrowed, fullCount);
+        : matchStatus(total, estimated, narrowed, fullCount, t);
 
   // private or missing: nothing to search, say only what to do
   const blocked = search.error instanceof ApiError && (search.error.kind === "forbidden" || search.error.kind === "not-found");
   // datastore_delete without filters: the resource stays, without a table to read
   const noTable = resource?.datastore_active === false;
-  const what = rid && title !== rid ? `“${title}”` : "this resource";
+  const what: Subject = rid && title !== rid ? { name: title } : "resource";
 
   const openRecord = (id: number) => change({ record: id });
   const viewProps: ViewProps = { view, resource, fields: tableFields ?? [], title, onChange: change, onOpenRecord: openRecord };
   const records = rid ? (
-    <section aria-label="Records" className="space-y-2">
+    <section aria-label={t("explorer.records")} className="space-y-2">
       <div className="flex flex-wrap items-center justify-between gap-x-4 gap-y-2">
         <div className="flex flex-wrap items-center gap-2">
           <ColumnChooser
@@ -145,7 +142,7 @@ export function Explorer() {
             onChange={(fields) => change({ fields: fields && fields.length ? fields : null })}
           />
           <LimitSelect value={view.limit} onChange={(limit) => change({ limit })} />
-          <CopyButton text={() => window.location.href} label="Copy link" />
+          <CopyButton text={() => window.location.href} label={t("explorer.copyLink")} />
           {tableFields && !past && <AddRecord resourceId={rid} fields={tableFields} />}
         </div>
         {data && !search.error && (data.records.length > 0 || view.offset > 0) && (
@@ -172,9 +169,9 @@ export function Explorer() {
       ) : data.records.length === 0 && !search.isPlaceholderData ? (
         view.offset > 0 && (total ?? 0) > 0 ? (
           <p className="text-sm">
-            This page is past the last record.{" "}
+            {t("explorer.pastLastPage")}{" "}
             <button type="button" className="underline" onClick={() => change({ offset: 0 })}>
-              Go to the first page
+              {t("explorer.firstPage")}
             </button>
           </p>
         ) : (
@@ -186,7 +183,7 @@ export function Explorer() {
         )
       ) : (
         <RecordsTable
-          caption={`Records of ${title}`}
+          caption={t("explorer.recordsOf", { title })}
           fields={shownFields}
           records={data.records}
           sort={view.sort}
@@ -201,7 +198,7 @@ export function Explorer() {
 
   return (
     <div className="space-y-4">
-      <section aria-label="Choose data" className="space-y-3">
+      <section aria-label={t("explorer.chooseData")} className="space-y-3">
         <div className="flex flex-wrap items-end gap-3">
           <ResourcePicker
             selectedLabel={title}
@@ -218,7 +215,7 @@ export function Explorer() {
             </h2>
             {resource?.description && <p className="text-sm text-zinc-700 dark:text-zinc-300">{resource.description}</p>}
             {fullCount !== undefined && !noTable && (
-              <p className="text-sm text-zinc-600 dark:text-zinc-400">{plural(fullCount, "record")} in total</p>
+              <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("resource.totalRecords", { count: fullCount, total: formatCount(fullCount, t.locale) })}</p>
             )}
           </div>
         )}
@@ -228,7 +225,7 @@ export function Explorer() {
         <Landing onSelect={(r) => setView(viewForResource(r.id))} />
       ) : noTable ? (
         <p role="status" className="rounded-md border p-4 text-sm">
-          No data table: this resource’s table was deleted. Loading data into it again (datastore_create) brings it back.
+          {t("explorer.noTable")}
         </p>
       ) : blocked ? (
         <ErrorState error={search.error} what={what} onRetry={() => search.refetch()} />
@@ -253,12 +250,12 @@ export function Explorer() {
           />
           {view.as_of !== null && <AsOfBanner resourceId={rid} asOf={view.as_of} read={read} onCurrent={() => change({ as_of: null })} />}
 
-          <Tabs label="Views" idPrefix="views" tabs={TAB_NAMES} selected={view.tab} onSelect={(tab) => change({ tab })}>
+          <Tabs label={t("explorer.views")} idPrefix="views" tabs={TABS.map((id) => ({ id, name: t(`tab.${id}`) }))} selected={view.tab} onSelect={(tab) => change({ tab })}>
             {view.tab === "table" ? (
               records
             ) : tabPast ? (
               <PastUnavailable
-                tab={TAB_NAMES.find((t) => t.id === view.tab)?.name ?? view.tab}
+                tab={t(`tab.${view.tab}`)}
                 onTable={() => change({ tab: "table" })}
                 onCurrent={() => change({ as_of: null })}
               />
@@ -273,7 +270,7 @@ export function Explorer() {
             )}
           </Tabs>
 
-          <section aria-label="Export and API" className="space-y-3 border-t pt-4">
+          <section aria-label={t("explorer.exportApi")} className="space-y-3 border-t pt-4">
             <ExportButtons view={view} filename={title || "records"} />
             <ApiPanel
               api={

@@ -5,11 +5,11 @@ import { useState } from "react";
 import { downloadDump, explainError } from "@/lib/api-client";
 import { DUMP_FORMATS, dumpPath, type DumpFormat, type ViewState } from "@/lib/view-state";
 import { useToken } from "@/components/token/token-provider";
+import { useT } from "@/components/i18n/i18n-provider";
 import { Button } from "@/components/ui/button";
 
-const LABELS: Record<DumpFormat, string> = {
+const LABELS: Record<Exclude<DumpFormat, "xlsx">, string> = {
   csv: "CSV",
-  xlsx: "Excel (XLSX)",
   json: "JSON",
   ndjson: "NDJSON",
   geojson: "GeoJSON",
@@ -20,6 +20,8 @@ export function ExportButtons({ view, filename }: { view: ViewState; filename: s
   const { session } = useToken();
   const [busy, setBusy] = useState<DumpFormat | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const t = useT();
+  const label = (format: DumpFormat) => (format === "xlsx" ? t("export.excel") : LABELS[format]);
 
   async function download(format: DumpFormat) {
     if (busy) return;
@@ -28,7 +30,7 @@ export function ExportButtons({ view, filename }: { view: ViewState; filename: s
     try {
       await downloadDump(dumpPath(view, format), `${filename}.${format}`, session);
     } catch (e) {
-      setError(explainError(e, "this resource").title);
+      setError(explainError(e, "resource", t).title);
     } finally {
       setBusy(null);
     }
@@ -37,16 +39,16 @@ export function ExportButtons({ view, filename }: { view: ViewState; filename: s
   return (
     <div className="flex flex-wrap items-center gap-2" role="group" aria-labelledby="export-label">
       <span id="export-label" className="text-sm font-medium">
-        Download all matching rows
+        {t("export.label")}
       </span>
       {DUMP_FORMATS.map((format) => (
         <Button key={format} onClick={() => download(format)} aria-disabled={busy !== null}>
-          {busy === format ? `Preparing ${LABELS[format]}…` : `Download ${LABELS[format]}`}
+          {busy === format ? t("export.preparing", { format: label(format) }) : t("export.download", { format: label(format) })}
         </Button>
       ))}
       {error && (
         <p role="alert" className="text-sm text-red-700 dark:text-red-400">
-          Export failed: {error}
+          {t("export.failed", { reason: error })}
         </p>
       )}
     </div>

@@ -10,7 +10,7 @@ import {
   chipKey,
   chipsFromFilters,
   chipValue,
-  describeChip,
+  chipInWords,
   fieldKey,
   withChip,
   withoutChip,
@@ -18,6 +18,7 @@ import {
   type Filters,
   type ViewState,
 } from "@/lib/view-state";
+import { useT } from "@/components/i18n/i18n-provider";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { FieldPicker } from "./field-picker";
@@ -32,15 +33,16 @@ type Editing =
   | { mode: "group"; chip: Chip };
 
 function ChipButton({ id, chip, onEdit, onRemove }: { id: string; chip: Chip; onEdit: () => void; onRemove: () => void }) {
-  const text = describeChip(chip);
+  const t = useT();
+  const text = chipInWords(chip, t);
   return (
     <li className="inline-flex max-w-full items-center rounded-full border border-blue-300 bg-blue-50 text-sm text-blue-950 dark:border-blue-800 dark:bg-blue-950 dark:text-blue-100">
-      <button id={id} type="button" title="Edit this filter" onClick={onEdit} className="min-w-0 truncate rounded-l-full py-1 pr-1 pl-3 hover:underline">
+      <button id={id} type="button" title={t("chip.edit")} onClick={onEdit} className="min-w-0 truncate rounded-l-full py-1 pr-1 pl-3 hover:underline">
         {text}
       </button>
       {/* named by its text, not aria-label: a page's getByLabel("To") must find only the range input */}
       <button type="button" onClick={onRemove} className="rounded-r-full px-2 py-1 hover:bg-blue-100 dark:hover:bg-blue-900">
-        <span className="sr-only">Remove filter {text}</span>
+        <span className="sr-only">{t("chip.remove", { filter: text })}</span>
         <span aria-hidden>✕</span>
       </button>
     </li>
@@ -58,6 +60,7 @@ export function FilterBar({
   onChange: (filters: Filters) => void;
 }) {
   const [editing, setEditing] = useState<Editing>({ mode: "closed" });
+  const t = useT();
   const chips = chipsFromFilters(view.filters);
   const ids = useId();
   const addId = `${ids}-add`;
@@ -90,7 +93,7 @@ export function FilterBar({
 
   const current = editing.mode === "add" || editing.mode === "edit" ? editing.field : null;
   const currentChip = current ? chipForField(view.filters, current.id) : undefined;
-  const title = current ? `Filter: ${current.id}` : editing.mode === "group" ? "Combined filter" : "New filter";
+  const title = current ? t("filter.titleField", { field: current.id }) : editing.mode === "group" ? t("filter.titleCombined") : t("filter.titleNew");
 
   return (
     <div className="flex flex-wrap items-center gap-2">
@@ -102,7 +105,7 @@ export function FilterBar({
         </ul>
       )}
       <Button id={addId} onClick={() => setEditing({ mode: "add", field: null })} disabled={fields.length === 0} aria-haspopup="dialog">
-        <span aria-hidden>+</span> Add filter
+        <span aria-hidden>+</span> {t("filter.add")}
       </Button>
       <Dialog
         open={editing.mode !== "closed"}

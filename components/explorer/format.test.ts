@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { translator } from "@/lib/i18n";
 import {
   describeType,
   displayFields,
@@ -12,7 +13,7 @@ import {
   groupsDigits,
   matchResources,
   matchStatus,
-  totalPlural,
+  totalRecords,
   totalText,
   truncate,
   typeInWords,
@@ -33,9 +34,9 @@ describe("format", () => {
     expect(totalText(1000, true)).toBe("about 1,000");
     expect(totalText(987, true)).toBe("about 987");
     expect(totalText(0, true)).toBe("about 0");
-    expect(totalPlural(1, false, "record")).toBe("1 record");
-    expect(totalPlural(1, true, "record")).toBe("about 1 record");
-    expect(totalPlural(13110, true, "record")).toBe("about 13,100 records");
+    expect(totalRecords(1, false)).toBe("1 record");
+    expect(totalRecords(1, true)).toBe("about 1 record");
+    expect(totalRecords(13110, true)).toBe("about 13,100 records");
   });
   it("words the match count beside the search box", () => {
     expect(matchStatus(3000000, false, false, 3000000)).toBe("3,000,000 records");
@@ -43,6 +44,8 @@ describe("format", () => {
     expect(matchStatus(130046, true, true, 3000000)).toBe("About 130,000 of 3,000,000 records match");
     expect(matchStatus(130046, true, true, undefined)).toBe("About 130,000 records match");
     expect(matchStatus(1, false, true, undefined)).toBe("1 record match");
+    expect(matchStatus(130046, true, true, 3000000, translator("fr", "fr-FR"))).toBe("Correspondances : environ 130\u202f000 sur 3\u202f000\u202f000 d’enregistrements");
+    expect(matchStatus(12711, false, false, undefined, translator("de", "de-DE"))).toBe("12.711 Datensätze");
   });
   it("renders values as one line", () => {
     expect(valueText(null)).toBe("");
@@ -74,8 +77,8 @@ describe("format", () => {
     expect(matchResources(rs, "")).toHaveLength(2);
   });
   it("says every type in a few plain words", () => {
-    expect(["int", "int4", "int8"].map(typeInWords)).toEqual(["whole number", "whole number", "whole number"]);
-    expect(["float8", "numeric"].map(typeInWords)).toEqual(["number", "number"]);
+    expect(["int", "int4", "int8"].map((type) => typeInWords(type))).toEqual(["whole number", "whole number", "whole number"]);
+    expect(["float8", "numeric"].map((type) => typeInWords(type))).toEqual(["number", "number"]);
     expect(typeInWords("date")).toBe("date");
     expect(typeInWords("timestamp")).toBe("date and time");
     expect(typeInWords("time")).toBe("time");

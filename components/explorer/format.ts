@@ -1,11 +1,11 @@
-// Display helpers for values, types and counts. Counts read the same on the server and in the
-// browser (en-US); values (numbers, dates) take the reader's locale, passed in by the caller.
+// Display helpers for values, types and counts, in the reader's language and locale (a
+// Translate from useT(), English by default). The server and hydration render in en-US, so
+// counts read the same on both; values (numbers, dates) take the locale passed in by the caller.
 import type { DatastoreField, Resource } from "@/lib/api-client";
+import { english, numberFormat, type Translate } from "@/lib/i18n";
 
-const integer = new Intl.NumberFormat("en-US");
-
-export function formatCount(n: number): string {
-  return integer.format(n);
+export function formatCount(n: number, locale = "en-US"): string {
+  return numberFormat(locale).format(n);
 }
 
 export function plural(n: number, one: string, many = `${one}s`): string {
@@ -14,23 +14,26 @@ export function plural(n: number, one: string, many = `${one}s`): string {
 
 /** A total as shown: exact, or, when the server estimated it, "about" and three significant
  *  digits (13,110 → "about 13,100"): the digits past those are the sample's noise. */
-export function totalText(n: number, estimated: boolean): string {
-  if (!estimated) return formatCount(n);
+export function totalText(n: number, estimated: boolean, t: Translate = english): string {
+  if (!estimated) return formatCount(n, t.locale);
   const step = 10 ** Math.max(0, String(Math.trunc(n)).length - 3);
-  return `about ${formatCount(Math.round(n / step) * step)}`;
+  return t("count.about", { count: Math.round(n / step) * step });
 }
 
 /** "1 record", "13,110 records", "about 13,100 records". */
-export function totalPlural(n: number, estimated: boolean, one: string, many = `${one}s`): string {
-  return `${totalText(n, estimated)} ${n === 1 ? one : many}`;
+export function totalRecords(n: number, estimated: boolean, t: Translate = english): string {
+  return t("count.records", { count: n, total: totalText(n, estimated, t) });
 }
 
 /** The match count beside the search box: "About 13,100 of 3,000,000 records match". */
-export function matchStatus(total: number, estimated: boolean, narrowed: boolean, fullCount: number | undefined): string {
+export function matchStatus(total: number, estimated: boolean, narrowed: boolean, fullCount: number | undefined, t: Translate = english): string {
+  const match = totalText(total, estimated, t);
   const text =
     narrowed && fullCount !== undefined
-      ? `${totalText(total, estimated)} of ${plural(fullCount, "record")} match`
-      : `${totalPlural(total, estimated, "record")}${narrowed ? " match" : ""}`;
+      ? t("status.matchOf", { count: fullCount, match, all: formatCount(fullCount, t.locale) })
+      : narrowed
+        ? t("status.match", { count: total, total: match })
+        : t("count.records", { count: total, total: match });
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
@@ -45,39 +48,36 @@ export function isIntegerType(type: string): boolean {
   return INTEGER.has(type);
 }
 
-/** Plurals of the words below, for "list of …". */
-const PLURAL_WORDS: Record<string, string> = { text: "text", JSON: "JSON", "yes/no": "yes/no values", "date and time": "dates and times" };
+type TypeKind = "integer" | "number" | "bool" | "date" | "time" | "timestamp" | "json" | "text";
+
+function typeKind(type: string): TypeKind {
+  if (INTEGER.has(type)) return "integer";
+  if (NUMERIC.has(type)) return "number";
+  if (type === "bool") return "bool";
+  if (type === "date") return "date";
+  if (type === "time") return "time";
+  if (type.startsWith("timestamp")) return "timestamp";
+  if (type === "json") return "json";
+  return "text";
+}
 
 /**
  * An API type in a few plain words, the one wording everywhere a type is shown: "number",
  * "whole number", "date", "date and time", "time", "text", "yes/no", "JSON", "list of text".
  */
-export function typeInWords(type: string): string {
-  if (type.startsWith("_")) {
-    const of = typeInWords(type.slice(1));
-    return `list of ${PLURAL_WORDS[of] ?? `${of}s`}`;
-  }
-  if (INTEGER.has(type)) return "whole number";
-  if (NUMERIC.has(type)) return "number";
-  if (type === "bool") return "yes/no";
-  if (type === "date") return "date";
-  if (type === "time") return "time";
-  if (type.startsWith("timestamp")) return "date and time";
-  if (type === "json") return "JSON";
-  return "text";
+export function typeInWords(type: string, t: Translate = english): string {
+  if (type.startsWith("_")) return t(`type.list.${typeKind(type.slice(1))}`);
+  return t(`type.${typeKind(type)}`);
 }
 
-const TYPED_AS: Record<string, string> = {
-  "yes/no": "true or false",
-  date: "YYYY-MM-DD",
-  time: "HH:MM:SS",
-  "date and time": "YYYY-MM-DDTHH:MM:SS",
-};
+const TYPED_AS: Partial<Record<TypeKind, string>> = { date: "YYYY-MM-DD", time: "HH:MM:SS", timestamp: "YYYY-MM-DDTHH:MM:SS" };
 
 /** The type in words, with how a value is typed where that is not obvious: for filter hints. */
-export function describeType(type: string): string {
-  const words = typeInWords(type);
-  return TYPED_AS[words] ? `${words} (${TYPED_AS[words]})` : words;
+export function describeType(type: string, t: Translate = english): string {
+  const kind = type.startsWith("_") ? null : typeKind(type);
+  const words = typeInWords(type, t);
+  const typed = kind === "bool" ? t("type.boolHint") : kind && TYPED_AS[kind];
+  return typed ? `${words} (${typed})` : words;
 }
 
 /** The field's data dictionary description (`info.notes`), if any. */

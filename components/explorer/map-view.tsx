@@ -139,7 +139,7 @@ export function MapView({ view, fields, title, onChange, onOpenRecord }: ViewPro
         </Notice>
       )}
       {data.error ? (
-        <ErrorState error={data.error} what={`the map of “${title}”`} onRetry={data.retry} />
+        <ErrorState error={data.error} what={{ mapOf: title }} onRetry={data.retry} />
       ) : (
         <figure className="space-y-2" aria-busy={!layer || data.stale}>
           <div ref={box} className={`w-full ${data.stale ? "opacity-60" : ""}`}>

@@ -5,6 +5,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useRouter, useSearchParams } from "next/navigation";
 import { useEffect } from "react";
 import { viewQuery } from "@/lib/api-client/views";
+import { useT } from "@/components/i18n/i18n-provider";
 import { useToken } from "@/components/token/token-provider";
 import { ErrorState } from "./error-state";
 
@@ -12,16 +13,17 @@ export function OpenSavedView() {
   const id = useSearchParams().get("id") ?? "";
   const { session, ready } = useToken();
   const router = useRouter();
+  const t = useT();
   const saved = useQuery({ ...viewQuery(session, id), enabled: ready && Boolean(id) });
   const query = saved.data?.query;
   useEffect(() => {
     if (query !== undefined) router.replace(`/?${query}`);
   }, [query, router]);
-  if (!id) return <ErrorState error={new Error("This address names no saved view.")} what="this saved view" onRetry={() => undefined} />;
-  if (saved.error) return <ErrorState error={saved.error} what="this saved view" onRetry={() => saved.refetch()} />;
+  if (!id) return <ErrorState error={new Error(t("error.noSavedView"))} what="savedView" onRetry={() => undefined} />;
+  if (saved.error) return <ErrorState error={saved.error} what="savedView" onRetry={() => saved.refetch()} />;
   return (
     <p role="status" className="text-sm">
-      {saved.data ? `Opening “${saved.data.name}”…` : "Opening the saved view…"}
+      {saved.data ? t("savedView.opening", { name: saved.data.name }) : t("savedView.openingUnnamed")}
     </p>
   );
 }

@@ -1,19 +1,18 @@
 "use client";
 import { useId } from "react";
 import { Button } from "@/components/ui/button";
+import { english, type Translate } from "@/lib/i18n";
+import { useT } from "@/components/i18n/i18n-provider";
 import { formatCount, totalText } from "./format";
 
 /** "101–200 of 1,234,567", or "1–100 of about 13,100" when the server only estimated the total. */
-export function rangeText(offset: number, shown: number, total: number | undefined, estimated: boolean): string {
-  if (shown === 0) return total === undefined ? "No records" : `0 of ${totalText(total, estimated)}`;
-  const range = `${formatCount(offset + 1)}–${formatCount(offset + shown)}`;
+export function rangeText(offset: number, shown: number, total: number | undefined, estimated: boolean, t: Translate = english): string {
+  if (shown === 0) return total === undefined ? t("pager.noRecords") : t("pager.rangeOf", { range: "0", total: totalText(total, estimated, t) });
+  const range = `${formatCount(offset + 1, t.locale)}–${formatCount(offset + shown, t.locale)}`;
   if (total === undefined) return range;
-  return `${range} of ${totalText(total, estimated)}`;
+  return t("pager.rangeOf", { range, total: totalText(total, estimated, t) });
 }
 
-/** Why Last is off under an estimated total: its page would be a guess, and sorting the other
- *  way shows the last records at once (deep offsets are slow besides). */
-export const LAST_PAGE_UNKNOWN = "The total is an estimate, so the last page is not known: sort the other way to see the last records";
 
 export function Pager({
   offset,
@@ -33,20 +32,23 @@ export function Pager({
   // An estimate may be short of the real total: a full page then says there may be more.
   const hasNext = total !== undefined && !estimated ? offset + shown < total : shown === limit;
   const last = total !== undefined && total > 0 ? Math.floor((total - 1) / limit) * limit : null;
+  const t = useT();
   return (
-    <nav aria-label="Pages" className="flex flex-wrap items-center gap-x-2 gap-y-1">
+    <nav aria-label={t("pager.label")} className="flex flex-wrap items-center gap-x-2 gap-y-1">
       <p className="text-sm tabular-nums" aria-live="polite">
-        {rangeText(offset, shown, total, estimated)}
+        {rangeText(offset, shown, total, estimated, t)}
       </p>
       <div className="flex gap-1">
-        <PageButton label="First" enabled={offset > 0} onClick={() => onOffset(0)} />
-        <PageButton label="Previous" enabled={offset > 0} onClick={() => onOffset(Math.max(0, offset - limit))} />
-        <PageButton label="Next" enabled={hasNext} onClick={() => onOffset(offset + limit)} />
+        <PageButton label={t("pager.first")} enabled={offset > 0} onClick={() => onOffset(0)} />
+        <PageButton label={t("pager.previous")} enabled={offset > 0} onClick={() => onOffset(Math.max(0, offset - limit))} />
+        <PageButton label={t("pager.next")} enabled={hasNext} onClick={() => onOffset(offset + limit)} />
         {last !== null &&
           (estimated ? (
-            <PageButton label="Last" enabled={false} reason={LAST_PAGE_UNKNOWN} />
+            // Last is off under an estimated total: its page would be a guess, and sorting the other
+            // way shows the last records at once (deep offsets are slow besides)
+            <PageButton label={t("pager.last")} enabled={false} reason={t("pager.lastUnknown")} />
           ) : (
-            <PageButton label="Last" enabled={offset < last} onClick={() => onOffset(last)} />
+            <PageButton label={t("pager.last")} enabled={offset < last} onClick={() => onOffset(last)} />
           ))}
       </div>
     </nav>

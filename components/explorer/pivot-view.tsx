@@ -51,7 +51,7 @@ export function PivotView({ view, fields, title, onChange }: ViewProps) {
   const narrowed = Boolean(q.trim()) || Object.keys(filters).length > 0;
   let body;
   if (error) {
-    body = <ErrorState error={error} what="this pivot" onRetry={refetch} onReset={() => onChange({ q: "", filters: {} })} />;
+    body = <ErrorState error={error} what="pivot" onRetry={refetch} onReset={() => onChange({ q: "", filters: {} })} />;
   } else if (!shown) {
     body = (
       <div role="status">

@@ -2,6 +2,7 @@
 // "Search": full-text over all fields as the user types. The URL keeps the typed text; the
 // request turns it into a prefix query (see lib/view-state/search-text.ts).
 import { useEffect, useRef, useState, type ReactNode } from "react";
+import { useT } from "@/components/i18n/i18n-provider";
 
 const DEBOUNCE_MS = 300;
 
@@ -16,6 +17,7 @@ export function SearchBox({
   status: ReactNode;
 }) {
   const [text, setText] = useState(value);
+  const t = useT();
   const committed = useRef(value);
   const burst = useRef(false);
 
@@ -29,8 +31,8 @@ export function SearchBox({
 
   useEffect(() => {
     if (text === committed.current) return;
-    const t = setTimeout(() => commit(text), DEBOUNCE_MS);
-    return () => clearTimeout(t);
+    const timer = setTimeout(() => commit(text), DEBOUNCE_MS);
+    return () => clearTimeout(timer);
   });
 
   function commit(next: string) {
@@ -43,7 +45,7 @@ export function SearchBox({
   return (
     <div className="min-w-0 flex-1">
       <label htmlFor="search-input" className="mb-1 block text-sm font-medium">
-        Search
+        {t("search.label")}
       </label>
       <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
         <input
@@ -52,7 +54,7 @@ export function SearchBox({
           autoComplete="off"
           spellCheck={false}
           value={text}
-          placeholder="Words in any field"
+          placeholder={t("search.placeholder")}
           aria-describedby="search-status"
           onChange={(e) => setText(e.target.value)}
           onFocus={() => (burst.current = false)}

@@ -53,7 +53,7 @@ export function SummaryView({ view, fields, onChange }: ViewProps) {
     return (
       <ErrorState
         error={summary.error}
-        what="the summary"
+        what="summary"
         onRetry={() => summary.refetch()}
         onReset={() => onChange({ q: "", filters: {} })}
       />

@@ -44,6 +44,6 @@ export function useRichT() {
 
 /** A message for a server component (the layout): <T k="site.skip" />. */
 export function T({ k }: { k: MessageKey }) {
-  const t = useT();
-  return <>{(t as (key: MessageKey) => string)(k)}</>;
+  const { lang, locale } = useContext(I18nContext);
+  return <>{messageParts(lang, locale, k).join("")}</>;
 }

@@ -17,7 +17,7 @@ describe("errorFromBody", () => {
   });
   it("explains a private resource with what to do", () => {
     const e = errorFromBody(403, { success: false, error: { __type: "Authorization Error", message: "Access denied" } });
-    const text = explainError(e, "this resource");
+    const text = explainError(e, "resource");
     expect(text.title).toBe("This resource is private");
     expect(text.body).toContain("Token");
   });

@@ -1,4 +1,6 @@
-// API failures as one error type, and their explanation in plain words for the page.
+// API failures as one error type, and their explanation in plain words for the page (in the
+// reader's language; the server's own messages are quoted as they come).
+import { english, type Translate } from "@/lib/i18n";
 
 export type ApiErrorKind = "network" | "forbidden" | "not-found" | "invalid" | "server";
 
@@ -58,34 +60,30 @@ export function errorLines(error: unknown): string[] {
 
 export type Explanation = { title: string; body: string };
 
-/** What went wrong and what to do, for people who don't read HTTP status codes. */
-export function explainError(error: unknown, what = "this resource"): Explanation {
+/** What failed to load, as the explanation names it: a kind of thing, or a resource (or its map) by name. */
+export type Subject = "resource" | "list" | "chart" | "pivot" | "summary" | "view" | "savedView" | { name: string } | { mapOf: string };
+
+/** What went wrong and what to do, for people who don't read HTTP status codes, in the reader's language. */
+export function explainError(error: unknown, what: Subject = "resource", t: Translate = english): Explanation {
   if (!(error instanceof ApiError)) {
-    return { title: "Something went wrong", body: error instanceof Error ? error.message : String(error) };
+    return { title: t("error.generic"), body: error instanceof Error ? error.message : String(error) };
   }
+  const subject = (state: "private" | "notFound") =>
+    typeof what === "string"
+      ? t(`error.${state}.${what}`)
+      : "name" in what
+        ? t(`error.${state}.named`, { name: what.name })
+        : t(`error.${state}.mapOf`, { name: what.mapOf });
   switch (error.kind) {
     case "network":
-      return {
-        title: "The server could not be reached",
-        body: "Check your connection, then try again.",
-      };
+      return { title: t("error.network"), body: t("error.networkBody") };
     case "forbidden":
-      return {
-        title: `${what[0].toUpperCase()}${what.slice(1)} is private`,
-        body: "To see it, paste an API token that may read it into the Token box at the top of the page and choose “Use token”. Ask the data owner for a token if you don't have one.",
-      };
+      return { title: subject("private"), body: t("error.privateBody") };
     case "not-found":
-      return {
-        title: `${what[0].toUpperCase()}${what.slice(1)} was not found`,
-        body: "It may have been deleted, or the link may be mistyped. Pick another one from the Resource list.",
-      };
-    case "invalid": {
-      return {
-        title: "The server could not use this view",
-        body: `${errorLines(error).join(". ")}. Change or remove the search, filters, sort or columns and try again.`,
-      };
-    }
+      return { title: subject("notFound"), body: t("error.notFoundBody") };
+    case "invalid":
+      return { title: t("error.invalid"), body: t("error.invalidBody", { reasons: errorLines(error).join(". ") }) };
     default:
-      return { title: "The server ran into a problem", body: "Try again in a moment." };
+      return { title: t("error.server"), body: t("error.serverBody") };
   }
 }

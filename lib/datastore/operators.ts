@@ -213,8 +213,8 @@ export function formatScalar(value: Scalar): string {
 }
 
 /** A timestamp range over whole days reads as dates: from midnight, to the day's last second. */
-const fromDay = (v: Scalar) => (typeof v === "string" ? v.replace(/T00:00(:00)?$/, "") : v);
-const toDay = (v: Scalar) => (typeof v === "string" ? v.replace(/T23:59:59$/, "") : v);
+export const fromDay = (v: Scalar) => (typeof v === "string" ? v.replace(/T00:00(:00)?$/, "") : v);
+export const toDay = (v: Scalar) => (typeof v === "string" ? v.replace(/T23:59:59$/, "") : v);
 
 /** The words of `gte` and `lte` on one field, both or either: "60 to 120", "from 60", "up to 120". */
 export function rangeWords(gte: Scalar | undefined, lte: Scalar | undefined): string {

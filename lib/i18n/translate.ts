@@ -55,8 +55,19 @@ export function translate<K extends MessageKey>(lang: Lang, locale: string, key:
   return messageParts<string | number>(lang, locale, key, args[0] as Record<string, string | number> | undefined).join("");
 }
 
-export type Translate = <K extends MessageKey>(key: K, ...args: ParamArgs<K>) => string;
+/** t(key, params), which also says its language and the locale its numbers are written in. */
+export type Translate = (<K extends MessageKey>(key: K, ...args: ParamArgs<K>) => string) & { lang: Lang; locale: string };
 
 export function translator(lang: Lang, locale: string): Translate {
-  return (key, ...args) => translate(lang, locale, key, ...args);
+  const t = <K extends MessageKey>(key: K, ...args: ParamArgs<K>) => translate(lang, locale, key, ...args);
+  return Object.assign(t, { lang, locale });
+}
+
+/** English in en-US: the default of helpers that build text outside React, and of their tests. */
+export const english: Translate = translator("en", "en-US");
+
+/** A phrase set inside a sentence ("(the server could not be reached)"): lower-cased but in
+ *  German, whose nouns keep their capital. */
+export function inSentence(text: string, lang: Lang): string {
+  return lang === "de" ? text : text.charAt(0).toLowerCase() + text.slice(1);
 }

@@ -2,7 +2,8 @@
 // field that is any of some values, none of them, within a range, empty or not empty; anything
 // else the API takes (a `$or` group, `gt`, a mixed list) is kept as it is and shown as JSON.
 // What each operator takes and its words come from the API's own operator registry.
-import { OPERATORS, formatScalar, operatorNamed, rangeWords } from "../datastore/operators";
+import { OPERATORS, formatScalar, fromDay, operatorNamed, rangeWords, toDay } from "../datastore/operators";
+import type { Translate } from "../i18n";
 import type { FieldFilter, Filters, Operators, Scalar } from "./types";
 
 export { formatScalar };
@@ -179,6 +180,30 @@ export function describeChip(chip: Chip): string {
       return `${chip.field}: ${OPERATORS.x_empty.words(chip.empty)}`;
     case "other":
       return chip.field === null ? JSON.stringify({ [chip.key]: chip.value }) : `${chip.field}: ${JSON.stringify(chip.value)}`;
+  }
+}
+
+/** describeChip in the reader's language: the operator registry's words in English, else the catalogue's (lib/i18n). */
+export function chipInWords(chip: Chip, t: Translate): string {
+  if (t.lang === "en" || chip.kind === "other") return describeChip(chip);
+  const or = (values: Scalar[]) => values.map(formatScalar).join(t("chip.or"));
+  switch (chip.kind) {
+    case "is":
+      return `${chip.field}: ${or(chip.values)}`;
+    case "not":
+      return `${chip.field}: ${t("chip.not", { values: or(chip.values) })}`;
+    case "range": {
+      const { from, to } = chip;
+      const words =
+        from != null && to != null
+          ? t("chip.range", { from: String(fromDay(from)), to: String(toDay(to)) })
+          : from != null
+            ? t("chip.from", { from: String(fromDay(from)) })
+            : t("chip.upTo", { to: String(toDay(to ?? null)) });
+      return `${chip.field}: ${words}`;
+    }
+    case "empty":
+      return `${chip.field}: ${chip.empty ? t("chip.empty") : t("chip.notEmpty")}`;
   }
 }
 
