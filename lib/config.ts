@@ -193,7 +193,7 @@ export const config = {
   },
   /** Requests a minute with one token, unless an admin gave the token its own. */
   get rateToken() {
-    return rateEnv("DATASTORE_RATE_TOKEN", "3000:1000");
+    return rateEnv("DATASTORE_RATE_TOKEN", "6000:2000");
   },
   /** Seconds a minute of expensive reads (scans, big sorts, dumps) for one client. */
   get rateExpensive() {

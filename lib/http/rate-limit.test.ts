@@ -48,8 +48,12 @@ afterAll(() => {
 
 const WHOAMI = "/api/action/datastore_whoami";
 
+/** Another client asks: the app server is shared, and anonymous budgets bind (rate-limit.ts). */
+const bystander = () => ask(WHOAMI, { from: "10.8.8.8" });
+
 describe("request budgets", () => {
   it("an address's burst passes, each answer saying what is left; past it, 429 with Retry-After, the RateLimit fields and CKAN's envelope", async () => {
+    await bystander();
     const seen: string[] = [];
     for (let i = 0; i < 5; i++) {
       const res = await ask(WHOAMI, { from: "10.0.0.1" });
@@ -73,6 +77,7 @@ describe("request budgets", () => {
   });
 
   it("counts every answer: dumps, uploads and requests it cannot read", async () => {
+    await bystander();
     for (let i = 0; i < 5; i++) expect((await ask(WHOAMI, { from: "10.0.0.3" })).status).toBe(200);
     const dump = await ask(`/datastore/dump/${resourceId}`, { from: "10.0.0.3", method: "GET" });
     expect([dump.status, dump.body.error?.__type, dump.headers.get("retry-after")]).toEqual([429, "Rate Limit Error", "1"]);
@@ -105,6 +110,7 @@ describe("request budgets", () => {
   it("believes X-Forwarded-For only from as many proxies as DATASTORE_TRUST_PROXY names", async () => {
     // Not trusted: one proxy's clients are one client.
     const viaProxy = (client: string) => ask(WHOAMI, { from: "10.2.0.1", headers: { "x-forwarded-for": `1.2.3.4, ${client}` } });
+    await bystander();
     const untrusted: number[] = [];
     for (let i = 0; i < 6; i++) untrusted.push((await viaProxy(`10.9.0.${i}`)).status);
     expect(untrusted).toEqual([200, 200, 200, 200, 200, 429]);
@@ -112,6 +118,7 @@ describe("request budgets", () => {
     try {
       // Trusted: the last address the proxy added is the client; what the client wrote before it is not.
       for (let i = 0; i < 6; i++) expect((await viaProxy(`10.9.1.${i}`)).status).toBe(200);
+      await bystander();
       const forged: number[] = [];
       for (let i = 0; i < 6; i++) forged.push((await ask(WHOAMI, { from: "10.2.0.1", headers: { "x-forwarded-for": `10.9.2.${i}, 10.9.3.1` } })).status);
       expect(forged).toEqual([200, 200, 200, 200, 200, 429]);
@@ -132,5 +139,27 @@ describe("request budgets", () => {
       process.env.DATASTORE_RATE_ANONYMOUS = "60:5";
       process.env.DATASTORE_RATE_EXPENSIVE = "30";
     }
+  });
+});
+
+describe("a lone client, with the default budgets", () => {
+  it("is not held back: past its budget it is let through, the headers saying it is spent, until another client asks", async () => {
+    freshDb();
+    for (const k of ENV) delete process.env[k];
+    const statuses = new Map<number, number>();
+    let last: Awaited<ReturnType<typeof ask>> | undefined;
+    for (let i = 0; i < 700; i++) {
+      last = await ask(WHOAMI, { from: "10.5.0.1" });
+      statuses.set(last.status, (statuses.get(last.status) ?? 0) + 1);
+    }
+    expect(Object.fromEntries(statuses)).toEqual({ 200: 700 });
+    // 700 asked of a burst of 300 (and 10 a second since): what is left is about nothing
+    const left = Number(/^"anonymous";r=(\d+);/.exec(last!.headers.get("ratelimit")!)![1]);
+    expect(left).toBeLessThan(50);
+    expect(last!.headers.get("ratelimit-policy")).toBe('"anonymous";q=600;w=60;dsx-burst=300, "expensive";q=60000;w=60;dsx-unit="ms"');
+    // someone else arrives: the lone client's spent budget now binds, and the newcomer is served
+    expect((await ask(WHOAMI, { from: "10.5.0.2" })).status).toBe(200);
+    const refused = await ask(WHOAMI, { from: "10.5.0.1" });
+    expect([refused.status, refused.body.error?.__type]).toEqual([429, "Rate Limit Error"]);
   });
 });

@@ -4,6 +4,10 @@
 // read time, charged by the read scheduler as they end (lib/datastore/read-gate.ts). Every
 // answer says where the caller stands, in the IETF RateLimit-Policy and RateLimit fields
 // (draft-ietf-httpapi-ratelimit-headers-10).
+// Anonymous budgets bind only while the app server is shared: an address past its budget is
+// refused only if another client asked within the last SHARED_MS. A client alone gets the whole
+// machine; once others are there, the budget keeps their share (work-conserving, as the read
+// scheduler's turns are). A token's budget always binds: it is a partner's agreement.
 import type { Principal } from "../auth/principal";
 import { config } from "../config";
 import { DatastoreError } from "../datastore/errors";
@@ -44,16 +48,50 @@ export function expensivePolicy(user: Caller, client: string): RatePolicy | unde
   return e ? { name: "expensive", perMinute: e.perMinute * 1000, burst: e.burst * 1000 } : undefined;
 }
 
+/** Another client asked within this long: the app server is shared, and anonymous budgets bind. */
+export const SHARED_MS = 5000;
+
+/** The last two different clients an app server heard from: enough to tell whether anyone but
+ *  a given client asked lately, in constant time and memory. The operator's token and callers
+ *  in this process are nobody's competition. */
+class Activity {
+  private last = { client: "", at: Number.NEGATIVE_INFINITY };
+  private before = { client: "", at: Number.NEGATIVE_INFINITY };
+
+  seen(client: string, now = Date.now()): void {
+    if (client === "admin" || client === "address:unknown") return;
+    if (client !== this.last.client) this.before = this.last;
+    this.last = { client, at: now };
+  }
+
+  /** Whether a client other than `client` asked within SHARED_MS. */
+  shared(client: string, now = Date.now()): boolean {
+    const other = this.last.client === client ? this.before : this.last;
+    return other.at >= now - SHARED_MS;
+  }
+}
+
+const activities = new WeakMap<Budgets, Activity>();
+
+function activityOf(budgets: Budgets): Activity {
+  let a = activities.get(budgets);
+  if (!a) activities.set(budgets, (a = new Activity()));
+  return a;
+}
+
 /** Spends one request of the caller's budget (and finds where its expensive reads stand). */
 export async function spend(request: ApiRequest, user: Caller, budgets: Budgets): Promise<Quota> {
   const client = clientKey(request, user);
   installGate(budgets);
+  const activity = activityOf(budgets);
+  activity.seen(client);
   const quota: Quota = { client, spent: [] };
   const policy = requestPolicy(user, client);
   if (policy) {
     const verdict = await budgets.take(client, policy);
     quota.spent.push({ policy, verdict });
-    if (!verdict.ok) quota.refused = DatastoreError.tooMany(policy.name, verdict.retryAfter);
+    // A lone anonymous client is let through past its budget; the headers still say it is spent.
+    if (!verdict.ok && (policy.name !== "anonymous" || activity.shared(client))) quota.refused = DatastoreError.tooMany(policy.name, verdict.retryAfter);
   }
   const expensive = expensivePolicy(user, client);
   if (expensive) quota.spent.push({ policy: expensive, verdict: await budgets.admit(client, expensive) });
@@ -97,7 +135,8 @@ function installGate(budgets: Budgets): void {
   setReadGate({
     refusal: (client) => {
       const p = policy(client);
-      return p ? budgets.waitFor(client, p) : 0;
+      if (!p || (client.startsWith("address:") && !activityOf(budgets).shared(client))) return 0;
+      return budgets.waitFor(client, p);
     },
     charge: (client, ms) => {
       const p = policy(client);
