@@ -4,6 +4,7 @@
 // its own SQL, with the lists and fields as JSON text and numbers as numbers or their text.
 import type { Field, LearnedIndex, Resource } from "./engine";
 import { DatastoreError } from "./errors";
+import { DEFAULT_LANGUAGE } from "./text-language";
 
 export interface StoredField extends Field {
   /** The generated column (`c1`, `c2`, …) the field lives in; never a name from a request. */
@@ -60,6 +61,8 @@ export interface CatalogRow {
   modified: string;
   active: number;
   version: number | string;
+  /** Absent in a row read before the column was (it is added by a migration). */
+  language?: string;
 }
 
 export function decodeCatalogRow(row: CatalogRow, aliases: string[]): StoredResource {
@@ -80,6 +83,7 @@ export function decodeCatalogRow(row: CatalogRow, aliases: string[]): StoredReso
     rowCount: Number(row.row_count),
     created: row.created,
     modified: row.modified,
+    language: row.language ?? DEFAULT_LANGUAGE,
     table: row.table_name,
     columns: new Map(stored.map((f) => [f.id, f])),
     nextColumn: Number(row.next_column),

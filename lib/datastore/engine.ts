@@ -35,6 +35,8 @@ export interface Resource {
   rowCount: number;
   created: string;
   modified: string;
+  /** The text search configuration its full text is stemmed in (text-language.ts); absent: the default. */
+  language?: string;
 }
 
 /** An index learned from use: the slow reads that earned it, and what it cost. */
@@ -51,6 +53,8 @@ export interface NewResource {
   name: string;
   description: string;
   private: boolean;
+  /** Its full-text language (text-language.ts); absent: the default. */
+  language?: string;
 }
 
 /** Who makes a write, as it is recorded with it (history, audit): a token's id and name, never
@@ -68,6 +72,8 @@ export interface FtsCondition {
   /** A plain `q` as given: an engine with PostgreSQL's own parser reads it (plainto_tsquery), as
    *  CKAN does, instead of `tree` (which splits covid-19 where PostgreSQL keeps -19). */
   text?: string;
+  /** The language the words are read in: the search's `language`; absent: the resource's. */
+  language?: string;
 }
 
 export interface SortClause {
@@ -461,6 +467,8 @@ export interface DatastoreEngine {
   /** Creates the resource and its table, or gives an inactive resource a table again. */
   createResource(meta: NewResource, fields: Field[]): Promise<Resource>;
   updateResourceMeta(id: string, meta: Partial<Omit<NewResource, "id">>): Promise<void>;
+  /** Changes the resource's full-text language and rebuilds its index in it. */
+  setLanguage(id: string, language: string): Promise<void>;
   /** Adds new fields, updates `info` of existing ones, drops `drop` (ids). */
   alterFields(id: string, add: Field[], infoUpdates: Field[], drop: string[]): Promise<void>;
   setPrimaryKey(id: string, fields: string[]): Promise<void>;

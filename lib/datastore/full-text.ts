@@ -1,10 +1,12 @@
 // Full-text query parsing, engine-neutral (contract §6.3). A `q` becomes a small boolean tree
 // of words; each engine compiles the tree to its own index syntax (FTS5 here, tsquery later).
 // Plain `q`: every word must match, punctuation separates words except inside a number (13.4,
-// -4, 1.5e-3 are one word each, as PostgreSQL's parser reads them), English stop words are
-// dropped as PostgreSQL does. `plain: false`: tsquery operators & | ! ( ) and `word:*`.
+// -4, 1.5e-3 are one word each, as PostgreSQL's parser reads them), the stop words of the
+// search's language are dropped as PostgreSQL does (text-language.ts). `plain: false`: tsquery
+// operators & | ! ( ) and `word:*`.
 
 import { hasBrand, mark } from "../brand";
+import { DEFAULT_LANGUAGE, isStopWordIn } from "./text-language";
 
 export type FtsNode =
   | { op: "term"; word: string; prefix: boolean }
@@ -22,20 +24,6 @@ export class FtsSyntaxError extends Error {
     mark(this, "FtsSyntaxError");
   }
 }
-
-// PostgreSQL's english.stop list (the Snowball stop words).
-const STOP_WORDS = new Set(
-  (
-    "i me my myself we our ours ourselves you your yours yourself yourselves he him his himself " +
-    "she her hers herself it its itself they them their theirs themselves what which who whom " +
-    "this that these those am is are was were be been being have has had having do does did " +
-    "doing a an the and but if or because as until while of at by for with about against " +
-    "between into through during before after above below to from up down in out on off over " +
-    "under again further then once here there when where why how all any both each few more " +
-    "most other some such no nor not only own same so than too very s t can will just don " +
-    "should now"
-  ).split(" "),
-);
 
 /**
  * A number PostgreSQL's parser keeps whole though it holds punctuation: decimals and versions
@@ -61,8 +49,9 @@ export function splitDateTime(text: string): string {
   return text.replace(DATE_TIME_T, " ");
 }
 
-export function isStopWord(word: string): boolean {
-  return STOP_WORDS.has(word.toLowerCase());
+/** Whether the language's stop words hold this word (text-language.ts). */
+export function isStopWord(word: string, language = DEFAULT_LANGUAGE): boolean {
+  return isStopWordIn(word, language);
 }
 
 /** Splits text into index words: numbers (NUMBER_PATTERN), else runs of letters, digits and marks. */
@@ -71,9 +60,9 @@ export function words(text: string): string[] {
 }
 
 /** A plain `q`: all words, ANDed. Null when nothing is left to search (matches nothing). */
-export function parsePlain(q: string): FtsNode | null {
+export function parsePlain(q: string, language = DEFAULT_LANGUAGE): FtsNode | null {
   const terms = words(q)
-    .filter((w) => !isStopWord(w))
+    .filter((w) => !isStopWord(w, language))
     .map((word): FtsNode => ({ op: "term", word, prefix: false }));
   if (terms.length === 0) return null;
   return terms.length === 1 ? terms[0] : { op: "and", children: terms };
@@ -98,7 +87,7 @@ function tokenize(q: string): Token[] {
  * A `plain: false` query in tsquery syntax. Precedence as PostgreSQL: ! binds tightest,
  * then &, then |. Stop words drop out of the tree. Null when only stop words remain.
  */
-export function parseTsQuery(q: string): FtsNode | null {
+export function parseTsQuery(q: string, language = DEFAULT_LANGUAGE): FtsNode | null {
   const tokens = tokenize(q);
   if (tokens.length === 0) throw new FtsSyntaxError("empty tsquery");
   let pos = 0;
@@ -141,7 +130,7 @@ export function parseTsQuery(q: string): FtsNode | null {
     }
     if (t.kind === "word") {
       pos++;
-      return isStopWord(t.word) ? null : { op: "term", word: t.word, prefix: t.prefix };
+      return isStopWord(t.word, language) ? null : { op: "term", word: t.word, prefix: t.prefix };
     }
     return fail();
   };
