@@ -205,6 +205,8 @@ export class BulkLoader {
   constructor(
     private readonly c: Conn,
     private readonly table: string,
+    /** The resource's full-text language, which the off-thread index reads its text in. */
+    private readonly language: string,
     private readonly all: BulkColumn[],
     private readonly targets: BulkColumn[],
     private readonly onFinish: (added: number) => void,
@@ -265,6 +267,7 @@ export class BulkLoader {
           table: this.table,
           ftsSql: schemaSql.get(ftsTable(this.table)) as string,
           fields: this.all,
+          language: this.language,
           partTable: PART_TABLE,
           options: ftsOptionsSet(this.db, this.table),
           settings: ftsSettings(this.db, this.table),

@@ -14,6 +14,7 @@ import { aggregate } from "./aggregate";
 import { DatastoreError, DatastoreUnavailable } from "../errors";
 import type { ReadLimits } from "../read-limits";
 import { resolvedNow, stillFresh, wrote } from "../resolved";
+import { DEFAULT_LANGUAGE } from "../text-language";
 import { BulkLoader, bulkLoadHandle } from "./bulk-load";
 import * as catalog from "./catalog";
 import * as catalogSearch from "./catalog-search";
@@ -219,6 +220,10 @@ export class SqliteEngine implements DatastoreEngine {
     });
   }
 
+  setLanguage(id: string, language: string): Promise<void> {
+    return this.writing(() => schema.setLanguage(this.c, id, language));
+  }
+
   alterFields(id: string, add: Field[], infoUpdates: Field[], drop: string[]): Promise<void> {
     return this.writing(() => {
       learned.dropOnFields(this.c, id, drop);
@@ -283,7 +288,7 @@ export class SqliteEngine implements DatastoreEngine {
         if (f === "_id") throw DatastoreError.field("fields", `field "_id" cannot be loaded`);
         return column(r, f);
       });
-      return new BulkLoader(this.c, r.table, [...r.columns.values()], targets, (added) => catalog.touch(this.c, id, added));
+      return new BulkLoader(this.c, r.table, r.language ?? DEFAULT_LANGUAGE, [...r.columns.values()], targets, (added) => catalog.touch(this.c, id, added));
     });
     return bulkLoadHandle(loader);
   }

@@ -14,6 +14,8 @@ export interface FtsBuildSpec {
   /** The index's CREATE VIRTUAL TABLE, as the resource has it. */
   ftsSql: string;
   fields: StoredField[];
+  /** The resource's full-text language: the view's spelling of its text (fts-text.ts). */
+  language: string;
   /** The name of the table in each part (bulk-sink.ts). */
   partTable: string;
   /** The index's options besides FTS5's version, to set first (fts-index.ts ftsOptionsSet). */

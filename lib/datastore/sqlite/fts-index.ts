@@ -6,15 +6,16 @@
 // and whatever fills the index selects from the same view.
 import type { Conn, DB } from "./connection";
 import type { StoredField } from "./catalog";
-import { FTS_TOKENIZER, ftsColumnExpr } from "./fts-text";
+import { DEFAULT_LANGUAGE } from "../text-language";
+import { ftsColumnExpr, ftsTokenizer } from "./fts-text";
 import { ftsSource, quoteIdent as q } from "./sql";
 
 /**
  * `detail=column` keeps only which column holds each word, not positions: about half the
  * index of full detail, and all that word, prefix and per-field queries need.
  */
-function ftsOptions(table: string): string {
-  return `content=${q(ftsSource(table))}, content_rowid='_id', detail=column, tokenize='${FTS_TOKENIZER}'`;
+function ftsOptions(table: string, language: string): string {
+  return `content=${q(ftsSource(table))}, content_rowid='_id', detail=column, tokenize='${ftsTokenizer(language)}'`;
 }
 
 export function ftsTable(table: string): string {
@@ -22,13 +23,14 @@ export function ftsTable(table: string): string {
 }
 
 /** One column of the view the index reads: its text as the tokenizer should see it. */
-function viewColumn(f: StoredField): string {
-  return `${ftsColumnExpr(q(f.column), f.type)} AS ${q(f.column)}`;
+function viewColumn(f: StoredField, language: string): string {
+  return `${ftsColumnExpr(q(f.column), f.type, language)} AS ${q(f.column)}`;
 }
 
-/** The view's query over `from` (quoted): the resource's table, or a table of the same columns. */
-function textSelect(fields: StoredField[], from: string): string {
-  return `SELECT _id, ${fields.map(viewColumn).join(", ")} FROM ${from}`;
+/** The view's query over `from` (quoted): the resource's table, or a table of the same columns,
+ *  its text read in the resource's language. */
+function textSelect(fields: StoredField[], from: string, language: string): string {
+  return `SELECT _id, ${fields.map((f) => viewColumn(f, language)).join(", ")} FROM ${from}`;
 }
 
 export function dropFts(c: Conn, table: string): void {
@@ -36,15 +38,16 @@ export function dropFts(c: Conn, table: string): void {
   c.db.exec(`DROP VIEW IF EXISTS ${q(ftsSource(table))}`);
 }
 
-/** Recreates the view and the index from the rows: needed when the set of columns, or the
- *  way the view spells a value, changes (a migration then rebuilds every resource). */
-export function rebuildFts(c: Conn, table: string, fields: StoredField[]): void {
+/** Recreates the view and the index from the rows: needed when the set of columns, the
+ *  resource's language, or the way the view spells a value changes (a migration then rebuilds
+ *  every resource). */
+export function rebuildFts(c: Conn, table: string, fields: StoredField[], language = DEFAULT_LANGUAGE): void {
   const fts = ftsTable(table);
   dropFts(c, table);
   if (fields.length === 0) return;
   const cols = fields.map((f) => q(f.column)).join(", ");
-  c.db.exec(`CREATE VIEW ${q(ftsSource(table))} AS ${textSelect(fields, q(table))}`);
-  c.db.exec(`CREATE VIRTUAL TABLE ${q(fts)} USING fts5(${cols}, ${ftsOptions(table)})`);
+  c.db.exec(`CREATE VIEW ${q(ftsSource(table))} AS ${textSelect(fields, q(table), language)}`);
+  c.db.exec(`CREATE VIRTUAL TABLE ${q(fts)} USING fts5(${cols}, ${ftsOptions(table, language)})`);
   c.db.exec(`INSERT INTO ${q(fts)} (${q(fts)}) VALUES ('rebuild')`);
 }
 
@@ -58,9 +61,9 @@ export function indexRange(c: Conn, table: string, fields: StoredField[], from: 
 
 /** Puts every row of `from` (quoted: a table of the resource's columns, such as a bulk load's
  *  part) into the index `table`'s index, read as the view reads the resource's own rows. */
-export function indexRowsOf(db: DB, table: string, fields: StoredField[], from: string): number {
+export function indexRowsOf(db: DB, table: string, fields: StoredField[], from: string, language: string): number {
   const fts = q(ftsTable(table));
-  return db.prepare(`INSERT INTO ${fts} (rowid, ${fields.map((f) => q(f.column)).join(", ")}) ${textSelect(fields, from)}`).run().changes;
+  return db.prepare(`INSERT INTO ${fts} (rowid, ${fields.map((f) => q(f.column)).join(", ")}) ${textSelect(fields, from, language)}`).run().changes;
 }
 
 /** FTS5's merge settings that bulk loading changes (bulk-load.ts). */

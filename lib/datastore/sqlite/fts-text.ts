@@ -4,10 +4,18 @@
 // query word spell a number's dot and minus as private-use characters.
 import type Database from "better-sqlite3";
 import { NUMBER_PATTERN, splitDateTime } from "../full-text";
+import { DEFAULT_LANGUAGE } from "../text-language";
 import type { TypeName } from "../types";
+import { indexWords } from "./fts-words";
 
-/** The tokenizer of every full-text index; unicode61 keeps private-use characters in tokens. */
+/** The tokenizer of an english full-text index; unicode61 keeps private-use characters in tokens. */
 export const FTS_TOKENIZER = "porter unicode61 remove_diacritics 2";
+
+/** The tokenizer of an index in `language`: porter stems english; other languages come to it
+ *  stemmed already (fts-words.ts), to be cut at the spaces. */
+export function ftsTokenizer(language: string): string {
+  return language === DEFAULT_LANGUAGE ? FTS_TOKENIZER : "unicode61 remove_diacritics 2";
+}
 
 // U+E000, U+E001: nothing folds or stems into them, and data rarely holds them.
 const DOT = 0xe000;
@@ -33,10 +41,14 @@ export function ftsText(text: string): string {
   });
 }
 
-/** `ds_fts_text(value)`: ftsText of a text, or of a number as JavaScript prints it. */
+/** `ds_fts_text(value)`: ftsText of a text, or of a number as JavaScript prints it;
+ *  `ds_fts_words(text, language)`: the text's lexemes in that language (fts-words.ts). */
 export function registerFtsFunctions(db: Database.Database): void {
   db.function("ds_fts_text", { deterministic: true }, (v: unknown) =>
     typeof v === "string" ? ftsText(v) : typeof v === "number" || typeof v === "bigint" ? ftsText(String(v)) : v,
+  );
+  db.function("ds_fts_words", { deterministic: true }, (v: unknown, language: unknown) =>
+    typeof v === "string" && typeof language === "string" ? indexWords(v, language) : v,
   );
 }
 
@@ -54,8 +66,18 @@ const FAST_FLOAT = "999999999999999";
  * - numbers: their text is one number, so every dot and minus joins. Floats print as %.15g,
  *   as records show them (4, not SQLite's 4.0; 13.4); from 1e15 on, JS prints them.
  * - dates need nothing, date-times only their T.
+ * In another language than english, text and booleans are then read as that language's
+ * lexemes (ds_fts_words): every such value reaches JS; numbers and dates hold no word to stem.
  */
-export function ftsColumnExpr(col: string, type: TypeName): string {
+export function ftsColumnExpr(col: string, type: TypeName, language = DEFAULT_LANGUAGE): string {
+  const expr = englishColumnExpr(col, type);
+  if (language === DEFAULT_LANGUAGE || NO_WORDS.has(type)) return expr;
+  return `ds_fts_words(${expr}, '${language.replace(/'/g, "''")}')`;
+}
+
+const NO_WORDS = new Set<TypeName>(["int2", "int4", "int8", "float4", "float8", "numeric", "date", "timestamp"]);
+
+function englishColumnExpr(col: string, type: TypeName): string {
   switch (type) {
     case "bool":
       return `CASE ${col} WHEN 1 THEN 'true' WHEN 0 THEN 'false' END`;

@@ -54,7 +54,7 @@ function run(m: ToFtsWorker): void {
     const alias = `part${++parts}`;
     db.prepare(`ATTACH ? AS ${alias}`).run(m.file);
     fs.rmSync(m.file, { force: true });
-    rows += indexRowsOf(db, job.table, job.fields as StoredField[], `${alias}.${q(job.partTable)}`);
+    rows += indexRowsOf(db, job.table, job.fields as StoredField[], `${alias}.${q(job.partTable)}`, job.language);
     return;
   }
   setFtsSettings(db, job.table, { ...job.settings });

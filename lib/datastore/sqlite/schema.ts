@@ -7,6 +7,7 @@ import { randomBytes } from "node:crypto";
 import { column, now } from "../catalog-row";
 import type { Field, NewResource } from "../engine";
 import { DatastoreError } from "../errors";
+import { DEFAULT_LANGUAGE } from "../text-language";
 import { sqliteType } from "../types";
 import { findResource, mustGet, saveFields, type Internal } from "./catalog";
 import type { Conn } from "./connection";
@@ -37,7 +38,9 @@ export function createResource(c: Conn, meta: NewResource, fields: Field[]): Int
       )
       .run(meta.id, table, meta.name, meta.description, meta.private ? 1 : 0, JSON.stringify(stored), stored.length + 1, ts, ts);
   }
-  rebuildFts(c, table, stored);
+  const language = meta.language ?? DEFAULT_LANGUAGE;
+  c.db.prepare("UPDATE datastore_resources SET language = ? WHERE id = ?").run(language, meta.id);
+  rebuildFts(c, table, stored, language);
   return mustGet(c, meta.id);
 }
 
@@ -76,7 +79,16 @@ export function alterFields(c: Conn, id: string, add: Field[], infoUpdates: Fiel
     byId.set(f.id, { ...f, column: name });
   }
   saveFields(c, r, [...byId.values()], next);
-  if (add.length || drop.length) rebuildFts(c, r.table, [...byId.values()]);
+  if (add.length || drop.length) rebuildFts(c, r.table, [...byId.values()], r.language);
+}
+
+/** Changes the full-text language: the index is built again, read in the new one. The version
+ *  goes up, as answers kept from the old index (page-cache.ts) no longer hold. */
+export function setLanguage(c: Conn, id: string, language: string): void {
+  const r = mustGet(c, id);
+  if (r.language === language) return;
+  c.db.prepare("UPDATE datastore_resources SET language = ?, modified = ?, version = version + 1 WHERE id = ?").run(language, now(), id);
+  rebuildFts(c, r.table, [...r.columns.values()], language);
 }
 
 export function setPrimaryKey(c: Conn, id: string, fields: string[]): void {

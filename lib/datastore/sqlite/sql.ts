@@ -2,7 +2,9 @@
 // only ever built from names the catalog generated (table `ds_…`, columns `c1…`); every value
 // is a bound parameter.
 import type { FtsNode } from "../full-text";
+import { DEFAULT_LANGUAGE } from "../text-language";
 import { ftsText } from "./fts-text";
+import { queryPieces } from "./fts-words";
 
 export function quoteIdent(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
@@ -18,19 +20,22 @@ function ftsLiteral(word: string, prefix: boolean): string {
   return `"${word.replace(/"/g, '""')}"${prefix ? " *" : ""}`;
 }
 
-// What the unicode61 tokenizer splits words at, near enough: anything but letters, digits,
-// private use and the Latin diacritics it folds away (measured: U+0301 is kept, U+0305 or a
-// Devanagari nukta splits). Marks newer than its Unicode 6.1 tables are kept by it, split here.
-// A double quote (never in a parsed word) is left to ftsLiteral's escaping.
-const TOKEN_BREAK = /[^"\p{L}\p{N}\p{Co}\u0300-\u0304\u0306-\u030c\u030f\u0311\u031b\u0323-\u0328\u032d\u032e\u0330\u0331]+/u;
+/** The languages a query's words are read in, and the one its index was built in. */
+export interface FtsLanguages {
+  query: string;
+  index: string;
+}
+
+const ENGLISH: FtsLanguages = { query: DEFAULT_LANGUAGE, index: DEFAULT_LANGUAGE };
 
 /**
- * A word as FTS5 terms, its numbers spelled as the index spells them (fts-text.ts). A word the
- * tokenizer cuts in two would be a phrase, which the index (detail=column) cannot answer: its
- * pieces are ANDed instead, as PostgreSQL's plainto_tsquery ANDs the lexemes of such a word.
+ * A word as FTS5 terms, its numbers spelled as the index spells them (fts-text.ts) and its
+ * tokens as the index holds them (fts-words.ts). A word the tokenizer cuts in two would be a
+ * phrase, which the index (detail=column) cannot answer: its pieces are ANDed instead, as
+ * PostgreSQL's plainto_tsquery ANDs the lexemes of such a word.
  */
-function ftsTerm(word: string, prefix: boolean): string {
-  const pieces = ftsText(word).split(TOKEN_BREAK).filter((p) => p !== "");
+function ftsTerm(word: string, prefix: boolean, lang: FtsLanguages): string {
+  const pieces = queryPieces(ftsText(word), lang.query, lang.index);
   if (pieces.length <= 1) return ftsLiteral(pieces[0] ?? word, prefix);
   return `(${pieces.map((p, i) => ftsLiteral(p, prefix && i === pieces.length - 1)).join(" AND ")})`;
 }
@@ -46,18 +51,18 @@ export interface FtsExpr {
  * the top comes back `negated` and the caller excludes its matches. An OR with negated
  * parts is rewritten by De Morgan (`a | !b` = `!(b NOT a)`), so every tree compiles.
  */
-export function compileFts(node: FtsNode): FtsExpr {
+export function compileFts(node: FtsNode, lang: FtsLanguages = ENGLISH): FtsExpr {
   switch (node.op) {
     case "term":
-      return { expr: ftsTerm(node.word, node.prefix), negated: false };
+      return { expr: ftsTerm(node.word, node.prefix, lang), negated: false };
     case "not": {
-      const inner = compileFts(node.child);
+      const inner = compileFts(node.child, lang);
       return { expr: inner.expr, negated: !inner.negated };
     }
     case "and":
-      return compileAnd(node.children.map(compileFts));
+      return compileAnd(node.children.map((c) => compileFts(c, lang)));
     case "or": {
-      const parts = node.children.map(compileFts);
+      const parts = node.children.map((c) => compileFts(c, lang));
       if (parts.every((p) => !p.negated)) return { expr: parts.map((p) => `(${p.expr})`).join(" OR "), negated: false };
       // a | b = !(!a & !b)
       const inner = compileAnd(parts.map((p) => ({ expr: p.expr, negated: !p.negated })));

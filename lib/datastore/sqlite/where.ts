@@ -2,6 +2,7 @@
 // (../where.ts) with `?` placeholders, values as the columns store them, arrays compared by their
 // order key (array-order.ts), and full text through the resource's FTS5 table.
 import type { FtsCondition } from "../engine";
+import { DEFAULT_LANGUAGE } from "../text-language";
 import { isArrayType, type Stored } from "../types";
 import { WhereBuilder, allOf } from "../where";
 import type { Internal, StoredField } from "./catalog";
@@ -60,7 +61,8 @@ export class Where extends WhereBuilder {
         this.ranks.set(c.rank, NO_RANK);
         continue;
       }
-      const compiled = compileFts(c.tree);
+      const index = this.r.language ?? DEFAULT_LANGUAGE;
+      const compiled = compileFts(c.tree, { query: c.language ?? index, index });
       const scoped = c.field === null ? compiled.expr : `${q(this.col(c.field).column)} : (${compiled.expr})`;
       if (compiled.negated) {
         this.parts.push(`t._id NOT IN (SELECT rowid FROM ${q(fts)} WHERE ${q(fts)} MATCH ?)`);
