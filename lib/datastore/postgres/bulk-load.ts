@@ -212,14 +212,14 @@ class PgBulkLoader {
     // Appended ids are contiguous in practice; a range over _id keeps each chunk an index range.
     const upTo = this.indexedTo + Math.max(1, max);
     const res = await this.client.query(
-      `UPDATE ${q(this.r.table)} AS t SET "_full_text" = ${fullTextExpression(this.all, "t")} WHERE t."_id" > $1 AND t."_id" <= $2`,
+      `UPDATE ${q(this.r.table)} AS t SET "_full_text" = ${fullTextExpression(this.all, "t", this.r.language)} WHERE t."_id" > $1 AND t."_id" <= $2`,
       [this.indexedTo, upTo],
     );
     this.indexedTo = upTo;
     this.indexed += res.rowCount ?? 0;
     if ((res.rowCount ?? 0) === 0 && this.indexed < this.added) {
       // Ids skipped ahead (not expected inside one transaction): the rest at once.
-      const rest = await this.client.query(`UPDATE ${q(this.r.table)} AS t SET "_full_text" = ${fullTextExpression(this.all, "t")} WHERE t."_id" > $1`, [this.indexedTo]);
+      const rest = await this.client.query(`UPDATE ${q(this.r.table)} AS t SET "_full_text" = ${fullTextExpression(this.all, "t", this.r.language)} WHERE t."_id" > $1`, [this.indexedTo]);
       this.indexed += rest.rowCount ?? 0;
       this.indexedTo = Number.MAX_SAFE_INTEGER;
     }

@@ -13,7 +13,7 @@ type Row = CatalogRow & { aliases: string };
 const COLUMNS = `r.id, r.table_name, r.name, r.description, r.private::int AS private, r.url_type,
   r.fields::text AS fields, r.primary_key::text AS primary_key, r.indexes::text AS indexes,
   r.import_indexes::text AS import_indexes, r.learned_indexes::text AS learned_indexes, r.next_column,
-  r.row_count::text AS row_count, r.created, r.modified, r.active::int AS active, r.version::text AS version,
+  r.row_count::text AS row_count, r.created, r.modified, r.active::int AS active, r.version::text AS version, r.language,
   (SELECT coalesce(json_agg(a.alias ORDER BY a.alias COLLATE "C"), '[]')::text FROM datastore_aliases AS a WHERE a.resource_id = r.id) AS aliases`;
 
 function load(row: Row | undefined): PgResource | undefined {

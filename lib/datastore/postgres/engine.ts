@@ -330,6 +330,10 @@ export class PostgresEngine implements DatastoreEngine {
     });
   }
 
+  setLanguage(id: string, language: string): Promise<void> {
+    return this.writing(async (db) => schema.setLanguage(db, await catalog.mustLock(db, id), language));
+  }
+
   alterFields(id: string, add: Field[], infoUpdates: Field[], drop: string[]): Promise<void> {
     return this.writing(async (db) => {
       await schema.alterFields(db, await catalog.mustLock(db, id), add, infoUpdates, drop);

@@ -1,17 +1,29 @@
-// Full text on PostgreSQL, as CKAN has it: a row's `_full_text` tsvector (english) over all its
-// values, and our parsed `q` tree (full-text.ts) as tsquery text bound to to_tsquery.
+// Full text on PostgreSQL, as CKAN has it: a row's `_full_text` tsvector over all its values,
+// in the resource's language, and our parsed `q` tree (full-text.ts) as tsquery text bound to
+// to_tsquery in the search's language.
 import type { FtsNode } from "../full-text";
+import { DEFAULT_LANGUAGE, languageOf } from "../text-language";
 import { quoteIdent as q, type StoredField } from "./resource";
 
-/** The text search configuration, CKAN's default. */
-export const FTS_CONFIG = "english";
+/** The text search configuration of CKAN's default language. */
+export const FTS_CONFIG = DEFAULT_LANGUAGE;
+
+/**
+ * A language's text search configuration, as an SQL literal: PostgreSQL's own for english (as
+ * CKAN, and as every resource made before languages), else ours, which unaccents first
+ * (migrations.ts), in the engine's schema.
+ */
+export function ftsConfig(language: string = DEFAULT_LANGUAGE): string {
+  const lang = languageOf(language) ?? DEFAULT_LANGUAGE;
+  return lang === DEFAULT_LANGUAGE ? `'${FTS_CONFIG}'` : `'ds_${lang}'`;
+}
 
 /**
  * A row's tsvector: every field's value as text, space-separated (NULLs skipped). `alias` names
  * the row: `t` in reads and the bulk loader's UPDATE, `NEW` in the per-table trigger.
  */
-export function fullTextExpression(columns: StoredField[], alias = "t"): string {
-  return `to_tsvector('${FTS_CONFIG}', ${joined(columns.map((f) => `${alias}.${q(f.column)}::text`))})`;
+export function fullTextExpression(columns: StoredField[], alias = "t", language = DEFAULT_LANGUAGE): string {
+  return `to_tsvector(${ftsConfig(language)}, ${joined(columns.map((f) => `${alias}.${q(f.column)}::text`))})`;
 }
 
 /** A function takes at most 100 arguments: wider rows are joined in groups, then the groups. */
@@ -25,19 +37,20 @@ function joined(texts: string[]): string {
   return joined(groups);
 }
 
-/** One field's tsvector, for a condition on that field (`q` as an object). */
-export function fieldVector(field: StoredField, alias = "t"): string {
-  return `to_tsvector('${FTS_CONFIG}', ${alias}.${q(field.column)}::text)`;
+/** One field's tsvector, for a condition on that field (`q` as an object), read in the
+ *  search's language as CKAN reads it. */
+export function fieldVector(field: StoredField, alias = "t", language = DEFAULT_LANGUAGE): string {
+  return `to_tsvector(${ftsConfig(language)}, ${alias}.${q(field.column)}::text)`;
 }
 
 /** A tsquery from bound tsquery text (see tsquery()). */
-export function toTsquery(placeholder: string): string {
-  return `to_tsquery('${FTS_CONFIG}', ${placeholder})`;
+export function toTsquery(placeholder: string, language = DEFAULT_LANGUAGE): string {
+  return `to_tsquery(${ftsConfig(language)}, ${placeholder})`;
 }
 
 /** PostgreSQL's own reading of a plain q (CKAN's `plain: true`). */
-export function plainToTsquery(placeholder: string): string {
-  return `plainto_tsquery('${FTS_CONFIG}', ${placeholder})`;
+export function plainToTsquery(placeholder: string, language = DEFAULT_LANGUAGE): string {
+  return `plainto_tsquery(${ftsConfig(language)}, ${placeholder})`;
 }
 
 /** A word as a quoted tsquery operand: no character of it can be read as tsquery syntax. */
@@ -46,7 +59,7 @@ function lexeme(word: string, prefix: boolean): string {
 }
 
 /**
- * Our query tree as tsquery text, to bind to to_tsquery('english', $n): each word quoted (the
+ * Our query tree as tsquery text, to bind to to_tsquery(<config>, $n): each word quoted (the
  * configuration still stems it and drops stop words), operators & | ! and parentheses.
  * A null tree (only stop words) matches no row: the caller writes FALSE instead.
  */

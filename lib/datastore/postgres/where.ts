@@ -71,8 +71,9 @@ export class PgWhere extends WhereBuilder {
         continue;
       }
       // A plain q goes to PostgreSQL's own parser, as CKAN's plainto_tsquery; the tree for tsquery syntax.
-      const query = c.text !== undefined ? plainToTsquery(this.placeholder(c.text, "")) : toTsquery(this.placeholder(tsquery(c.tree), ""));
-      const vector = c.field === null ? "t._full_text" : fieldVector(this.col(c.field));
+      const language = c.language ?? this.r.language;
+      const query = c.text !== undefined ? plainToTsquery(this.placeholder(c.text, ""), language) : toTsquery(this.placeholder(tsquery(c.tree), ""), language);
+      const vector = c.field === null ? "t._full_text" : fieldVector(this.col(c.field), "t", language);
       this.fts.push(`${vector} @@ ${query}`);
       this.ranks.set(c.rank, `ts_rank(${vector}, ${query}, 32)`);
     }
