@@ -10,6 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { DatastoreEngine, Field, Filter, SearchQuery, SortClause } from "./engine";
 import { DatastoreError } from "./errors";
 import { parsePlain } from "./full-text";
+import { DEFAULT_LANGUAGE } from "./text-language";
 import { openEngine } from "./open";
 
 const databaseUrl = process.env.DATASTORE_DATABASE_URL?.trim();
@@ -128,6 +129,68 @@ describe.each(ENGINES)("engine contract: $name", ({ name, open }) => {
       const after = await engine.search((await engine.getResource("w"))!, query);
       expect(after.rows[0]).toEqual([51]);
       expect(after.total).toBe(51);
+    });
+  });
+
+  describe("full text in the resource's language", () => {
+    const TEXTS = ["Les chevaux galopent", "Un cheval blanc", "L'élève travaille", "Die Häuser am See", "Ein Haus", "The running cats"];
+
+    /** Ids of the rows a plain q finds, read in `language` (the resource's when absent). */
+    async function find(id: string, q: string, language?: string): Promise<number[]> {
+      const r = (await engine.getResource(id))!;
+      const tree = parsePlain(q, language ?? r.language ?? DEFAULT_LANGUAGE);
+      const fts = [{ field: null, tree, rank: "rank", text: q, ...(language ? { language } : {}) }];
+      return (await engine.search(r, { ...base, columns: ["_id"], fts, sort: [asc("_id")], limit: 10 })).rows.map((row) => row[0] as number);
+    }
+
+    async function texts(id: string, language?: string) {
+      await engine.createResource({ ...meta(id), ...(language ? { language } : {}) }, [{ id: "txt", type: "text" }]);
+      await engine.write(id, TEXTS.map((txt) => ({ txt })), "insert");
+    }
+
+    it("stems French after folding accents: chevaux finds cheval, eleve finds élève", async () => {
+      await texts("fr", "french");
+      expect((await engine.getResource("fr"))!.language).toBe("french");
+      expect(await find("fr", "chevaux")).toEqual([1, 2]);
+      expect(await find("fr", "eleve")).toEqual([3]);
+      expect(await find("fr", "ÉLÈVES")).toEqual([3]);
+      // `le` is a French stop word (not an English one): nothing is left to search.
+      expect(parsePlain("le", "french")).toBeNull();
+      expect(parsePlain("le")).not.toBeNull();
+    });
+
+    it("stems German: Häuser finds Haus", async () => {
+      await texts("de", "german");
+      expect(await find("de", "Häuser")).toEqual([4, 5]);
+      expect(await find("de", "haus")).toEqual([4, 5]);
+    });
+
+    it("does not stem in simple, but folds and keeps every word", async () => {
+      await texts("s", "simple");
+      expect(await find("s", "running")).toEqual([6]);
+      expect(await find("s", "run")).toEqual([]);
+      expect(await find("s", "the")).toEqual([6]);
+      expect(await find("s", "eleve")).toEqual([3]);
+      expect(await find("s", "chevaux")).toEqual([1]);
+    });
+
+    it("keeps english by default, and reads a query in the search's own language", async () => {
+      await texts("en");
+      expect((await engine.getResource("en"))!.language).toBe(DEFAULT_LANGUAGE);
+      expect(await find("en", "chevaux")).toEqual([1]);
+      expect(await find("en", "run")).toEqual([6]);
+      // Read in French, chevaux is cheval, which the english index holds for row 2.
+      expect(await find("en", "chevaux", "french")).toEqual([2]);
+    });
+
+    it("rebuilds the index when the language changes, and indexes later writes in the new one", async () => {
+      await texts("ch");
+      expect(await find("ch", "chevaux")).toEqual([1]);
+      await engine.setLanguage("ch", "french");
+      expect((await engine.getResource("ch"))!.language).toBe("french");
+      expect(await find("ch", "chevaux")).toEqual([1, 2]);
+      await engine.write("ch", [{ txt: "des chevaux" }], "insert");
+      expect(await find("ch", "cheval")).toEqual([1, 2, 7]);
     });
   });
 

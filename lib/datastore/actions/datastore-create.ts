@@ -6,6 +6,7 @@ import { recordWrite } from "../audit";
 import { requireWrite, writeTarget, type ActionContext } from "../context";
 import type { Field, Resource } from "../engine";
 import { DatastoreError, ErrorBag } from "../errors";
+import { parseLanguage } from "../text-language";
 import { guessType, resolveType } from "../types";
 import { asBool, asList, fieldNameError, isEmptyParam, isPlainObject, isUnset, requireResourceId, str, type Params } from "../validate";
 
@@ -122,6 +123,7 @@ export async function datastoreCreate(ctx: ActionContext, params: Params) {
     if (fieldNameError(a) || a.includes("%")) bag.add("alias", `"${a}" is not a valid alias name`);
   }
   const deleteFields = asBool(params.delete_fields, false);
+  const language = parseLanguage(params.language, bag);
   bag.throwIfAny();
 
   const meta = resourceMeta as Record<string, unknown> | undefined;
@@ -172,12 +174,15 @@ export async function datastoreCreate(ctx: ActionContext, params: Params) {
           name: typeof meta?.name === "string" && meta.name.trim() ? meta.name.trim() : resourceId,
           description: typeof meta?.description === "string" ? meta.description : "",
           private: asBool(meta?.private, false),
+          ...(language ? { language } : {}),
         },
         newFields,
       );
     } else {
       const infoUpdates = resolved.filter((f) => known.has(f.id) && f.info).map(toField);
       await tx.alterFields(existing.id, newFields, infoUpdates, drop);
+      // Another language: the index is built again in it (the engine does nothing for the same).
+      if (language) await tx.setLanguage(existing.id, language);
     }
     const r = (await tx.getResource(existing.id)) as Resource;
     const fieldIds = new Set(r.fields.map((f) => f.id));

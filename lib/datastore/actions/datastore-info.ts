@@ -1,10 +1,12 @@
 // datastore_info (contract §7): validate → exists (404) → may read (403) → describe. `meta`
-// holds CKAN's seven keys exactly (CKAN's own test_info_success counts them); ours, `indexes`
+// holds CKAN's seven keys first (CKAN's own test_info_success counts them), then ours (the
+// full-text `language`, issue 28); `indexes`
 // (why each index exists, docs/performance.md "Indexes"), stands beside it, where CKAN
 // clients ignore it. CKAN 2.12's include_meta and include_fields_schema (default true) leave
 // out their parts.
 import type { Resource } from "../engine";
 import { findResource, requireRead, type ActionContext } from "../context";
+import { DEFAULT_LANGUAGE } from "../text-language";
 import { nativeType } from "../types";
 import { asBool, requireResourceId, type Params } from "../validate";
 
@@ -47,6 +49,6 @@ export async function datastoreInfo(ctx: ActionContext, params: Params) {
   }));
   if (!includeMeta) return { indexes: describeIndexes(r), fields };
   const stats = await ctx.engine.stats(r);
-  const meta = { id: r.id, count: r.rowCount, table_type: "BASE TABLE", size: stats.size, idx_size: stats.idxSize, db_size: stats.dbSize, aliases: r.aliases };
+  const meta = { id: r.id, count: r.rowCount, table_type: "BASE TABLE", size: stats.size, idx_size: stats.idxSize, db_size: stats.dbSize, aliases: r.aliases, language: r.language ?? DEFAULT_LANGUAGE };
   return { meta, indexes: describeIndexes(r), fields };
 }

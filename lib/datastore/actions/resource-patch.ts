@@ -1,11 +1,13 @@
 // resource_patch (CKAN core): changes a resource's name, description and private flag (ours:
-// CKAN keeps `private` on the dataset). Validate (409) → write scope (403) → the real id (404).
+// CKAN keeps `private` on the dataset), and its full-text language (ours, as in datastore_create).
+// Validate (409) → write scope (403) → the real id (404).
 // Other keys are ignored: CKAN clients send back whole resource dicts (url, format…) that we
 // derive rather than store, and the answer shows what was kept.
 import { recordWrite } from "../audit";
 import { findWritableResource, requireScope, type ActionContext } from "../context";
 import type { NewResource } from "../engine";
 import { ErrorBag } from "../errors";
+import { parseLanguage } from "../text-language";
 import { requireResourceId, type Params } from "../validate";
 import { resourceDict } from "./resources";
 
@@ -44,15 +46,21 @@ export function parseResourcePatch(params: Params): Partial<Omit<NewResource, "i
     if (flag === undefined) bag.add("private", "Must be true or false");
     else meta.private = flag;
   }
+  const language = parseLanguage(params.language, bag);
+  if (language) meta.language = language;
   bag.throwIfAny();
   return meta;
 }
 
 export async function resourcePatch(ctx: ActionContext, params: Params) {
   const id = requireResourceId(params, "id");
-  const meta = parseResourcePatch(params);
+  let meta = parseResourcePatch(params);
   requireScope(ctx, "write", "resource_patch");
   const r = await findWritableResource(ctx, id, { inactive: true });
+  // A new language rebuilds the full-text index, apart from the catalog's other words.
+  const { language, ...rest } = meta;
+  if (language && r.active) await ctx.engine.setLanguage(r.id, language);
+  meta = rest;
   if (Object.keys(meta).length) {
     await ctx.engine.transaction(async (tx) => {
       await tx.updateResourceMeta(r.id, meta);
