@@ -4,7 +4,8 @@
 // changed, says how many rows differ and leads back to the current data.
 import type { APIRequestContext, Page } from "@playwright/test";
 import { expect, test } from "./helpers/test";
-import { ADMIN_TOKEN, columnTexts, createToken, dataRows, useToken, waitForRows } from "./helpers/explorer";
+import { axe } from "./helpers/axe";
+import { ADMIN_TOKEN, columnTexts, createToken, dataRows, shot, useToken, waitForRows } from "./helpers/explorer";
 
 // The As of box takes the reader's local time: the browser's zone is fixed so the test can type one.
 test.use({ timezoneId: "UTC" });
@@ -19,6 +20,11 @@ async function api(request: APIRequestContext, action: string, data: object, tok
 /** What <input type="datetime-local" step="1"> holds for a UTC time, to the second. */
 function localInput(d: Date): string {
   return d.toISOString().slice(0, 19);
+}
+
+async function expectAccessible(page: Page, selector: string) {
+  const scan = await axe(page).include(selector).analyze();
+  expect(scan.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`), selector).toEqual([]);
 }
 
 async function visitorsOf(page: Page, code: string): Promise<string> {
@@ -64,6 +70,8 @@ test("a record's History, the table As of before a change, and a link to this ve
     await expect(changed).toContainText(`by ${tokenName}`);
     await expect(changed.getByRole("definition")).toHaveText(/10\s*→\s*to\s*15/);
     await expect(record.getByRole("listitem").filter({ hasText: "Added" })).toBeVisible();
+    await shot(page, "40-history-record");
+    await expectAccessible(page, "dialog[open]");
     await page.keyboard.press("Escape");
     await expect(record).toBeHidden();
 
@@ -80,6 +88,7 @@ test("a record's History, the table As of before a change, and a link to this ve
     await dataRows(page).first().click();
     await expect(record.getByText(/Editing is off while the table is shown as it was/)).toBeVisible();
     await expect(record.getByRole("button", { name: "Edit record" })).toHaveCount(0);
+    await shot(page, "41-history-as-of");
     await page.keyboard.press("Escape");
 
     // back to the current data; copy the link to this version
@@ -97,6 +106,8 @@ test("a record's History, the table As of before a change, and a link to this ve
     await waitForRows(page);
     await expect(banner).toContainText("2 rows differ from the current data.");
     expect(await visitorsOf(page, "B")).toBe("20");
+    await shot(page, "42-history-pinned-link");
+    await expectAccessible(page, "main");
     await page.reload();
     await waitForRows(page);
     await expect(banner).toContainText("2 rows differ from the current data.");
