@@ -2,16 +2,9 @@
 // The condition of a filter, as a radio group: is / is not / between / is empty / is not empty.
 // "between" is offered only for numbers, dates and timestamps.
 import { useId } from "react";
+import { useT } from "@/components/i18n/i18n-provider";
 
 export type Condition = "is" | "not" | "between" | "empty" | "filled";
-
-export const CONDITION_LABELS: Record<Condition, string> = {
-  is: "is",
-  not: "is not",
-  between: "between",
-  empty: "is empty",
-  filled: "is not empty",
-};
 
 export function conditionsFor(ranged: boolean): Condition[] {
   return ranged ? ["is", "not", "between", "empty", "filled"] : ["is", "not", "empty", "filled"];
@@ -35,10 +28,15 @@ export function ConditionChoice({
   onChange: (value: Condition) => void;
 }) {
   const name = useId();
+  const t = useT();
+  // the field's name is set in bold inside the sentence
+  const [before, after] = t("condition.legend", { field: "\u0000", type }).split("\u0000");
   return (
     <fieldset>
       <legend className="mb-1 text-sm text-zinc-700 dark:text-zinc-300">
-        Keep records whose <strong className="break-all">{field}</strong> ({type})
+        {before}
+        <strong className="break-all">{field}</strong>
+        {after}
       </legend>
       <div className="flex flex-wrap gap-1.5">
         {conditions.map((c) => (
@@ -55,7 +53,7 @@ export function ConditionChoice({
               onChange={() => onChange(c)}
               className="accent-blue-700"
             />
-            {CONDITION_LABELS[c]}
+            {t(`condition.${c}`)}
           </label>
         ))}
       </div>

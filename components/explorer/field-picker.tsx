@@ -5,10 +5,12 @@
 import { useId, useRef, useState, type KeyboardEvent } from "react";
 import type { DatastoreField } from "@/lib/api-client";
 import { fieldLabel, matchFields } from "./field-match";
-import { plural, typeInWords } from "./format";
+import { useT } from "@/components/i18n/i18n-provider";
+import { typeInWords } from "./format";
 
 export function FieldPicker({ fields, onPick }: { fields: DatastoreField[]; onPick: (field: DatastoreField) => void }) {
   const id = useId();
+  const t = useT();
   const [term, setTerm] = useState("");
   const [active, setActive] = useState(0);
   const box = useRef<HTMLInputElement>(null);
@@ -48,7 +50,7 @@ export function FieldPicker({ fields, onPick }: { fields: DatastoreField[]; onPi
     <div className="space-y-2">
       <div>
         <label htmlFor={`${id}-find`} className="mb-1 block text-sm font-medium">
-          Field name
+          {t("fields.name")}
         </label>
         <input
           id={`${id}-find`}
@@ -68,17 +70,17 @@ export function FieldPicker({ fields, onPick }: { fields: DatastoreField[]; onPi
           className="w-full rounded-md border bg-white px-2 py-1.5 text-sm dark:bg-zinc-900"
         />
         <p id={`${id}-hint`} className="mt-1 text-xs text-zinc-600 dark:text-zinc-400">
-          Type to narrow the list; Enter picks the first field. Arrow keys move through the list.
+          {t("fields.hint")}
         </p>
       </div>
       <p role="status" className={term.trim() && shown.length > 0 ? "sr-only" : "text-sm text-zinc-700 dark:text-zinc-300"}>
         {!term.trim()
-          ? "Which field do you want to filter on?"
+          ? t("fields.which")
           : shown.length === 0
-            ? `No field’s name contains “${term.trim()}”.`
-            : `${plural(shown.length, "field")} ${shown.length === 1 ? "matches" : "match"}.`}
+            ? t("fields.none", { term: term.trim() })
+            : t("fields.matches", { count: shown.length })}
       </p>
-      <ul id={`${id}-list`} aria-label="Fields" className="grid gap-1 sm:grid-cols-2">
+      <ul id={`${id}-list`} aria-label={t("fields.list")} className="grid gap-1 sm:grid-cols-2">
         {shown.map((f, i) => {
           const label = fieldLabel(f);
           return (
@@ -99,7 +101,7 @@ export function FieldPicker({ fields, onPick }: { fields: DatastoreField[]; onPi
                 {/* the button's name is the field's id (as the chips write it); this is its description */}
                 <span id={`${id}-about-${i}`} aria-hidden className="text-xs text-zinc-600 dark:text-zinc-400">
                   {label ? `${label} · ` : ""}
-                  {typeInWords(f.type)}
+                  {typeInWords(f.type, t)}
                 </span>
               </button>
             </li>

@@ -4,7 +4,9 @@
 // the value, From or To box applies too. It opens with the focus where one types next.
 import { useState } from "react";
 import type { DatastoreField } from "@/lib/api-client";
+import type { Translate } from "@/lib/i18n";
 import { chipValue, fieldKey, type Chip, type Scalar, type ViewState } from "@/lib/view-state";
+import { useT } from "@/components/i18n/i18n-provider";
 import { Button } from "@/components/ui/button";
 import { ConditionChoice, conditionsFor, type Condition } from "./condition-choice";
 import { describeType } from "./format";
@@ -34,27 +36,19 @@ function initialRange(chip: Chip | undefined, kind: RangeKind | null): RangeDraf
   return { ...empty, from: boundToInput(chip.from, kind), to: boundToInput(chip.to, kind) };
 }
 
-const HINTS: Record<Condition, (field: string) => string> = {
-  is: (f) => `Keeps records whose ${f} is any of the values you tick.`,
-  not: (f) => `Keeps records whose ${f} is none of the values you tick. Records where ${f} has no value are kept too.`,
-  between: (f) => `Keeps records whose ${f} is between From and To, both included. Leave one empty for no limit on that side.`,
-  empty: (f) => `Keeps records where ${f} has no value (null, or empty text).`,
-  filled: (f) => `Keeps records where ${f} has a value (neither null nor empty text).`,
-};
-
 type Result = { ok: true; chip: Chip } | { ok: false; message: string };
 
 /** The range draft as a chip, or what is wrong with it. */
-function rangeChip(field: DatastoreField, kind: RangeKind, draft: RangeDraft): Result {
+function rangeChip(field: DatastoreField, kind: RangeKind, draft: RangeDraft, t: Translate): Result {
   if (draft.fromBad || draft.toBad) {
-    return { ok: false, message: `${draft.fromBad ? "From" : "To"} is not complete yet: finish it, or clear it.` };
+    return { ok: false, message: draft.fromBad ? t("filter.incomplete.from") : t("filter.incomplete.to") };
   }
   const from = parseBound(draft.from, kind, "From", field.id, field.type);
   if (!from.ok) return from;
   const to = parseBound(draft.to, kind, "To", field.id, field.type);
   if (!to.ok) return to;
   if (from.value !== null && to.value !== null && compareBounds(from.value, to.value, kind) > 0) {
-    return { ok: false, message: "From is after To: swap them, or change one." };
+    return { ok: false, message: t("filter.fromAfterTo") };
   }
   return { ok: true, chip: { kind: "range", field: field.id, from: from.value, to: to.value } };
 }
@@ -78,6 +72,7 @@ export function FilterEditor({
   onCancel: () => void;
 }) {
   const kind = rangeKind(field.type);
+  const t = useT();
   const [condition, setCondition] = useState<Condition>(() => initialCondition(chip, kind));
   const initialValues: Scalar[] = chip?.kind === "is" || chip?.kind === "not" ? chip.values : [];
   const values = useValueDraft(initialValues, field);
@@ -107,7 +102,7 @@ export function FilterEditor({
       const chosen = values.addTyped();
       if (chosen) onApply({ kind: condition, field: field.id, values: chosen });
     } else if (condition === "between" && kind) {
-      const result = rangeChip(field, kind, range);
+      const result = rangeChip(field, kind, range, t);
       if (result.ok) onApply(result.chip);
       else setRangeError(result.message);
     } else {
@@ -126,7 +121,7 @@ export function FilterEditor({
     >
       <ConditionChoice
         field={field.id}
-        type={describeType(field.type)}
+        type={describeType(field.type, t)}
         conditions={conditionsFor(kind !== null)}
         value={condition}
         autoFocus={autoFocus && (condition === "empty" || condition === "filled")}
@@ -135,11 +130,11 @@ export function FilterEditor({
           setConditionChanged(true);
         }}
       />
-      <p className="text-sm text-zinc-700 dark:text-zinc-300">{HINTS[condition](field.id)}</p>
+      <p className="text-sm text-zinc-700 dark:text-zinc-300">{t(`hint.${condition}`, { field: field.id })}</p>
       {foreign && (
         <p className="rounded-md border border-amber-300 bg-amber-50 p-2 text-sm text-amber-950 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100">
-          Now: <code className="break-all">{JSON.stringify(chipValue(foreign))}</code>, written by hand. Applying a
-          condition here replaces it.
+          {t("filter.foreignNow")} <code className="break-all">{JSON.stringify(chipValue(foreign))}</code>
+          {t("filter.foreignByHand")}
         </p>
       )}
 
@@ -163,16 +158,16 @@ export function FilterEditor({
 
       <div className="flex flex-wrap gap-2 border-t pt-3">
         <Button variant="primary" type="submit" disabled={nothing && !onRemove}>
-          Apply filter
+          {t("filter.apply")}
         </Button>
-        {onBack && <Button onClick={onBack}>Back to fields</Button>}
+        {onBack && <Button onClick={onBack}>{t("filter.backToFields")}</Button>}
         {onRemove && (
           <Button variant="danger" onClick={onRemove}>
-            Remove filter
+            {t("filter.remove")}
           </Button>
         )}
         <Button variant="ghost" onClick={onCancel}>
-          Cancel
+          {t("common.cancel")}
         </Button>
       </div>
     </form>

@@ -5,7 +5,7 @@
 // between bars, so the strip is one tab stop.
 import { useEffect, useRef, useState, type KeyboardEvent, type PointerEvent } from "react";
 import type { HistogramBin } from "@/lib/api-client";
-import { plural } from "./format";
+import { useT } from "@/components/i18n/i18n-provider";
 import { barRange, compareBounds, type RangeKind } from "./range-kind";
 
 type Span = { start: number; end: number };
@@ -33,6 +33,7 @@ export function HistogramStrip({
   const max = Math.max(1, ...bins.map((b) => b.count));
   const [active, setActive] = useState(() => Math.max(0, bars.findIndex((b) => b.range)));
   const [drag, setDrag] = useState<Span | null>(null);
+  const t = useT();
   const anchor = useRef<number | null>(null);
   const dragged = useRef(false);
   const buttons = useRef<(HTMLButtonElement | null)[]>([]);
@@ -97,7 +98,8 @@ export function HistogramStrip({
     <div>
       <div className="flex h-16 touch-none items-end gap-px border-b border-zinc-400 select-none dark:border-zinc-500" onPointerMove={onPointerMove}>
         {bars.map(({ bin, range }, i) => {
-          const label = range ? `${range.from} to ${range.to}: ${plural(bin.count, "row")}` : `${plural(bin.count, "row")}`;
+          const rows = t("count.rows", { count: bin.count });
+          const label = range ? t("range.bar", { from: range.from, to: range.to, rows }) : rows;
           return (
             <button
               key={i}

@@ -5,7 +5,9 @@
 import { useQuery } from "@tanstack/react-query";
 import { useId, useMemo } from "react";
 import { explainError, histogramQuery, type DatastoreField } from "@/lib/api-client";
+import { inSentence } from "@/lib/i18n";
 import { takesAsOf, toMatchRequest, withoutChip, type ViewState } from "@/lib/view-state";
+import { useT } from "@/components/i18n/i18n-provider";
 import { useToken } from "@/components/token/token-provider";
 import { Skeleton } from "@/components/ui/skeleton";
 import { HistogramStrip } from "./histogram-strip";
@@ -75,6 +77,7 @@ function Histogram({ view, field, chipKey, kind, draft, onPick }: {
     [view, field.id, chipKey],
   );
   const headingId = useId();
+  const t = useT();
   const settled = useSettled(request, 150);
   const histogram = useQuery({ ...histogramQuery(session, request), enabled: ready && settled === request });
   const data = histogram.data;
@@ -83,28 +86,28 @@ function Histogram({ view, field, chipKey, kind, draft, onPick }: {
     <section aria-labelledby={headingId} className="space-y-1">
       <div className="flex flex-wrap items-baseline justify-between gap-2">
         <h3 id={headingId} className="text-sm font-medium">
-          Spread of values
+          {t("range.spread")}
         </h3>
         {data?.partial && (
-          <span title="Counted over part of the table's rows" className="rounded-full border px-2 text-xs text-zinc-700 dark:text-zinc-300">
-            sampled
+          <span title={t("range.sampledTitle")} className="rounded-full border px-2 text-xs text-zinc-700 dark:text-zinc-300">
+            {t("range.sampled")}
           </span>
         )}
       </div>
       {histogram.error ? (
         <p className="text-sm text-zinc-600 dark:text-zinc-400">
-          The spread is unavailable ({explainError(histogram.error).title.toLowerCase()}). You can still type From and To.
+          {t("range.unavailable", { reason: inSentence(explainError(histogram.error, "resource", t).title, t.lang) })}
         </p>
       ) : !data ? (
         <div role="status">
-          <span className="sr-only">Loading the spread of values…</span>
+          <span className="sr-only">{t("range.loading")}</span>
           <Skeleton className="h-16 w-full" />
         </div>
       ) : data.bins.length === 0 ? (
-        <p className="text-sm text-zinc-600 dark:text-zinc-400">No values in the matching records.</p>
+        <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("values.none")}</p>
       ) : (
         <>
-          <p className="text-xs text-zinc-600 dark:text-zinc-400">Pick a bar, or drag across bars, to use its range.</p>
+          <p className="text-xs text-zinc-600 dark:text-zinc-400">{t("range.pickBar")}</p>
           <HistogramStrip bins={data.bins} kind={kind} from={draft.from} to={draft.to} onPick={onPick} />
           {view.as_of !== null && !takesAsOf("datastore_histogram") && <CurrentDataNote />}
         </>
@@ -134,12 +137,13 @@ export function RangePicker({
   onChange: (draft: RangeDraft) => void;
 }) {
   const errorId = useId();
+  const t = useT();
   return (
     <div className="space-y-4">
       <div className="space-y-1">
         <div className="grid grid-cols-2 gap-3">
           <BoundInput
-            label="From"
+            label={t("range.from")}
             kind={kind}
             autoFocus={autoFocus}
             value={draft.from}
@@ -148,7 +152,7 @@ export function RangePicker({
             onChange={(from, fromBad) => onChange({ ...draft, from, fromBad })}
           />
           <BoundInput
-            label="To"
+            label={t("range.to")}
             kind={kind}
             value={draft.to}
             invalid={Boolean(error)}

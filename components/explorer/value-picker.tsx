@@ -6,7 +6,9 @@
 import { useQuery } from "@tanstack/react-query";
 import { useId, useMemo, useRef } from "react";
 import { explainError, valueCountsQuery, type DatastoreField } from "@/lib/api-client";
+import { inSentence } from "@/lib/i18n";
 import { formatScalar, sameValue, takesAsOf, toMatchRequest, withoutChip, type Scalar, type ViewState } from "@/lib/view-state";
+import { useT } from "@/components/i18n/i18n-provider";
 import { useToken } from "@/components/token/token-provider";
 import { Button } from "@/components/ui/button";
 import { Skeleton } from "@/components/ui/skeleton";
@@ -17,9 +19,14 @@ import type { ValueDraft } from "./use-value-draft";
 
 const SUGGESTIONS = 20;
 
+function EmptyText() {
+  const t = useT();
+  return <span className="italic">{t("values.emptyText")}</span>;
+}
+
 function ValueLabel({ value }: { value: Scalar }) {
   if (value === null) return <NullMark />;
-  if (value === "") return <span className="italic">(empty text)</span>;
+  if (value === "") return <EmptyText />;
   return <span className="break-all">{formatScalar(value)}</span>;
 }
 
@@ -43,6 +50,7 @@ export function ValuePicker({
   const { session, ready } = useToken();
   const inputId = useId();
   const input = useRef<HTMLInputElement>(null);
+  const t = useT();
   const request = useMemo(
     () => ({
       ...toMatchRequest({ ...view, as_of: takesAsOf("datastore_value_counts") ? view.as_of : null, filters: withoutChip(view.filters, chipKey) }),
@@ -66,7 +74,7 @@ export function ValuePicker({
     <div className="space-y-4">
       <div>
         <label htmlFor={inputId} className="mb-1 block text-sm font-medium">
-          Value
+          {t("values.value")}
         </label>
         <div className="flex gap-2">
           <input
@@ -86,7 +94,7 @@ export function ValuePicker({
                 if (chosen) onEnter(chosen);
               }
             }}
-            placeholder="Type a value, or tick one below"
+            placeholder={t("values.placeholder")}
             className="min-w-0 flex-1 rounded-md border bg-white px-2 py-1.5 text-sm dark:bg-zinc-900"
           />
           <Button
@@ -96,11 +104,11 @@ export function ValuePicker({
             }}
             disabled={!draft.typed.trim()}
           >
-            Add value
+            {t("values.add")}
           </Button>
         </div>
         <p id={hintId} className="mt-1 text-xs text-zinc-600 dark:text-zinc-400">
-          Enter applies the filter. To choose several values, tick them or use Add value.
+          {t("values.hint")}
         </p>
         {draft.error && (
           <p id={`${inputId}-error`} role="alert" className="mt-1 text-sm text-red-700 dark:text-red-400">
@@ -111,7 +119,7 @@ export function ValuePicker({
 
       {extra.length > 0 && (
         <fieldset>
-          <legend className="mb-1 text-sm font-medium">Chosen</legend>
+          <legend className="mb-1 text-sm font-medium">{t("values.chosen")}</legend>
           {extra.map((v) => (
             <label key={`x-${JSON.stringify(v)}`} className={row}>
               <input type="checkbox" checked={draft.isSelected(v)} onChange={(e) => draft.toggle(v, e.target.checked)} />
@@ -122,21 +130,21 @@ export function ValuePicker({
       )}
 
       <fieldset>
-        <legend className="mb-1 text-sm font-medium">Most common values</legend>
+        <legend className="mb-1 text-sm font-medium">{t("values.common")}</legend>
         {counts.isLoading ? (
           <div className="space-y-2" role="status">
-            <span className="sr-only">Loading values…</span>
+            <span className="sr-only">{t("values.loading")}</span>
             <Skeleton className="h-5 w-2/3" />
             <Skeleton className="h-5 w-1/2" />
             <Skeleton className="h-5 w-3/5" />
           </div>
         ) : counts.error ? (
           <p role="alert" className="text-sm text-red-700 dark:text-red-400">
-            Suggestions are unavailable: {explainError(counts.error).title.toLowerCase()}. You can still type values.
+            {t("values.unavailable", { reason: inSentence(explainError(counts.error, "resource", t).title, t.lang) })}
           </p>
         ) : visible.length === 0 ? (
           <p className="text-sm text-zinc-600 dark:text-zinc-400">
-            {needle ? "No common value contains that text; Enter applies it as typed." : "No values in the matching records."}
+            {needle ? t("values.noneContain") : t("values.none")}
           </p>
         ) : (
           <div className="max-h-72 overflow-auto">
@@ -144,7 +152,7 @@ export function ValuePicker({
               <label key={`s-${JSON.stringify(s.value)}`} className={row}>
                 <input type="checkbox" checked={draft.isSelected(s.value)} onChange={(e) => draft.toggle(s.value, e.target.checked)} />
                 <ValueLabel value={s.value} />
-                <span className="ml-auto text-xs text-zinc-600 tabular-nums dark:text-zinc-400">{formatCount(s.count)}</span>
+                <span className="ml-auto text-xs text-zinc-600 tabular-nums dark:text-zinc-400">{formatCount(s.count, t.locale)}</span>
               </label>
             ))}
           </div>
@@ -152,7 +160,7 @@ export function ValuePicker({
         {view.as_of !== null && !takesAsOf("datastore_value_counts") && <CurrentDataNote />}
         {counts.data?.partial && (
           <p className="mt-1 text-xs text-zinc-600 dark:text-zinc-400">
-            The table is large: these counts come from part of its rows.
+            {t("values.partial")}
           </p>
         )}
       </fieldset>
