@@ -10,12 +10,13 @@ export const DEFAULT_LANGUAGE = "english";
 
 /**
  * PostgreSQL's configurations that a Snowball stemmer of both engines covers (its greek,
- * hindi, indonesian, lithuanian, nepali, serbian and yiddish have none in JS), and `simple`,
- * which folds and lowercases but neither stems nor drops a word.
+ * hindi, indonesian, lithuanian, nepali, serbian and yiddish have none in JS; tamil has one,
+ * but FTS5 cuts its words at their vowel signs), and `simple`, which folds and lowercases but
+ * neither stems nor drops a word.
  */
 export const LANGUAGES: readonly string[] = [
   "simple", "arabic", "armenian", "basque", "catalan", "danish", "dutch", "english", "finnish", "french", "german",
-  "hungarian", "irish", "italian", "norwegian", "portuguese", "romanian", "russian", "spanish", "swedish", "tamil", "turkish",
+  "hungarian", "irish", "italian", "norwegian", "portuguese", "romanian", "russian", "spanish", "swedish", "turkish",
 ];
 const KNOWN = new Set(LANGUAGES);
 

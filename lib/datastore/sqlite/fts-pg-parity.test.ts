@@ -3,10 +3,13 @@
 // the same lexemes, ANDed, for every row). `ours` is "same", or our words and why we differ.
 // Ours: the tokens our index holds (porter stems; stop words aside, as no query searches
 // them), which must also be exactly the tokens a plain `q` of the input searches for.
+// Below, French and German: PostgreSQL's ds_french and ds_german (unaccent, then the Snowball
+// dictionary: postgres/migrations.ts) beside our lexemes (fts-words.ts).
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isStopWord, parsePlain, termsOf } from "../full-text";
-import { FTS_TOKENIZER, ftsColumnExpr, ftsText, registerFtsFunctions } from "./fts-text";
+import { FTS_TOKENIZER, ftsColumnExpr, ftsText, ftsTokenizer, registerFtsFunctions } from "./fts-text";
+import { queryPieces } from "./fts-words";
 
 type Ours = "same" | { words: string[]; why: string };
 const differs = (words: string[], why: string): Ours => ({ words, why });
@@ -107,5 +110,53 @@ describe("full-text words beside PostgreSQL's", () => {
       expect(index).toEqual(ours.words);
       expect(index).not.toEqual([...pg].sort());
     }
+  });
+});
+
+// to_tsvector('ds_<language>', input) as PostgreSQL 15.18 printed it, each the same as ours.
+const IN_LANGUAGES: [language: string, input: string, pg: string[]][] = [
+  ["french", "Les chevaux galopent", ["cheval", "galopent", "le"]],
+  ["french", "L'élève et les élèves", ["elev", "le"]],
+  ["french", "Le cœur des hôpitaux", ["coeur", "hopital"]],
+  ["french", "nationalité", ["nationalit"]],
+  ["french", "13.5 kilomètres", ["13.5", "kilometr"]],
+  // A stop word spelled with an accent is one only as spelled: étaient is folded first, as in
+  // PostgreSQL, and là becomes the stop word la.
+  ["french", "Ils étaient là", ["etaient", "il"]],
+  ["french", "aujourd'hui", ["aujourd", "hui"]],
+  ["german", "Die Häuser", ["haus"]],
+  ["german", "Straße und Strassen", ["strass"]],
+  ["german", "Bücher über Bäume", ["baum", "buch", "uber"]],
+  ["german", "die schönsten Gärten", ["gart", "schon"]],
+  ["german", "Öl und Übung", ["ol", "ubung"]],
+  ["german", "im Jahr 1.5", ["1.5", "jahr"]],
+];
+
+describe("full-text words in French and German beside PostgreSQL's", () => {
+  let db: Database.Database;
+  let id = 0;
+  beforeAll(() => {
+    db = new Database(":memory:");
+    registerFtsFunctions(db);
+    for (const lang of ["french", "german"]) {
+      db.exec(`CREATE TABLE ${lang} (_id INTEGER PRIMARY KEY, c1 TEXT)`);
+      db.exec(`CREATE VIEW ${lang}_text AS SELECT _id, ${ftsColumnExpr("c1", "text", lang)} AS c1 FROM ${lang}`);
+      db.exec(`CREATE VIRTUAL TABLE ${lang}_fts USING fts5(c1, content='${lang}_text', content_rowid='_id', detail=column, tokenize='${ftsTokenizer(lang)}')`);
+      db.exec(`CREATE VIRTUAL TABLE ${lang}_vocab USING fts5vocab(${lang}_fts, 'instance')`);
+    }
+  });
+  afterAll(() => db.close());
+
+  it.each(IN_LANGUAGES)("%s %j: %j", (lang, input, pg) => {
+    const rowid = ++id;
+    db.prepare(`INSERT INTO ${lang} (_id, c1) VALUES (?, ?)`).run(rowid, input);
+    db.prepare(`INSERT INTO ${lang}_fts (rowid, c1) SELECT _id, c1 FROM ${lang}_text WHERE _id = ?`).run(rowid);
+    const terms = db.prepare(`SELECT DISTINCT term FROM ${lang}_vocab WHERE doc = ? ORDER BY term`).pluck().all(rowid) as string[];
+    const index = terms.map((w) => w.replace(/\uE000/g, ".").replace(/\uE001/g, "-")).sort();
+    expect(index).toEqual([...pg].sort());
+    // A plain q of the input searches for exactly those words.
+    const tree = parsePlain(input, lang);
+    const query = tree ? termsOf(tree).flatMap((w) => queryPieces(ftsText(w), lang, lang)) : [];
+    expect([...new Set(query.map((w) => w.replace(/\uE000/g, ".").replace(/\uE001/g, "-")))].sort()).toEqual(index);
   });
 });
