@@ -20,6 +20,7 @@ import { CellValue } from "./cell-value";
 import { fieldLabel } from "./field-match";
 import { fieldNotes, isNumericType, typeInWords } from "./format";
 import { useLocale } from "./use-locale";
+import { useT } from "@/components/i18n/i18n-provider";
 
 const features = tableFeatures({
   rowSortingFeature,
@@ -51,6 +52,7 @@ export function RecordsTable({
   resetKey: string;
 }) {
   const locale = useLocale();
+  const t = useT();
   const baseId = useId();
   const columns = useMemo(
     () =>
@@ -148,7 +150,7 @@ export function RecordsTable({
     >
       <table aria-rowcount={rows.length + 1} aria-busy={stale} className="w-full border-separate border-spacing-0 text-sm">
         <caption className="sr-only">
-          {caption}. Select a row to see all its fields. Click a column header to sort.
+          {t("table.caption", { caption })}
         </caption>
         <thead className="sticky top-0 z-10 bg-zinc-100 dark:bg-zinc-800">
           {table.getHeaderGroups().map((group) => (
@@ -162,7 +164,7 @@ export function RecordsTable({
                 // field ids may hold spaces: not usable in an id reference
                 const aboutId = `${baseId}-about-${index}`;
                 // the button's name is what it shows (the label); the rest is its description
-                const about = [`${meta?.label ? `${id}, ` : ""}${typeInWords(type)}.`, meta?.notes].filter(Boolean).join(" ");
+                const about = [`${meta?.label ? `${id}, ` : ""}${typeInWords(type, t)}.`, meta?.notes].filter(Boolean).join(" ");
                 return (
                   <th
                     key={header.id}
@@ -175,7 +177,7 @@ export function RecordsTable({
                       type="button"
                       onClick={header.column.getToggleSortingHandler()}
                       aria-describedby={aboutId}
-                      title={`${meta?.label ? `${meta.label} (${id})` : id}: ${typeInWords(type)}.${meta?.notes ? ` ${meta.notes}` : ""}\nClick to sort; Shift-click adds a second sort.`}
+                      title={`${meta?.label ? `${meta.label} (${id})` : id}: ${typeInWords(type, t)}.${meta?.notes ? ` ${meta.notes}` : ""}\n${t("table.sortHint")}`}
                       className={`flex w-full items-baseline gap-1.5 px-3 py-2 hover:bg-zinc-200 dark:hover:bg-zinc-700 ${numeric ? "justify-end text-right" : ""}`}
                     >
                       <span className={meta?.notes ? "underline decoration-zinc-500 decoration-dotted underline-offset-4" : undefined}>
@@ -183,7 +185,7 @@ export function RecordsTable({
                       </span>
                       {/* the type in words, for the eye: the description below says it to screen readers */}
                       <span aria-hidden className="text-xs font-normal text-zinc-600 dark:text-zinc-400">
-                        {typeInWords(type)}
+                        {typeInWords(type, t)}
                       </span>
                       <span id={aboutId} hidden>
                         {about}

@@ -1,5 +1,6 @@
 "use client";
 import { useEffect, useState } from "react";
+import { useT } from "@/components/i18n/i18n-provider";
 import { Button } from "./button";
 
 /** Clipboard API where available (https, localhost); the old execCommand path over plain http. */
@@ -26,10 +27,11 @@ export async function copyText(text: string): Promise<void> {
 
 export function CopyButton({ text, label, className = "" }: { text: string | (() => string); label: string; className?: string }) {
   const [state, setState] = useState<"idle" | "copied" | "failed">("idle");
+  const t = useT();
   useEffect(() => {
     if (state === "idle") return;
-    const t = setTimeout(() => setState("idle"), 2000);
-    return () => clearTimeout(t);
+    const timer = setTimeout(() => setState("idle"), 2000);
+    return () => clearTimeout(timer);
   }, [state]);
   return (
     <span className="inline-flex items-center gap-2">
@@ -45,7 +47,7 @@ export function CopyButton({ text, label, className = "" }: { text: string | (()
         {label}
       </Button>
       <span role="status" className="text-xs text-zinc-600 dark:text-zinc-400">
-        {state === "copied" ? "Copied" : state === "failed" ? "Copy failed: select the text and copy it" : ""}
+        {state === "copied" ? t("common.copied") : state === "failed" ? t("common.copyFailed") : ""}
       </span>
     </span>
   );

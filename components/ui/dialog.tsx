@@ -3,6 +3,7 @@
 // and the return of focus to the opener. The contents mount only once the dialog is open, so a
 // control with `autoFocus` inside gets the focus (it can't while the <dialog> is still closed).
 import { useId, useLayoutEffect, useRef, useState, type ReactNode } from "react";
+import { useT } from "@/components/i18n/i18n-provider";
 
 const FOCUSABLE = "button:not(:disabled), [href], input:not(:disabled), select:not(:disabled), textarea:not(:disabled), [tabindex]:not([tabindex='-1'])";
 
@@ -27,6 +28,7 @@ export function Dialog({
 }) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
+  const t = useT();
   const [shown, setShown] = useState(false);
 
   // a layout effect: the contents render before the next paint, with no empty frame
@@ -74,7 +76,7 @@ export function Dialog({
               onClick={onClose}
               className="rounded-md px-2 py-1 text-sm text-zinc-600 hover:bg-zinc-100 dark:text-zinc-300 dark:hover:bg-zinc-800"
             >
-              Close
+              {t("common.close")}
             </button>
           </div>
           <div className="min-h-0 flex-1 overflow-auto p-4">{children}</div>

@@ -9,4 +9,15 @@ export const common = defineMessages({
     de: "Offene Datentabellen durchsuchen, filtern und herunterladen",
   },
   "language.label": { en: "Language", fr: "Langue", de: "Sprache" },
+  "common.close": { en: "Close", fr: "Fermer", de: "Schließen" },
+  "common.copied": { en: "Copied", fr: "Copié", de: "Kopiert" },
+  "common.copyFailed": { en: "Copy failed: select the text and copy it", fr: "La copie a échoué : sélectionnez le texte et copiez-le", de: "Kopieren fehlgeschlagen: Markieren und kopieren Sie den Text" },
+  "value.nullTitle": { en: "No value (null)", fr: "Pas de valeur (null)", de: "Kein Wert (null)" },
+  "value.empty": { en: "empty", fr: "vide", de: "leer" },
+  "table.caption": {
+    en: "{caption}. Select a row to see all its fields. Click a column header to sort.",
+    fr: "{caption}. Sélectionnez une ligne pour voir tous ses champs. Cliquez sur un en-tête de colonne pour trier.",
+    de: "{caption}. Wählen Sie eine Zeile, um alle ihre Felder zu sehen. Klicken Sie auf einen Spaltenkopf, um zu sortieren.",
+  },
+  "table.sortHint": { en: "Click to sort; Shift-click adds a second sort.", fr: "Cliquez pour trier ; Maj-clic ajoute un second tri.", de: "Klicken zum Sortieren; Umschalt-Klick fügt eine zweite Sortierung hinzu." },
 });
