@@ -12,6 +12,7 @@ import { delimitedLine, objectText, rowLine, xmlRow, type ColumnInfo } from "./f
 import { featureText, geoPlan, type GeoPlan } from "./geojson";
 import { parquetWriter } from "./parquet";
 import { bindSearch, parseSearchParams } from "./search-query";
+import { parseAsOf, resolveAsOf } from "./history";
 import { asBool, asInt, isUnset, type Params } from "./validate";
 import { XLSX_MAX_ROWS, xlsxWriter } from "./xlsx";
 
@@ -89,14 +90,17 @@ export async function openDump(ctx: ActionContext, idOrAlias: string, params: Pa
   const limit = asInt(params.limit, "limit", bag, -1, "Must be a natural number");
   const p = parseSearchParams({ ...params, limit: undefined }, bag, { unlimited: true });
   bag.throwIfAny();
+  const asOf = parseAsOf(params.as_of);
 
   const resource = await findResource(ctx, idOrAlias);
   requireRead(ctx, resource, "datastore dump");
-  // CKAN's dump sorts by _id unless told otherwise, even when searching.
-  if (!p.sort?.length && !p.distinct) p.sort = ["_id"];
   // A dump reads what datastore_search reads, to a token limited to actions.
   requireAction(ctx, "datastore_search");
+  // CKAN's dump sorts by _id unless told otherwise, even when searching.
+  if (!p.sort?.length && !p.distinct) p.sort = ["_id"];
   const bound = bindSearch(resource, { ...p, limit, includeTotal: false });
+  const at = asOf && (await resolveAsOf(ctx.engine, resource, asOf));
+  if (at && !at.current) bound.query.asOf = at.version;
   const cols = bound.columns as ColumnInfo[];
   const geo = format === "geojson" ? geoPlan(resource, cols, { lat: params.lat, lon: params.lon }) : null;
   if (format === "xlsx") await mustFitASheet(ctx, resource, bound.query);

@@ -427,4 +427,109 @@ describe.each(ENGINES)("engine contract: $name", ({ name, open }) => {
       expect((await engine.audit.list({ limit: 10, offset: 0 })).map((e) => e.tokenName)).toEqual(["etl"]);
     });
   });
+
+  describe("history (issue 27)", () => {
+    const cols = { ...base, columns: ["_id", "n", "s"], sort: [asc("_id")], limit: 10 };
+    const state = async (id: string) => engine.historyState((await engine.getResource(id))!);
+    const at = async (id: string, asOf: number, query: Partial<SearchQuery> = {}) => {
+      const out = await engine.search((await engine.getResource(id))!, { ...cols, ...query, asOf });
+      return { rows: out.rows, total: out.total };
+    };
+
+    it("reads the rows as they were at each version: updates, deletes and inserts, with filters, sort, paging and totals", async () => {
+      const fields: Field[] = [{ id: "n", type: "int4" }, { id: "s", type: "text" }];
+      const author = { tokenId: "t1", tokenName: "etl" };
+      const w = engine.forClient("test", author);
+      await w.createResource(meta("h"), fields);
+      const v0 = (await state("h")).version;
+      await w.write("h", [1, 2, 3].map((n) => ({ n, s: `a${n}` })), "insert");
+      const v1 = (await state("h")).version;
+      await w.write("h", [{ _id: 2, s: "b2" }], "update");
+      const v2 = (await state("h")).version;
+      await w.deleteRows("h", [{ op: "eq", field: "n", value: 3 }]);
+      await w.write("h", [{ n: 4, s: "a4" }], "insert");
+      const v4 = (await state("h")).version;
+      expect(v1).toBeGreaterThan(v0);
+      expect(v4).toBe(v2 + 2);
+      expect(await at("h", v0)).toEqual({ rows: [], total: 0 });
+      expect(await at("h", v1)).toEqual({ rows: [[1, 1, "a1"], [2, 2, "a2"], [3, 3, "a3"]], total: 3 });
+      expect(await at("h", v2)).toEqual({ rows: [[1, 1, "a1"], [2, 2, "b2"], [3, 3, "a3"]], total: 3 });
+      expect(await at("h", v2 + 1)).toEqual({ rows: [[1, 1, "a1"], [2, 2, "b2"]], total: 2 });
+      expect(await at("h", v4)).toEqual({ rows: [[1, 1, "a1"], [2, 2, "b2"], [4, 4, "a4"]], total: 3 });
+      // Filters, sort and paging see the old values.
+      expect(await at("h", v1, { filters: [{ op: "eq", field: "s", value: "a2" }] })).toEqual({ rows: [[2, 2, "a2"]], total: 1 });
+      expect(await at("h", v2, { filters: [{ op: "eq", field: "s", value: "a2" }] })).toEqual({ rows: [], total: 0 });
+      expect(await at("h", v1, { sort: [desc("n")], limit: 1, offset: 1 })).toEqual({ rows: [[2, 2, "a2"]], total: 3 });
+
+      const st = await state("h");
+      expect(st).toMatchObject({ version: v4, written: v4, enabled: true, oldest: v0 });
+      const size = await engine.historySize((await engine.getResource("h"))!);
+      expect(size).toMatchObject({ rows: 2 });
+      expect(size.versions).toBeGreaterThanOrEqual(5);
+
+      const r = (await engine.getResource("h"))!;
+      const images = await engine.rowImages(r, { id: 2 });
+      expect(images?.images.map((i) => [i.from, i.to, i.record.s])).toEqual([[v1, v2, "a2"], [v2, null, "b2"]]);
+      expect((await engine.rowImages(r, { id: 3 }))?.images.map((i) => [i.from, i.to, i.deleted])).toEqual([[v1, v2 + 1, true]]);
+      const entries = await engine.versionEntries(r, [v1, v2 + 1]);
+      expect(entries.map((e) => [e.version, e.kind, e.token])).toEqual([[v1, "write", "etl"], [v2 + 1, "delete", "etl"]]);
+      expect((await engine.versionAt(r, { time: "2999-01-01T00:00:00.000Z" }))?.version).toBe(v4);
+      expect(await engine.versionAt(r, { time: "2000-01-01T00:00:00.000Z" })).toBeUndefined();
+
+      const changes = await engine.changes(r, v1, null, 10);
+      expect(changes.changes.map((c) => [c.version, c.id, c.old?.s ?? null, c.record?.s ?? null])).toEqual([
+        [v2, 2, "a2", "b2"],
+        [v2 + 1, 3, "a3", null],
+        [v4, 4, null, "a4"],
+      ]);
+      expect(changes).toMatchObject({ total: 3, records: 3 });
+      const page = await engine.changes(r, v1, { version: v2, id: 2 }, 1);
+      expect(page.changes.map((c) => c.id)).toEqual([3]);
+      expect((await engine.changes(r, v0, null, 0)).records).toBe(4);
+    });
+
+    it("a bulk load is one version without row images; its rows change like any others'", async () => {
+      await engine.createResource(meta("b"), [{ id: "n", type: "int4" }, { id: "s", type: "text" }]);
+      const v0 = (await state("b")).version;
+      await engine.transaction(async (tx) => {
+        const load = await tx.bulkLoad("b", ["n", "s"]);
+        await load.append([[1, "x"], [2, "y"]]);
+        await load.finish();
+      });
+      const v1 = (await state("b")).version;
+      expect(v1).toBe(v0 + 1);
+      expect(await engine.historySize((await engine.getResource("b"))!)).toMatchObject({ rows: 0 });
+      await engine.write("b", [{ _id: 1, s: "z" }], "update");
+      await engine.transaction(async (tx) => {
+        const load = await tx.bulkLoad("b", ["n", "s"]);
+        await load.append([[3, "w"]]);
+        await load.finish();
+      });
+      const v3 = (await state("b")).version;
+      expect(await at("b", v0)).toEqual({ rows: [], total: 0 });
+      expect(await at("b", v1)).toEqual({ rows: [[1, 1, "x"], [2, 2, "y"]], total: 2 });
+      expect(await at("b", v1 + 1)).toEqual({ rows: [[1, 1, "z"], [2, 2, "y"]], total: 2 });
+      expect(await at("b", v3)).toEqual({ rows: [[1, 1, "z"], [2, 2, "y"], [3, 3, "w"]], total: 3 });
+      const r = (await engine.getResource("b"))!;
+      expect((await engine.rowImages(r, { id: 1 }))?.images.map((i) => [i.from, i.to])).toEqual([[v1, v1 + 1], [v1 + 1, null]]);
+      const changes = await engine.changes(r, v0, null, 10);
+      expect(changes.changes.map((c) => [c.version, c.id, c.old?.s ?? null, c.record?.s ?? null])).toEqual([
+        [v1, 1, null, "x"],
+        [v1, 2, null, "y"],
+        [v1 + 1, 1, "x", "z"],
+        [v3, 3, null, "w"],
+      ]);
+      expect(changes).toMatchObject({ total: 4, records: 3 });
+    });
+
+    it("history: false keeps no images, and only the current version is readable", async () => {
+      await engine.createResource({ ...meta("s"), history: false }, [{ id: "n", type: "int4" }, { id: "s", type: "text" }]);
+      await engine.write("s", [{ n: 1, s: "a" }], "insert");
+      await engine.write("s", [{ _id: 1, s: "b" }], "update");
+      await engine.deleteRows("s", [{ op: "eq", field: "n", value: 1 }]);
+      const st = await state("s");
+      expect(st).toMatchObject({ enabled: false, oldest: st.version });
+      expect(await engine.historySize((await engine.getResource("s"))!)).toMatchObject({ rows: 0 });
+    });
+  });
 });

@@ -55,6 +55,8 @@ export interface NewResource {
   private: boolean;
   /** Its full-text language (text-language.ts); absent: the default. */
   language?: string;
+  /** False: the resource keeps no history (a scratch table); only its current version is read. */
+  history?: boolean;
 }
 
 /** Who makes a write, as it is recorded with it (history, audit): a token's id and name, never
@@ -62,6 +64,56 @@ export interface NewResource {
 export interface WriteAuthor {
   tokenId: string | null;
   tokenName: string | null;
+}
+
+/** A version of a resource as its log keeps it (lib/datastore/history.ts holds the rules). */
+export interface VersionEntry {
+  version: number;
+  time: string; // ISO 8601 UTC
+  /** create, write, delete, import, or baseline (what a migrated resource held when history began). */
+  kind: string;
+  token: string | null;
+}
+
+/** A resource's history as it stands. */
+export interface HistoryState {
+  version: number;
+  /** The last logged version that changed rows: every version from it on reads the current rows. */
+  written: number;
+  /** The time of the last logged version (null before any). */
+  lastModified: string | null;
+  enabled: boolean;
+  /** The oldest version `as_of` can read (the current one when history is off). */
+  oldest: number;
+}
+
+export interface HistorySize {
+  versions: number; // logged versions from `oldest` on
+  rows: number; // prior row images kept
+  bytes: number;
+}
+
+/** One image of a row: its values (field ids, `_id` included) from version `from` until `to`
+ *  (null: still current); `deleted`: a delete ended it. */
+export interface RowImage {
+  from: number;
+  to: number | null;
+  deleted: boolean;
+  record: Record<string, unknown>;
+}
+
+/** One row's change at `version`: `record` after it (null: deleted), `old` before (null: inserted). */
+export interface RowChange {
+  version: number;
+  id: number;
+  record: Record<string, unknown> | null;
+  old: Record<string, unknown> | null;
+}
+
+export interface ChangesPage {
+  changes: RowChange[];
+  total: number; // changes after `since`
+  records: number; // distinct rows they touch
 }
 
 /** A full-text condition: over all fields (`field` null) or one field; `rank` names its column. */
@@ -115,6 +167,8 @@ export interface SearchQuery {
   encode?: { format: RecordsFormat; columns: ColumnInfo[] };
   /** Also answer `lastId`, the `_id` of the page's last row (keyset paging, `next_page`). */
   lastId?: boolean;
+  /** Read the rows as they were at this version (resolved by lib/datastore/history.ts). */
+  asOf?: number;
 }
 
 export interface SearchOutput {
@@ -508,6 +562,19 @@ export interface DatastoreEngine {
   aggregate(resource: Resource, query: SearchQuery, spec: AggregateSpec): Promise<AggregateOutput>;
   /** Sizes on disk (datastore_info); may read every page of the resource, so not on a hot path. */
   stats(resource: Resource): Promise<ResourceStats>;
+  /** The resource's version, and which of its versions may be read (lib/datastore/history.ts). */
+  historyState(resource: Resource): Promise<HistoryState>;
+  historySize(resource: Resource): Promise<HistorySize>;
+  /** The newest logged version at or before a version or an ISO time, if any. */
+  versionAt(resource: Resource, at: { version: number } | { time: string }): Promise<VersionEntry | undefined>;
+  /** The log's entries for these versions (those it has). */
+  versionEntries(resource: Resource, versions: number[]): Promise<VersionEntry[]>;
+  /** The images of row `_id`, or of the newest row whose key fields held `key`, oldest first. */
+  rowImages(resource: Resource, row: { id: number } | { key: Record<string, unknown> }): Promise<{ id: number; images: RowImage[] } | undefined>;
+  /** Row changes after version `since`, in (version, _id) order, past `after`, at most `limit`. */
+  changes(resource: Resource, since: number, after: { version: number; id: number } | null, limit: number): Promise<ChangesPage>;
+  /** Removes row images no version from `before` (an ISO time) on can read; returns how many went. */
+  pruneHistory(before: string): Promise<number>;
 
   readonly tokens: TokenStorage;
   readonly views: ViewStorage;

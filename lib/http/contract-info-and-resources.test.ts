@@ -40,6 +40,8 @@ const schema = (native_type: string, extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
+const CKAN_META = ["id", "count", "table_type", "size", "idx_size", "db_size", "aliases"];
+
 describe("datastore_info (§7)", () => {
   it("answers meta and fields (without _id) with schema", async () => {
     const r = ok(await call("datastore_info", { resource_id: R }), "datastore_info");
@@ -54,6 +56,10 @@ describe("datastore_info (§7)", () => {
         aliases: ["books_alias"],
         // Ours (issue 28): the language its full text is stemmed in.
         language: "english",
+        // Ours (issue 27): the version, the last write's time, and what history keeps.
+        version: expect.any(Number),
+        last_modified: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/),
+        history: { enabled: true, versions: expect.any(Number), rows: expect.any(Number), bytes: expect.any(Number), oldest_version: expect.any(Number) },
       },
       // Ours, beside CKAN's meta: why each index exists.
       indexes: [
@@ -73,8 +79,9 @@ describe("datastore_info (§7)", () => {
       ],
     });
     for (const k of ["size", "idx_size", "db_size"]) expect(r.meta[k]).toBeGreaterThanOrEqual(0);
-    // CKAN's test_info_success: meta has its seven keys; ours come after them.
-    expect(Object.keys(r.meta).slice(0, 7)).toEqual(["id", "count", "table_type", "size", "idx_size", "db_size", "aliases"]);
+    // CKAN's test_info_success: meta has its seven keys; ours (history) come after them.
+    expect(Object.keys(r.meta).slice(0, 7)).toEqual(CKAN_META);
+    expect(Object.keys(r.meta).slice(7)).toEqual(expect.arrayContaining(["version", "last_modified", "history"]));
   });
 
   it("leaves out meta with include_meta false, and each field's schema with include_fields_schema false (CKAN 2.12)", async () => {
@@ -82,7 +89,7 @@ describe("datastore_info (§7)", () => {
     expect(Object.keys(r).sort()).toEqual(["fields", "indexes"]);
     expect(r.fields[0]).toEqual({ id: "title", type: "text", info: { label: "Title" } });
     expect(r.fields.some((f: object) => "schema" in f)).toBe(false);
-    expect(Object.keys(ok(await call("datastore_info", { resource_id: R, include_fields_schema: false })).meta).slice(0, 7)).toEqual(["id", "count", "table_type", "size", "idx_size", "db_size", "aliases"]);
+    expect(Object.keys(ok(await call("datastore_info", { resource_id: R, include_fields_schema: false })).meta).slice(0, 7)).toEqual(CKAN_META);
   });
 
   it("reports the primary key as an index but not a unique key (CKAN quirk)", async () => {

@@ -175,6 +175,7 @@ export async function datastoreCreate(ctx: ActionContext, params: Params) {
           description: typeof meta?.description === "string" ? meta.description : "",
           private: asBool(meta?.private, false),
           ...(language ? { language } : {}),
+          history: asBool(params.history, true),
         },
         newFields,
       );

@@ -1,6 +1,7 @@
 // datastore_info (contract §7): validate → exists (404) → may read (403) → describe. `meta`
-// holds CKAN's seven keys first (CKAN's own test_info_success counts them), then ours (the
-// full-text `language`, issue 28); `indexes`
+// holds CKAN's seven keys first (CKAN's own test_info_success counts them), then history's
+// (issue 27: version, last_modified, history) and the full-text `language` (issue 28), which
+// the explorer reads there; ours, `indexes`
 // (why each index exists, docs/performance.md "Indexes"), stands beside it, where CKAN
 // clients ignore it. CKAN 2.12's include_meta and include_fields_schema (default true) leave
 // out their parts.
@@ -48,7 +49,13 @@ export async function datastoreInfo(ctx: ActionContext, params: Params) {
       : {}),
   }));
   if (!includeMeta) return { indexes: describeIndexes(r), fields };
-  const stats = await ctx.engine.stats(r);
-  const meta = { id: r.id, count: r.rowCount, table_type: "BASE TABLE", size: stats.size, idx_size: stats.idxSize, db_size: stats.dbSize, aliases: r.aliases, language: r.language ?? DEFAULT_LANGUAGE };
+  const [stats, state, kept] = await Promise.all([ctx.engine.stats(r), ctx.engine.historyState(r), ctx.engine.historySize(r)]);
+  const meta = {
+    id: r.id, count: r.rowCount, table_type: "BASE TABLE", size: stats.size, idx_size: stats.idxSize, db_size: stats.dbSize, aliases: r.aliases, language: r.language ?? DEFAULT_LANGUAGE,
+    // History (issue 27): the version every committed write raises, and what is kept of the past.
+    version: state.version,
+    last_modified: state.lastModified,
+    history: { enabled: state.enabled, versions: kept.versions, rows: kept.rows, bytes: kept.bytes, oldest_version: state.oldest },
+  };
   return { meta, indexes: describeIndexes(r), fields };
 }

@@ -1,16 +1,17 @@
 // datastore_search (contract §6): validate → resource exists (404) → may read (403) →
 // query-level checks (409) → run. `_table_metadata` is answered from the catalog.
 import { readResource, requireRead, type ActionContext } from "../context";
-import { ErrorBag } from "../errors";
+import { DatastoreError, ErrorBag } from "../errors";
 import { EncodedJson, encodeRecords, type ColumnInfo, type RecordsFormat } from "../formats";
 import type { Resource, SearchOutput } from "../engine";
 import { bindSearch, parseSearchParams } from "../search-query";
 import { isUnset, requireResourceId, type Params } from "../validate";
+import { parseAsOf, resolveAsOf, type AsOf, type ResolvedVersion } from "../history";
 import { tableMetadataResource } from "./table-metadata";
 
 const KNOWN = new Set([
   "resource_id", "id", "filters", "q", "full_text", "plain", "language", "distinct", "fields", "sort",
-  "limit", "offset", "include_total", "total_estimation_threshold", "records_format", "include_next_page",
+  "limit", "offset", "include_total", "total_estimation_threshold", "records_format", "include_next_page", "as_of",
 ]);
 const FORMATS = ["objects", "lists", "csv", "tsv"];
 
@@ -27,6 +28,13 @@ export async function datastoreSearch(ctx: ActionContext, params: Params) {
     bag.add("resource_id", "Missing value");
   }
   const p = parseSearchParams(params, bag);
+  let asOf: AsOf | undefined;
+  try {
+    asOf = parseAsOf(params.as_of);
+  } catch (e) {
+    if (!(e instanceof DatastoreError)) throw e;
+    bag.add("as_of", String((e.details.as_of as string[])[0]));
+  }
   const format = isUnset(params.records_format) ? "objects" : params.records_format;
   if (typeof format !== "string" || !FORMATS.includes(format)) {
     bag.add("records_format", `Value must be one of ${FORMATS.join(", ")}`);
@@ -35,7 +43,7 @@ export async function datastoreSearch(ctx: ActionContext, params: Params) {
 
   const encoding = (bound: Bound) => ({ format: format as RecordsFormat, columns: bound.columns as ColumnInfo[] });
   const meta = resourceId === "_table_metadata" ? await tableMetadataResource(ctx) : null;
-  let searched: { resource: Resource; bound: Bound; out: SearchOutput };
+  let searched: { resource: Resource; bound: Bound; out: SearchOutput; at?: ResolvedVersion };
   if (meta) {
     const bound = bindSearch(meta.resource, p);
     searched = { resource: meta.resource, bound, out: meta.search(bound.query) };
@@ -44,9 +52,14 @@ export async function datastoreSearch(ctx: ActionContext, params: Params) {
       requireRead(ctx, r, "datastore_search");
       return bindSearch(r, p);
     };
-    searched = await readResource(ctx, resourceId, decide, async (r, bound) => ({ resource: r, bound, out: await ctx.engine.search(r, { ...bound.query, encode: encoding(bound) }) }));
+    searched = await readResource(ctx, resourceId, decide, async (r, bound) => {
+      // A version no row changed since reads the current rows, as a search without as_of.
+      const at = asOf && (await resolveAsOf(ctx.engine, r, asOf));
+      const query = { ...bound.query, encode: encoding(bound), ...(at && !at.current ? { asOf: at.version } : {}) };
+      return { resource: r, bound, out: await ctx.engine.search(r, query), at };
+    });
   }
-  const { resource, bound, out } = searched;
+  const { resource, bound, out, at } = searched;
   const encode = encoding(bound);
 
   const result: Record<string, unknown> = {
@@ -75,5 +88,6 @@ export async function datastoreSearch(ctx: ActionContext, params: Params) {
   result.include_next_page = p.includeNextPage;
   // next_page only after a non-empty page in `_id` order (CKAN 2.12).
   if (bound.nextPage && out.lastId !== undefined) result.next_page = { _id: { [bound.nextPage]: out.lastId } };
+  if (at) result.as_of = { version: at.version, time: at.time };
   return result;
 }

@@ -8,6 +8,7 @@ import { datastoreAuditList } from "./datastore-audit";
 import { datastoreCreate } from "./datastore-create";
 import { datastoreDelete, datastoreRecordsDelete } from "./datastore-delete";
 import { datastoreHistogram } from "./datastore-histogram";
+import { datastoreChanges, datastoreRecordHistory } from "./datastore-history";
 import { datastoreInfo } from "./datastore-info";
 import { datastoreSearch } from "./datastore-search";
 import { datastoreSearchAll } from "./datastore-search-all";
@@ -32,6 +33,8 @@ export const ACTIONS: Record<string, Action> = {
   datastore_histogram: { run: datastoreHistogram, read: true },
   datastore_aggregate: { run: datastoreAggregate, read: true },
   datastore_summary: { run: datastoreSummary, read: true },
+  datastore_record_history: { run: datastoreRecordHistory, read: true },
+  datastore_changes: { run: datastoreChanges, read: true },
   resource_show: { run: resourceShow, read: true },
   resource_search: { run: resourceSearch, read: true },
   datastore_search_all: { run: datastoreSearchAll, read: true },

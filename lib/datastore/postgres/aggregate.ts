@@ -11,7 +11,7 @@ import { runLater } from "../stepwise";
 import { isArrayType } from "../types";
 import { OVER_BUDGET, within } from "./budget";
 import { searchWhere, selectColumn } from "./read-plan";
-import { quoteIdent as q, type PgResource, type Queryable } from "./resource";
+import { quoteIdent as q, source, type PgResource, type Queryable } from "./resource";
 import { nthId, spreadSample } from "./spread-sample";
 
 /** How hard an aggregate tries to be exact (../aggregate-groups.ts); tests shrink these. */
@@ -107,7 +107,7 @@ export async function aggregate(db: Queryable, r: PgResource, query: SearchQuery
    *  the rest) narrows the rows. */
   const run = async (extra = "", extraParams: unknown[] = [], grouped = keys) => {
     const groupBy = grouped.length ? ` GROUP BY ${grouped.map((_, i) => i + 1).join(", ")}` : "";
-    const sql = `SELECT ${grouped.map((k) => `${k.sql}, `).join("")}${measuresSql(spec, measures.map((m) => m.sql))}, min(t._id) FROM ${q(r.table)} AS t WHERE ${where.sql()}${extra}${groupBy}`;
+    const sql = `SELECT ${grouped.map((k) => `${k.sql}, `).join("")}${measuresSql(spec, measures.map((m) => m.sql))}, min(t._id) FROM ${source(r)} AS t WHERE ${where.sql()}${extra}${groupBy}`;
     const values = grouped.length ? [...params, ...extraParams] : params.slice(0, searchValues);
     const { rows } = await db.query<unknown[]>({ text: sql, values, rowMode: "array" });
     return mergeGroups(rows, grouped.length ? decode : [], spec, decodeMeasures);

@@ -6,17 +6,17 @@ import { totalPlan } from "../estimated-total";
 import { runLater } from "../stepwise";
 import { OVER_BUDGET, within } from "./budget";
 import type { ReadPlan } from "./read-plan";
-import { quoteIdent as q, type PgResource, type Queryable } from "./resource";
+import { source, type PgResource, type Queryable } from "./resource";
 
 export type CountPlan = { rows: number } | { sql: string; params: unknown[] };
 
 /** The rows a search's count reads: `SELECT 1 …` of the matches (DISTINCT rows when distinct). */
 export function matchesSql(r: PgResource, plan: ReadPlan, query: Pick<SearchQuery, "distinct">): string {
   const cond = plan.where.sql();
-  if (!query.distinct) return `SELECT 1 FROM ${q(r.table)} AS t WHERE ${cond}`;
+  if (!query.distinct) return `SELECT 1 FROM ${source(r)} AS t WHERE ${cond}`;
   // The distinct rows of the output's fields (not its rank columns), as the SQLite engine counts.
   const fields = plan.output.filter((s) => s.startsWith("t."));
-  return `SELECT DISTINCT ${fields.join(", ") || "1"} FROM ${q(r.table)} AS t WHERE ${cond}`;
+  return `SELECT DISTINCT ${fields.join(", ") || "1"} FROM ${source(r)} AS t WHERE ${cond}`;
 }
 
 /** How a total is counted: the catalog's row count, or a statement. */

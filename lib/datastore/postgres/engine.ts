@@ -5,8 +5,9 @@
 // the per-resource lock, and PostgreSQL's failures mapped to the datastore's errors (errors.ts).
 import { column } from "../catalog-row";
 import type pg from "pg";
-import type { AggregateOutput, AggregateSpec, AuditStorage, BulkLoad, DatastoreEngine, Field, FieldStats, Filter, HistogramOutput, NewResource, Resource, ResourceStats, SearchOutput, SearchQuery, StartupCheck, SummaryOptions, SummaryOutput, TokenStorage, UploadImportStorage, ViewStorage, ValueCountsOutput, WriteMethod, WriteAuthor } from "../engine";
+import type { AggregateOutput, AggregateSpec, AuditStorage, BulkLoad, DatastoreEngine, Field, FieldStats, Filter, HistogramOutput, NewResource, Resource, ResourceStats, SearchOutput, SearchQuery, StartupCheck, SummaryOptions, SummaryOutput, TokenStorage, UploadImportStorage, ViewStorage, ValueCountsOutput, WriteMethod, WriteAuthor, HistoryState, HistorySize, VersionEntry, RowImage, ChangesPage } from "../engine";
 import { DatastoreError, DatastoreUnavailable } from "../errors";
+import * as history from "./history";
 import type { LearnEvent, LearnSettings } from "../index-learning-rule";
 import type { ReadLimits } from "../read-limits";
 import { resolvedNow, stillFresh, wrote } from "../resolved";
@@ -374,6 +375,7 @@ export class PostgresEngine implements DatastoreEngine {
       if (!r || r.id !== id) throw DatastoreError.notFound(`Resource "${id}" was not found.`);
       if (r.active) await schema.dropTable(db, r);
       await catalog.removeResource(db, id);
+      await db.query("DELETE FROM datastore_versions WHERE resource_id = $1", [id]);
     });
   }
 
@@ -381,11 +383,11 @@ export class PostgresEngine implements DatastoreEngine {
 
   async write(id: string, records: Record<string, unknown>[], method: WriteMethod): Promise<void> {
     if (records.length === 0) return;
-    await this.writing(async (db) => writeRecords(db, await catalog.mustLock(db, id), records, method));
+    await this.writing(async (db) => writeRecords(db, await catalog.mustLock(db, id), records, method, this.author));
   }
 
   deleteRows(id: string, filters: Filter[]): Promise<number> {
-    return this.writing(async (db) => deleteRows(db, await catalog.mustLock(db, id), filters));
+    return this.writing(async (db) => deleteRows(db, await catalog.mustLock(db, id), filters, this.author));
   }
 
   /** COPY on the transaction's connection (bulk-load.ts): only inside transaction(). */
@@ -401,7 +403,12 @@ export class PostgresEngine implements DatastoreEngine {
       tx.bulk = true;
       // An import is a long job with its own progress and cancel: no write time limit.
       await tx.client.query("SET LOCAL statement_timeout = 0");
-      return openBulkLoad(tx.client, r, fields, (added: number) => catalog.touch(tx.client, id, added), this.shared.options.bulkFullText ?? "trigger");
+      // One version for the whole load, without row images (history.ts).
+      const finished = async (added: number) => {
+        await catalog.touch(tx.client, id, added);
+        await history.logVersion(tx.client, r, "import", this.author);
+      };
+      return openBulkLoad(tx.client, r, fields, finished, this.shared.options.bulkFullText ?? "trigger");
     });
     return {
       ...load,
@@ -415,20 +422,70 @@ export class PostgresEngine implements DatastoreEngine {
     return this.guard(async () => fieldStats(this.db, await catalog.mustGet(this.db, id), sampleRows));
   }
 
+  // ------------------------------------------------------------------------------ history
+
+  historyState(resource: Resource): Promise<HistoryState> {
+    return this.guard(async () => history.historyState(this.db, await this.current(resource)));
+  }
+
+  historySize(resource: Resource): Promise<HistorySize> {
+    return this.guard(async () => history.historySize(this.db, await this.current(resource)));
+  }
+
+  versionAt(resource: Resource, at: { version: number } | { time: string }): Promise<VersionEntry | undefined> {
+    return this.guard(async () => history.versionAt(this.db, await this.current(resource), at));
+  }
+
+  versionEntries(resource: Resource, versions: number[]): Promise<VersionEntry[]> {
+    return this.guard(async () => history.versionEntries(this.db, await this.current(resource), versions));
+  }
+
+  rowImages(resource: Resource, row: { id: number } | { key: Record<string, unknown> }): Promise<{ id: number; images: RowImage[] } | undefined> {
+    return this.guard(async () => history.rowImages(this.db, await this.current(resource), row));
+  }
+
+  /** In one repeatable-read transaction: the count and the page see the same rows. */
+  changes(resource: Resource, since: number, after: { version: number; id: number } | null, limit: number): Promise<ChangesPage> {
+    if (this.tx) return this.guard(async () => history.changes(this.tx!.client, await this.current(resource), since, after, limit));
+    return this.guard(async () => {
+      const client = await this.shared.primary.connect();
+      try {
+        await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+        const out = await history.changes(client, await this.current(resource), since, after, limit);
+        await client.query("COMMIT");
+        client.release();
+        return out;
+      } catch (e) {
+        await abandon(client, e);
+        throw e;
+      }
+    });
+  }
+
+  pruneHistory(before: string): Promise<number> {
+    return this.writing(async (db) => {
+      let n = 0;
+      for (const r of await catalog.listResources(db)) if (r.active) n += await history.prune(db, r, before);
+      return n;
+    });
+  }
+
   // -------------------------------------------------------------------------------- reads
 
   /** The resource as the primary (or this transaction) sees it now: callers may hold an older
    *  copy, and the read scheduler compares its version with the replica's. */
-  private current(resource: Resource): Promise<PgResource> {
+  private async current(resource: Resource, query?: SearchQuery): Promise<PgResource> {
     // The copy getResource just read for this request (../resolved.ts): a round trip less per search.
     const fresh = this.tx ? undefined : stillFresh(resource);
-    return fresh ? Promise.resolve(fresh as PgResource) : catalog.mustGet(this.db, resource.id);
+    const r = fresh ? (fresh as PgResource) : await catalog.mustGet(this.db, resource.id);
+    // A past version reads a subquery of its rows in place of the table (history.ts).
+    return query?.asOf === undefined ? r : history.atVersion(this.db, r, query);
   }
 
   /** A data read: on this transaction's connection inside one, else through the scheduler. */
-  private read<T>(resource: Resource, inTx: (db: Queryable, r: PgResource) => Promise<T>, scheduled: (r: PgResource) => Promise<T>): Promise<T> {
+  private read<T>(resource: Resource, inTx: (db: Queryable, r: PgResource) => Promise<T>, scheduled: (r: PgResource) => Promise<T>, query?: SearchQuery): Promise<T> {
     return this.guard(async () => {
-      const r = await this.current(resource);
+      const r = await this.current(resource, query);
       return this.tx ? inTx(this.tx.client, r) : scheduled(r);
     });
   }
@@ -436,13 +493,14 @@ export class PostgresEngine implements DatastoreEngine {
   /** Without a replica, on the caller's copy as it is, which the read checks against the
    *  catalog in the same round trip (read-pool.ts): no lookup first. */
   search(resource: Resource, query: SearchQuery): Promise<SearchOutput> {
-    if (!this.tx && !this.shared.replica) {
+    if (!this.tx && !this.shared.replica && query.asOf === undefined) {
       return this.guard(() => this.shared.reads.search(resource as PgResource, query, this.client, this.shared.kept.nameOf(resource)));
     }
     return this.read(
       resource,
       (db, r) => search(db, r, query, this.shared.options.limits),
       (r) => this.shared.reads.search(r, query, this.client),
+      query,
     );
   }
 
@@ -451,6 +509,7 @@ export class PostgresEngine implements DatastoreEngine {
       resource,
       (db, r) => valueCounts(db, r, field, query, limit, budgetMs),
       (r) => this.shared.reads.valueCounts(r, field, query, limit, this.client, budgetMs),
+      query,
     );
   }
 
@@ -459,6 +518,7 @@ export class PostgresEngine implements DatastoreEngine {
       resource,
       (db, r) => histogram(db, r, field, query, bins, budgetMs),
       (r) => this.shared.reads.histogram(r, field, query, bins, this.client, budgetMs),
+      query,
     );
   }
 
@@ -467,6 +527,7 @@ export class PostgresEngine implements DatastoreEngine {
       resource,
       (db, r) => summary(db, r, query, options),
       (r) => this.shared.reads.summary(r, query, options, this.client),
+      query,
     );
   }
 
@@ -475,6 +536,7 @@ export class PostgresEngine implements DatastoreEngine {
       resource,
       (db, r) => aggregate(db, r, query, spec),
       (r) => this.shared.reads.aggregate(r, query, spec, this.client),
+      query,
     );
   }
 
@@ -489,7 +551,7 @@ export class PostgresEngine implements DatastoreEngine {
   /** Outside a transaction, chunks from one snapshot (read-pool.ts); inside one, the rows as
    *  the transaction sees them, in one chunk. */
   async *iterate(resource: Resource, query: SearchQuery): AsyncIterableIterator<unknown[][]> {
-    const r = await this.guard(() => this.current(resource));
+    const r = await this.guard(() => this.current(resource, query));
     if (this.tx) {
       const out = await this.guard(() => search(this.tx!.client, r, query, this.shared.options.limits));
       if (out.rows.length) yield out.rows;

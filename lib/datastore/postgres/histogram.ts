@@ -10,7 +10,7 @@ import { axisFor, scaleOf, SQL_SNAP, type Axis } from "../histogram-axis";
 import { runLater } from "../stepwise";
 import { OVER_BUDGET, within } from "./budget";
 import { searchWhere } from "./read-plan";
-import { quoteIdent as q, type PgResource, type Queryable } from "./resource";
+import { quoteIdent as q, source, type PgResource, type Queryable } from "./resource";
 import { nthId, spreadSample } from "./spread-sample";
 
 /** A value's position on the axis (histogram-axis.ts), in numeric: exact decimal arithmetic
@@ -32,7 +32,7 @@ export async function histogram(db: Queryable, r: PgResource, field: string, que
   const where = searchWhere(r, query);
   const col = `t.${q(f.column)}`;
   const base = where.params.length;
-  const from = (extra: string) => `FROM ${q(r.table)} AS t WHERE ${where.sql()} AND ${col} IS NOT NULL${extra}`;
+  const from = (extra: string) => `FROM ${source(r)} AS t WHERE ${where.sql()} AND ${col} IS NOT NULL${extra}`;
 
   /** `extra` narrows the rows; its values are bound after the search's. */
   const run = async (extra: string, extraParams: unknown[]): Promise<Counted> => {

@@ -7,7 +7,7 @@ import { column } from "../catalog-row";
 import type { SearchQuery } from "../engine";
 import { RankedLists as Lists, pagePositions, sharedRank, type RankedList } from "../ranked";
 import { selectColumn } from "./read-plan";
-import { quoteIdent as q, type PgResource, type Queryable } from "./resource";
+import { source, type PgResource, type Queryable } from "./resource";
 import type { PgWhere } from "./where";
 
 export interface IdRanks extends RankedList {
@@ -31,7 +31,7 @@ export function bestFirstRank(where: PgWhere, query: SearchQuery): string | null
 
 /** Where a list is kept: the resource's version, its conditions and their values, the rank. */
 export function listKey(r: PgResource, where: PgWhere, rank: string): string {
-  return `${r.table}\0${r.version}\0${rank}\0${where.sql()}\0${JSON.stringify(where.params)}`;
+  return `${r.table}\0${r.version}\0${r.source ?? ""}\0${rank}\0${where.sql()}\0${JSON.stringify(where.params)}`;
 }
 
 function numbers(csv: string | null): Float64Array {
@@ -42,7 +42,7 @@ function numbers(csv: string | null): Float64Array {
 async function rankAll(db: Queryable, r: PgResource, where: PgWhere, rank: string): Promise<IdRanks> {
   const sql =
     `SELECT string_agg(id::text, ',' ORDER BY s DESC, id), string_agg(s::text, ',' ORDER BY s DESC, id) ` +
-    `FROM (SELECT t._id AS id, ${rank} AS s FROM ${q(r.table)} AS t WHERE ${where.sql()}) AS m`;
+    `FROM (SELECT t._id AS id, ${rank} AS s FROM ${source(r)} AS t WHERE ${where.sql()}) AS m`;
   const { rows } = await db.query<[string | null, string | null]>({ text: sql, values: where.params, rowMode: "array" });
   return { ids: numbers(rows[0][0]), ranks: numbers(rows[0][1]) };
 }
@@ -91,7 +91,7 @@ export function rankedPage(r: PgResource, where: PgWhere, list: IdRanks, query: 
   return {
     ids: positions.map((p) => list.ids[p]),
     sql: (gate) =>
-      `SELECT ${select.join(", ") || "1"} FROM unnest($1::int8[]) WITH ORDINALITY AS j(id, n) JOIN ${q(r.table)} AS t ON t._id = j.id` +
+      `SELECT ${select.join(", ") || "1"} FROM unnest($1::int8[]) WITH ORDINALITY AS j(id, n) JOIN ${source(r)} AS t ON t._id = j.id` +
       `${gate ? ` WHERE ${gate}` : ""} ORDER BY j.n`,
     decode: (rows) => rows.map((row, i) => row.slice(0, query.columns.length).map((v, k) => decoders[k](v, positions[i]))),
   };

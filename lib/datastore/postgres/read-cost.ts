@@ -7,7 +7,7 @@ import { type Cost, type CostedRead, type Verdict, SMALL_TABLE_ROWS, CHEAP_PAGE_
 import { countPlan, explained, matchesSql, type PlanNode } from "./count";
 import { bestFirstRank, listKey, type RankedLists } from "./ranked";
 import { limitParam, pageSql, planSearch, searchWhere, type ReadPlan } from "./read-plan";
-import { quoteIdent as q, type PgResource, type Queryable } from "./resource";
+import { source, type PgResource, type Queryable } from "./resource";
 
 /** Verdicts kept (least recently used out). */
 const KEPT = 1_000;
@@ -38,7 +38,7 @@ export class CostJudge {
         if (r.rowCount <= SMALL_TABLE_ROWS) return { cost: "cheap", shape };
         // Unnarrowed, a big table's counts read a sample or its first rows: expensive.
         if (where.empty) return { cost: "expensive", shape };
-        const matches = await this.explain(db, r, `SELECT 1 FROM ${q(r.table)} AS t WHERE ${where.sql()}`, where.params);
+        const matches = await this.explain(db, r, `SELECT 1 FROM ${source(r)} AS t WHERE ${where.sql()}`, where.params);
         return { cost: rangeAtMost(matches, CHEAP_GROUP_ROWS) ? "cheap" : "expensive", shape };
       }
       case "histogram":

@@ -3,7 +3,7 @@
 // page is what CKAN would run; the values come back as the SQLite engine answers them.
 import { column } from "../catalog-row";
 import type { SearchQuery } from "../engine";
-import { quoteIdent as q, type PgResource, type StoredField } from "./resource";
+import { quoteIdent as q, source, type PgResource, type StoredField } from "./resource";
 import { PgWhere } from "./where";
 
 export interface ReadPlan {
@@ -94,7 +94,7 @@ export function pageSql(r: PgResource, p: ReadPlan, distinct: boolean, gate?: st
   const n = p.params.length;
   const where = gate ? `${gate} AND (${p.where.sql()})` : p.where.sql();
   return (
-    `SELECT ${distinct && !p.grouped ? "DISTINCT " : ""}${p.select.join(", ") || "1"} FROM ${q(r.table)} AS t WHERE ${where}` +
+    `SELECT ${distinct && !p.grouped ? "DISTINCT " : ""}${p.select.join(", ") || "1"} FROM ${source(r)} AS t WHERE ${where}` +
     (p.grouped ? ` GROUP BY ${p.output.join(", ")}` : "") +
     (p.order.length ? ` ORDER BY ${p.order.join(", ")}` : "") +
     ` LIMIT $${n + 1} OFFSET $${n + 2}`

@@ -8,7 +8,15 @@ export { ID_FIELD, type StoredField } from "../catalog-row";
 
 /** A resource with what the engine needs to build SQL for it (../catalog-row.ts); its table
  *  lives in the engine's schema. */
-export type PgResource = StoredResource;
+export type PgResource = StoredResource & {
+  /** An `as_of` read's rows (history.ts atVersion): a subquery read in place of the table. */
+  source?: string;
+};
+
+/** The rows a read reads: the table, or at an `as_of` version the subquery history.ts made. */
+export function source(r: PgResource): string {
+  return r.source ?? quoteIdent(r.table);
+}
 
 /** A pool or a checked-out client: anything with pg's query(). */
 export type Queryable = Pick<pg.Pool | pg.PoolClient, "query">;

@@ -3,7 +3,7 @@
 // go in multi-row statements; a statement that fails is replayed row by row under a savepoint,
 // so the error names the row. `_full_text` is set by the table's trigger (schema.ts). The
 // caller holds the transaction and the resource's catalog lock.
-import type { Filter, WriteMethod } from "../engine";
+import type { Filter, WriteAuthor, WriteMethod } from "../engine";
 import { DatastoreError } from "../errors";
 import { CastError } from "../types";
 import { duplicateKey, keyNotFound, mustBeObject, noExtraKeys, noUnknownFields, rowKey } from "../write-rules";
@@ -12,27 +12,44 @@ import { isDataError, isUniqueViolation } from "./errors";
 import { quoteIdent as q, type PgResource, type Queryable, type StoredField } from "./resource";
 import { columnType, toParam } from "./values";
 import { whereSql } from "./where";
+import { ensureHistoryTables, ImageKeeper, keepsHistory, logVersion } from "./history";
 
 /** Bound parameters PostgreSQL takes in one statement. */
 const MAX_PARAMS = 65535;
 /** Rows per INSERT: enough to amortise the round trip, small enough to plan fast. */
 const MAX_ROWS = 1000;
 
-/** Writes `records`. */
-export async function writeRecords(db: Queryable, r: PgResource, records: Record<string, unknown>[], method: WriteMethod): Promise<void> {
+/** Writes `records` as one version (history.ts). */
+export async function writeRecords(db: Queryable, r: PgResource, records: Record<string, unknown>[], method: WriteMethod, author?: WriteAuthor): Promise<void> {
   if (records.length === 0) return;
-  const writer = new RowWriter(db, r);
+  // Inserts keep no images: the log's largest `_id` tells a version's new rows (history.ts).
+  const keeper = method !== "insert" && (await keepsHistory(db, r.id)) ? await imageKeeper(db, r) : null;
+  const writer = new RowWriter(db, r, keeper);
   const added = method === "insert" ? await writer.insertAll(records) : await writer.writeEach(records, method);
   await touch(db, r.id, added);
+  await logVersion(db, r, "write", author);
 }
 
-/** Deletes the rows matching every filter (all rows without filters); returns how many. */
-export async function deleteRows(db: Queryable, r: PgResource, filters: Filter[]): Promise<number> {
+async function imageKeeper(db: Queryable, r: PgResource): Promise<ImageKeeper> {
+  await ensureHistoryTables(db, r);
+  return new ImageKeeper(r, r.version + 1);
+}
+
+/** Deletes the rows matching every filter (all rows without filters) as one version, their
+ *  images kept in the same statement when the resource keeps history; returns how many. */
+export async function deleteRows(db: Queryable, r: PgResource, filters: Filter[], author?: WriteAuthor): Promise<number> {
   const params: unknown[] = [];
   const cond = filters.length ? whereSql(r, filters, params) : "";
-  const res = await db.query(`DELETE FROM ${q(r.table)} AS t${cond ? ` WHERE ${cond}` : ""}`, params);
-  const deleted = res.rowCount ?? 0;
+  let deleted: number;
+  if (await keepsHistory(db, r.id)) {
+    const res = await db.query((await imageKeeper(db, r)).deleteSql(cond), params);
+    deleted = Number(res.rows[0].n);
+  } else {
+    const res = await db.query(`DELETE FROM ${q(r.table)} AS t${cond ? ` WHERE ${cond}` : ""}`, params);
+    deleted = res.rowCount ?? 0;
+  }
   await touch(db, r.id, -deleted);
+  if (deleted > 0) await logVersion(db, r, "delete", author);
   return deleted;
 }
 
@@ -73,6 +90,8 @@ class RowWriter {
   constructor(
     private readonly db: Queryable,
     private readonly r: PgResource,
+    /** Keeps rows' images before an update, or null (history off, or inserts only). */
+    private readonly keeper: ImageKeeper | null,
   ) {
     this.fields = [...r.columns.values()];
     this.table = q(r.table);
@@ -291,8 +310,13 @@ class RowWriter {
       return `(${[0, ...fields.map((_, i) => i + 1)].map((i) => `$${base + i + 1}${cast(i)}`).join(", ")})`;
     });
     const sets = fields.map((f) => `${q(f.column)} = v.${q(f.column)}`).join(", ");
+    let keep = "";
+    if (this.keeper) {
+      params.push(items.map((k) => ids.get(k.row)));
+      keep = this.keeper.beforeUpdate(`$${params.length}::bigint[]`);
+    }
     await this.db.query(
-      `UPDATE ${this.table} AS t SET ${sets} FROM (VALUES ${tuples.join(", ")}) AS v("_id", ${fields.map((f) => q(f.column)).join(", ")}) WHERE t."_id" = v."_id"`,
+      `${keep}UPDATE ${this.table} AS t SET ${sets} FROM (VALUES ${tuples.join(", ")}) AS v("_id", ${fields.map((f) => q(f.column)).join(", ")}) WHERE t."_id" = v."_id"`,
       params,
     );
   }
@@ -311,7 +335,8 @@ class RowWriter {
     if (present.length) {
       const values = present.map((f) => toParam(f.type, record[f.id]));
       const sets = present.map((f, i) => `${q(f.column)} = $${i + 1}`).join(", ");
-      await this.db.query(`UPDATE ${this.table} SET ${sets} WHERE "_id" = $${present.length + 1}`, [...values, id]);
+      const keep = this.keeper ? this.keeper.beforeUpdate(`ARRAY[$${present.length + 1}::bigint]`) : "";
+      await this.db.query(`${keep}UPDATE ${this.table} SET ${sets} WHERE "_id" = $${present.length + 1}`, [...values, id]);
     }
     return 0;
   }

@@ -12,6 +12,7 @@ import { DEFAULT_LANGUAGE } from "../text-language";
 import { lockResource, mustGet, saveFields } from "./catalog";
 import { isUniqueViolation, serializationFailure } from "./errors";
 import { fullTextExpression } from "./fts";
+import { alterHistoryColumns, dropHistory, logVersion } from "./history";
 import { dropCovered, dropOnFields } from "./learned-indexes";
 import { quoteIdent as q, type PgResource, type Queryable, type StoredField } from "./resource";
 import { columnType } from "./values";
@@ -79,7 +80,11 @@ export async function createResource(db: Queryable, meta: NewResource, fields: F
     if (rowCount === 0) throw serializationFailure(`resource "${meta.id}" was created by another writer at the same time`);
   }
   await db.query("UPDATE datastore_resources SET language = $1 WHERE id = $2", [language, meta.id]);
-  return mustGet(db, meta.id);
+  // History (history.ts): whether it keeps any; a table created again starts its history afresh.
+  await db.query("UPDATE datastore_resources SET history = $1, history_from = version WHERE id = $2", [meta.history !== false, meta.id]);
+  const r = await mustGet(db, meta.id);
+  await logVersion(db, r, "create", undefined);
+  return r;
 }
 
 export async function updateResourceMeta(db: Queryable, id: string, meta: Partial<Omit<NewResource, "id">>): Promise<void> {
@@ -115,6 +120,7 @@ export async function alterFields(db: Queryable, r: PgResource, add: Field[], in
       const col = byId.get(fid);
       if (!col) continue;
       await db.query(`ALTER TABLE ${q(r.table)} DROP COLUMN ${q(col.column)}`);
+      await alterHistoryColumns(db, r.table, [], [col.column]);
       byId.delete(fid);
     }
   }
@@ -122,6 +128,7 @@ export async function alterFields(db: Queryable, r: PgResource, add: Field[], in
   for (const f of add) {
     const name = `c${next++}`;
     await db.query(`ALTER TABLE ${q(r.table)} ADD COLUMN ${q(name)} ${columnType(f.type)}`);
+    await alterHistoryColumns(db, r.table, [{ ...f, column: name }], []);
     byId.set(f.id, { ...f, column: name });
     added.add(f.id);
   }
@@ -244,6 +251,7 @@ export async function setAliases(db: Queryable, id: string, aliases: string[]): 
 
 /** Drops the table, its trigger function and aliases; the resource stays in the catalog, inactive. */
 export async function dropTable(db: Queryable, r: PgResource): Promise<void> {
+  await dropHistory(db, r.table);
   await db.query(`DROP TABLE IF EXISTS ${q(r.table)}; DROP FUNCTION IF EXISTS ${q(ftsName(r.table))}()`);
   await db.query("DELETE FROM datastore_aliases WHERE resource_id = $1", [r.id]);
   await db.query(

@@ -99,7 +99,8 @@ function denseSeekCandidate(query: SearchQuery, plan: ReadPlan): boolean {
  * engine pages). The `_id` the page starts at, or null.
  */
 async function denseOffsetStart(db: Queryable, r: PgResource, query: SearchQuery, plan: ReadPlan): Promise<number | null> {
-  if (!denseSeekCandidate(query, plan)) return null;
+  // A past version's rows are not the table's: its `_id`s are not dense by its extent.
+  if (r.source !== undefined || !denseSeekCandidate(query, plan)) return null;
   const extent = await idExtent(db, r);
   if (extent === null || extent[1] - extent[0] + 1 !== r.rowCount) return null;
   return extent[0] + query.offset;

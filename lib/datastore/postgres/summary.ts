@@ -8,7 +8,7 @@ import { SUMMARY_LIMITS, summaryPlan, tally, type SummaryLimits, type Tallied } 
 import { isArrayType, type Stored, type TypeName } from "../types";
 import { OVER_BUDGET, within } from "./budget";
 import { searchWhere } from "./read-plan";
-import { quoteIdent as q, type PgResource, type Queryable } from "./resource";
+import { quoteIdent as q, source, type PgResource, type Queryable } from "./resource";
 import { nthId, spreadSample } from "./spread-sample";
 
 /** A value as the SQLite engine stores it, which is what a Tally counts: booleans 1/0, arrays
@@ -34,7 +34,7 @@ export async function summary(db: Queryable, r: PgResource, query: SearchQuery, 
   const read = async (extra: string, extraParams: unknown[], limit?: number) => {
     const params = [...where.params, ...extraParams];
     if (limit !== undefined) params.push(limit);
-    const sql = `SELECT ${cols} FROM ${q(r.table)} AS t WHERE ${where.sql()}${extra}${limit === undefined ? "" : ` LIMIT $${params.length}`}`;
+    const sql = `SELECT ${cols} FROM ${source(r)} AS t WHERE ${where.sql()}${extra}${limit === undefined ? "" : ` LIMIT $${params.length}`}`;
     const { rows } = await db.query<unknown[]>({ text: sql, values: params, rowMode: "array" });
     return tally(types, rows, stored);
   };
@@ -43,7 +43,7 @@ export async function summary(db: Queryable, r: PgResource, query: SearchQuery, 
     // The total when the catalog knows it, or a count finds it within the budget (an index).
     counted: async () => {
       if (!narrowed) return r.rowCount;
-      const n = await within(db, limits.budgetMs, () => countOf(`SELECT count(*)::int8 FROM ${q(r.table)} AS t WHERE ${where.sql()}`, where.params));
+      const n = await within(db, limits.budgetMs, () => countOf(`SELECT count(*)::int8 FROM ${source(r)} AS t WHERE ${where.sql()}`, where.params));
       return n === OVER_BUDGET ? null : n;
     },
     sample: async (rows) => {
@@ -51,7 +51,7 @@ export async function summary(db: Queryable, r: PgResource, query: SearchQuery, 
       return (
         sample && {
           read: () => read(` AND ${sample.sql}`, sample.params),
-          present: () => countOf(`SELECT count(*)::int8 FROM ${q(r.table)} AS t WHERE ${sample.sql.replace(`$${base + 1}`, "$1")}`, sample.params),
+          present: () => countOf(`SELECT count(*)::int8 FROM ${source(r)} AS t WHERE ${sample.sql.replace(`$${base + 1}`, "$1")}`, sample.params),
         }
       );
     },
@@ -63,7 +63,7 @@ export async function summary(db: Queryable, r: PgResource, query: SearchQuery, 
     all: async () => {
       let acc: Tallied | undefined;
       for (let last = 0; ; ) {
-        const sql = `SELECT t._id, ${cols} FROM ${q(r.table)} AS t WHERE ${where.sql()} AND t._id > $${base + 1} ORDER BY t._id LIMIT $${base + 2}`;
+        const sql = `SELECT t._id, ${cols} FROM ${source(r)} AS t WHERE ${where.sql()} AND t._id > $${base + 1} ORDER BY t._id LIMIT $${base + 2}`;
         const { rows } = await db.query<unknown[]>({ text: sql, values: [...where.params, last, limits.chunkRows], rowMode: "array" });
         acc = tally(types, rows.map((row) => row.slice(1)), stored, acc);
         if (rows.length < limits.chunkRows) return acc;

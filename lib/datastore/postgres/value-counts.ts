@@ -8,7 +8,7 @@ import { runLater } from "../stepwise";
 import { isArrayType } from "../types";
 import { OVER_BUDGET, within } from "./budget";
 import { searchWhere, selectColumn } from "./read-plan";
-import { quoteIdent as q, type PgResource, type Queryable } from "./resource";
+import { quoteIdent as q, source, type PgResource, type Queryable } from "./resource";
 import { nthId } from "./spread-sample";
 
 /** `db`: a client inside a transaction. */
@@ -19,7 +19,7 @@ export async function valueCounts(db: Queryable, r: PgResource, field: string, q
   // Ties in the order SQLite gives them: by the stored value, arrays by their JSON text.
   const tie = isArrayType(f.type) ? `to_json(t.${q(f.column)})::text` : "v";
   const countSql = (extra: string) =>
-    `SELECT ${value} AS v, count(*)::int8 AS n FROM ${q(r.table)} AS t WHERE ${where.sql()} AND t.${q(f.column)} IS NOT NULL${extra}` +
+    `SELECT ${value} AS v, count(*)::int8 AS n FROM ${source(r)} AS t WHERE ${where.sql()} AND t.${q(f.column)} IS NOT NULL${extra}` +
     ` GROUP BY 1 ORDER BY n DESC, ${tie} LIMIT $${where.params.length + 1}`;
   const run = async (extra: string, extraParams: unknown[]) => {
     const { rows } = await db.query<[unknown, unknown]>({ text: countSql(extra), values: [...where.params, limit, ...extraParams], rowMode: "array" });

@@ -7,7 +7,7 @@ import { column } from "../catalog-row";
 import Database from "better-sqlite3";
 import fs from "node:fs";
 import path from "node:path";
-import type { AggregateOutput, AggregateSpec, AuditStorage, BulkLoad, DatastoreEngine, Field, FieldStats, Filter, HistogramOutput, NewResource, Resource, ResourceStats, SearchOutput, SearchQuery, StartupCheck, SummaryOptions, SummaryOutput, TokenStorage, ViewStorage, ValueCountsOutput, WriteMethod, WriteAuthor } from "../engine";
+import type { AggregateOutput, AggregateSpec, AuditStorage, BulkLoad, DatastoreEngine, Field, FieldStats, Filter, HistogramOutput, NewResource, Resource, ResourceStats, SearchOutput, SearchQuery, StartupCheck, SummaryOptions, SummaryOutput, TokenStorage, ViewStorage, ValueCountsOutput, WriteMethod, WriteAuthor, HistoryState, HistorySize, VersionEntry, RowImage, ChangesPage } from "../engine";
 import { exactOutput, mergeable, mergeParts, type Merged } from "../aggregate-groups";
 import { exactSummary, mergeTallies, type Tallied } from "../summary-plan";
 import { aggregate } from "./aggregate";
@@ -38,6 +38,7 @@ import { sqliteTokens } from "./tokens";
 import { sqliteViews } from "./views";
 import { valueCounts } from "./value-counts";
 import { deleteRows, writeRecords } from "./row-writer";
+import * as history from "./history";
 import { WriteLock } from "./write-lock";
 
 /** Rows a dump's reader hands over at a time. */
@@ -268,17 +269,18 @@ export class SqliteEngine implements DatastoreEngine {
       if (!r || r.id !== id) throw DatastoreError.notFound(`Resource "${id}" was not found.`);
       if (r.active) schema.dropTable(this.c, id);
       catalog.removeResource(this.c, id);
+      this.c.db.prepare("DELETE FROM datastore_versions WHERE resource_id = ?").run(id);
     });
   }
 
   // ------------------------------------------------------------------------------- writes
 
   write(id: string, records: Record<string, unknown>[], method: WriteMethod): Promise<void> {
-    return this.writing(() => writeRecords(this.c, id, records, method));
+    return this.writing(() => writeRecords(this.c, id, records, method, this.author));
   }
 
   deleteRows(id: string, filters: Filter[]): Promise<number> {
-    return this.writing(() => deleteRows(this.c, id, filters));
+    return this.writing(() => deleteRows(this.c, id, filters, this.author));
   }
 
   async bulkLoad(id: string, fields: string[]): Promise<BulkLoad> {
@@ -288,7 +290,11 @@ export class SqliteEngine implements DatastoreEngine {
         if (f === "_id") throw DatastoreError.field("fields", `field "_id" cannot be loaded`);
         return column(r, f);
       });
-      return new BulkLoader(this.c, r.table, r.language ?? DEFAULT_LANGUAGE, [...r.columns.values()], targets, (added) => catalog.touch(this.c, id, added));
+      // One version for the whole load, without row images (history.ts).
+      return new BulkLoader(this.c, r.table, r.language ?? DEFAULT_LANGUAGE, [...r.columns.values()], targets, (added) => {
+        catalog.touch(this.c, id, added);
+        history.logVersion(this.c, r, "import", this.author);
+      });
     });
     return bulkLoadHandle(loader);
   }
@@ -301,8 +307,9 @@ export class SqliteEngine implements DatastoreEngine {
 
   /** The resource as this connection sees it (callers may hold an older copy): outside a
    *  transaction, the copy getResource just answered for this request (../resolved.ts). */
-  private current(resource: Resource): Internal {
-    return (this.tx ? undefined : stillFresh(resource as Internal)) ?? catalog.mustGet(this.c, resource.id);
+  private current(resource: Resource, query?: SearchQuery): Internal {
+    const r = (this.tx ? undefined : stillFresh(resource as Internal)) ?? catalog.mustGet(this.c, resource.id);
+    return query ? history.atVersion(this.c, r, query) : r;
   }
 
   /** Times a read (outside transactions) for the index learner: index-learning.ts. */
@@ -347,27 +354,27 @@ export class SqliteEngine implements DatastoreEngine {
       if (out.readAt !== undefined) this.pool.pages.keep(out.readAt, query, out);
       return out;
     }
-    return this.reading(() => search(this.c, this.current(resource), query, !this.tx));
+    return this.reading(() => search(this.c, this.current(resource, query), query, !this.tx));
   }
 
   private async valueCountsNow(resource: Resource, field: string, query: SearchQuery, limit: number, budgetMs: number | null): Promise<ValueCountsOutput> {
     if (this.pool && !this.tx) {
       return (await this.pool.run({ op: "valueCounts", resourceId: resource.id, query, field, limit, budgetMs }, this.client)) as ValueCountsOutput;
     }
-    return this.reading(() => valueCounts(this.c, this.current(resource), field, query, limit, budgetMs));
+    return this.reading(() => valueCounts(this.c, this.current(resource, query), field, query, limit, budgetMs));
   }
 
   private async histogramNow(resource: Resource, field: string, query: SearchQuery, bins: number, budgetMs: number | null): Promise<HistogramOutput> {
     if (this.pool && !this.tx) {
       return (await this.pool.run({ op: "histogram", resourceId: resource.id, query, field, bins, budgetMs }, this.client)) as HistogramOutput;
     }
-    return this.reading(() => histogram(this.c, this.current(resource), field, query, bins, budgetMs));
+    return this.reading(() => histogram(this.c, this.current(resource, query), field, query, bins, budgetMs));
   }
 
   /** An exact summary of a big table is tallied in parts on several read workers, as an exact
    *  aggregate is (aggregateNow), then added up. */
   private async summaryNow(resource: Resource, query: SearchQuery, options: SummaryOptions): Promise<SummaryOutput> {
-    if (!this.pool || this.tx) return this.reading(() => summary(this.c, this.current(resource), query, options));
+    if (!this.pool || this.tx) return this.reading(() => summary(this.c, this.current(resource, query), query, options));
     const of = this.pool.expensiveLimit;
     if (of > 1 && (options.budgetMs ?? null) === null && resource.rowCount >= SPLIT_ROWS) {
       const parts = (await Promise.all(
@@ -385,7 +392,7 @@ export class SqliteEngine implements DatastoreEngine {
    *  workers as expensive reads may run at once, side by side, then merged; parts read in
    *  different states (a write came between) give way to one read. */
   private async aggregateNow(resource: Resource, query: SearchQuery, spec: AggregateSpec): Promise<AggregateOutput> {
-    if (!this.pool || this.tx) return this.reading(() => aggregate(this.c, this.current(resource), query, spec));
+    if (!this.pool || this.tx) return this.reading(() => aggregate(this.c, this.current(resource, query), query, spec));
     const of = this.pool.expensiveLimit;
     if (of > 1 && spec.budgetMs === null && mergeable(spec) && resource.rowCount >= SPLIT_ROWS) {
       const parts = (await Promise.all(
@@ -422,7 +429,7 @@ export class SqliteEngine implements DatastoreEngine {
       if (inIdOrder(query)) chunks = keysetChunks(reader, resource.id, query, DUMP_CHUNK_ROWS);
       else {
         reader.db.exec("BEGIN");
-        chunks = searchChunks(reader, catalog.mustGet(reader, resource.id), query, DUMP_CHUNK_ROWS);
+        chunks = searchChunks(reader, history.atVersion(reader, catalog.mustGet(reader, resource.id), query), query, DUMP_CHUNK_ROWS);
       }
       for (;;) {
         let next: IteratorResult<unknown[][]>;
@@ -438,6 +445,37 @@ export class SqliteEngine implements DatastoreEngine {
       chunks?.return(undefined); // ends the statement, so the connection can close
       reader.db.close();
     }
+  }
+
+  // ------------------------------------------------------------------------------ history
+
+  historyState(resource: Resource): Promise<HistoryState> {
+    return this.reading(() => history.historyState(this.c, this.current(resource)));
+  }
+
+  historySize(resource: Resource): Promise<HistorySize> {
+    return this.reading(() => history.historySize(this.c, this.current(resource)));
+  }
+
+  versionAt(resource: Resource, at: { version: number } | { time: string }): Promise<VersionEntry | undefined> {
+    return this.reading(() => history.versionAt(this.c, this.current(resource), at));
+  }
+
+  versionEntries(resource: Resource, versions: number[]): Promise<VersionEntry[]> {
+    return this.reading(() => history.versionEntries(this.c, this.current(resource), versions));
+  }
+
+  rowImages(resource: Resource, row: { id: number } | { key: Record<string, unknown> }): Promise<{ id: number; images: RowImage[] } | undefined> {
+    return this.reading(() => history.rowImages(this.c, this.current(resource), row));
+  }
+
+  /** In one read transaction: the count and the page see the same rows. */
+  changes(resource: Resource, since: number, after: { version: number; id: number } | null, limit: number): Promise<ChangesPage> {
+    return this.reading(() => this.c.db.transaction(() => history.changes(this.c, this.current(resource), since, after, limit))());
+  }
+
+  pruneHistory(before: string): Promise<number> {
+    return this.writing(() => catalog.listResources(this.c).reduce((n, r) => n + (r.active ? history.prune(this.c, r, before) : 0), 0));
   }
 
   /** The statements an exact search runs, for the benchmark's raw-SQL floor. */

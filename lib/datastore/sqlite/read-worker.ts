@@ -8,6 +8,7 @@ import { DatastoreError, toWire } from "../errors";
 import { aggregate, BUDGET } from "./aggregate";
 import * as catalog from "./catalog";
 import { mustGetForRead, type Internal } from "./catalog";
+import { atVersion } from "./history";
 import { openReader, type Conn } from "./connection";
 import { toDatastoreError } from "./errors";
 import { histogram } from "./histogram";
@@ -80,7 +81,7 @@ function run(task: ReadTask): unknown {
   Object.assign(limits, task.limits);
   // One read transaction: the catalog, the plan and the rows come from the same snapshot.
   return c.db.transaction(() => {
-    const r = mustGetForRead(c, task.resourceId);
+    const r = "query" in task ? atVersion(c, mustGetForRead(c, task.resourceId), task.query) : mustGetForRead(c, task.resourceId);
     const judged = task.judge ? verdict(r, task) : null;
     if (judged?.cost === "expensive") return EXPENSIVE;
     const started = performance.now();

@@ -1,7 +1,7 @@
 // Writes records one at a time with prepared statements (insert, update, upsert by `_id` or the
 // primary key) and deletes rows by filters, keeping the full-text index in step in the same
 // transaction: a row leaves the index while it still holds the values it was indexed with.
-import type { Filter, WriteMethod } from "../engine";
+import type { Filter, WriteAuthor, WriteMethod } from "../engine";
 import { DatastoreError } from "../errors";
 import { CastError, toStorage, type Stored } from "../types";
 import { mustGet, touch, type Internal, type StoredField } from "./catalog";
@@ -9,16 +9,19 @@ import type { Conn } from "./connection";
 import { isUniqueViolation } from "./errors";
 import { ftsSource } from "./sql";
 import { ftsTable } from "./fts-index";
+import { ensureHistoryTables, ImageKeeper, keepsHistory, logVersion, nextVersion } from "./history";
 import { allOf } from "../where";
 import { Where } from "./where";
 import { duplicateKey, keyNotFound, mustBeObject, noExtraKeys, noUnknownFields, rowKey } from "../write-rules";
 import { quoteIdent as q } from "./sql";
 
-/** Writes `records`; the caller holds the transaction. */
-export function writeRecords(c: Conn, id: string, records: Record<string, unknown>[], method: WriteMethod): void {
+/** Writes `records` as one version (history.ts); the caller holds the transaction. */
+export function writeRecords(c: Conn, id: string, records: Record<string, unknown>[], method: WriteMethod, author?: WriteAuthor): void {
   if (records.length === 0) return;
   const r = mustGet(c, id);
-  const writer = new RowWriter(c, r);
+  // Inserts keep no images: the log's largest `_id` tells a version's new rows (history.ts).
+  const keeper = method !== "insert" && keepsHistory(c, id) ? new ImageKeeper(c, r, ensureHistoryTables(c, r), nextVersion(r)) : null;
+  const writer = new RowWriter(c, r, keeper);
   let added = 0;
   records.forEach((record, i) => {
     try {
@@ -31,16 +34,19 @@ export function writeRecords(c: Conn, id: string, records: Record<string, unknow
     }
   });
   touch(c, id, added);
+  logVersion(c, r, "write", author);
 }
 
-/** Deletes the rows matching every filter (all rows without filters); returns how many. */
-export function deleteRows(c: Conn, id: string, filters: Filter[]): number {
+/** Deletes the rows matching every filter (all rows without filters) as one version, their
+ *  images kept when the resource keeps history; returns how many. */
+export function deleteRows(c: Conn, id: string, filters: Filter[], author?: WriteAuthor): number {
   const r = mustGet(c, id);
   const where = new Where(r);
   for (const f of filters) where.filter(f);
   const fts = ftsTable(r.table);
   const hasFts = r.columns.size > 0;
   let deleted: number;
+  if (keepsHistory(c, id)) new ImageKeeper(c, r, ensureHistoryTables(c, r), nextVersion(r)).beforeDelete(where.parts.length ? where.sql() : "", where.params);
   if (where.parts.length === 0) {
     if (hasFts) c.db.exec(`INSERT INTO ${q(fts)} (${q(fts)}) VALUES ('delete-all')`);
     deleted = c.db.prepare(`DELETE FROM ${q(r.table)}`).run().changes;
@@ -50,6 +56,7 @@ export function deleteRows(c: Conn, id: string, filters: Filter[]): number {
     deleted = c.db.prepare(`DELETE FROM ${q(r.table)} AS t WHERE ${cond}`).run(...where.params).changes;
   }
   touch(c, id, -deleted);
+  if (deleted > 0) logVersion(c, r, "delete", author);
   return deleted;
 }
 
@@ -60,6 +67,8 @@ class RowWriter {
   constructor(
     private c: Conn,
     private r: Internal,
+    /** Keeps a row's image before an update, or null (history off, or inserts only). */
+    private keeper: ImageKeeper | null,
   ) {
     this.fields = [...r.columns.values()];
     this.fts = ftsTable(r.table);
@@ -110,6 +119,7 @@ class RowWriter {
     if (present.length) {
       const values = present.map((f) => this.cast(record, f));
       this.unindexRow(id);
+      this.keeper?.beforeUpdate(id);
       this.c.cache.get(`UPDATE ${q(this.r.table)} SET ${present.map((f) => `${q(f.column)} = ?`).join(", ")} WHERE _id = ?`).run(...values, id);
       this.indexRow(id);
     }

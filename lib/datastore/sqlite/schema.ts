@@ -13,6 +13,7 @@ import { findResource, mustGet, saveFields, type Internal } from "./catalog";
 import type { Conn } from "./connection";
 import { isUniqueViolation } from "./errors";
 import { dropFts, rebuildFts } from "./fts-index";
+import { alterHistoryColumns, dropHistory, logVersion } from "./history";
 import { quoteIdent as q } from "./sql";
 
 /** Creates the resource and its table; an inactive resource (its table dropped) gets a new one. */
@@ -27,21 +28,23 @@ export function createResource(c: Conn, meta: NewResource, fields: Field[]): Int
     c.db
       .prepare(
         `UPDATE datastore_resources SET table_name = ?, fields = ?, next_column = ?, primary_key = '[]', indexes = '[]',
-         row_count = 0, active = 1, modified = ?, version = version + 1 WHERE id = ?`,
+         row_count = 0, active = 1, modified = ?, version = version + 1, history_from = version + 1, history = ? WHERE id = ?`,
       )
-      .run(table, JSON.stringify(stored), stored.length + 1, ts, meta.id);
+      .run(table, JSON.stringify(stored), stored.length + 1, ts, meta.history === false ? 0 : 1, meta.id);
   } else {
     c.db
       .prepare(
-        `INSERT INTO datastore_resources (id, table_name, name, description, private, fields, next_column, created, modified)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO datastore_resources (id, table_name, name, description, private, fields, next_column, created, modified, history)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(meta.id, table, meta.name, meta.description, meta.private ? 1 : 0, JSON.stringify(stored), stored.length + 1, ts, ts);
+      .run(meta.id, table, meta.name, meta.description, meta.private ? 1 : 0, JSON.stringify(stored), stored.length + 1, ts, ts, meta.history === false ? 0 : 1);
   }
   const language = meta.language ?? DEFAULT_LANGUAGE;
   c.db.prepare("UPDATE datastore_resources SET language = ? WHERE id = ?").run(language, meta.id);
   rebuildFts(c, table, stored, language);
-  return mustGet(c, meta.id);
+  const r = mustGet(c, meta.id);
+  logVersion(c, r, "create", undefined);
+  return r;
 }
 
 export function updateResourceMeta(c: Conn, id: string, meta: Partial<Omit<NewResource, "id">>): void {
@@ -70,12 +73,14 @@ export function alterFields(c: Conn, id: string, add: Field[], infoUpdates: Fiel
       const col = byId.get(fid);
       if (!col) continue;
       c.db.exec(`ALTER TABLE ${q(r.table)} DROP COLUMN ${q(col.column)}`);
+      alterHistoryColumns(c, r.table, [], [col.column]);
       byId.delete(fid);
     }
   }
   for (const f of add) {
     const name = `c${next++}`;
     c.db.exec(`ALTER TABLE ${q(r.table)} ADD COLUMN ${q(name)} ${sqliteType(f.type)}`);
+    alterHistoryColumns(c, r.table, [{ ...f, column: name }], []);
     byId.set(f.id, { ...f, column: name });
   }
   saveFields(c, r, [...byId.values()], next);
@@ -182,6 +187,7 @@ export function setAliases(c: Conn, id: string, aliases: string[]): void {
 export function dropTable(c: Conn, id: string): void {
   const r = mustGet(c, id);
   dropFts(c, r.table);
+  dropHistory(c, r.table);
   c.db.exec(`DROP TABLE IF EXISTS ${q(r.table)}`);
   c.db.prepare("DELETE FROM datastore_aliases WHERE resource_id = ?").run(id);
   c.db

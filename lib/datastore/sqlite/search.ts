@@ -4,6 +4,7 @@ import type { SearchOutput, SearchQuery } from "../engine";
 import { RecordsWriter } from "../formats";
 import type { Stored } from "../types";
 import * as catalog from "./catalog";
+import { atVersion } from "./history";
 import type { Internal } from "./catalog";
 import type { Conn } from "./connection";
 import { count, countPlan } from "./count";
@@ -104,7 +105,7 @@ export function* keysetChunks(c: Conn, resourceId: string, query: SearchQuery, c
     let decoders: ReadPlan["decoders"];
     c.db.exec("BEGIN");
     try {
-      const plan = planSearch(c, catalog.mustGetForRead(c, resourceId), page);
+      const plan = planSearch(c, atVersion(c, catalog.mustGetForRead(c, resourceId), page), page);
       decoders = plan.decoders;
       raw = c.cache.get(pageSql(plan, false), "raw").all(...plan.params, page.limit, plan.offset) as Stored[][];
     } finally {

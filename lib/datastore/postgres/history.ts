@@ -1,0 +1,305 @@
+// A resource's history on PostgreSQL, the SQLite engine's design in PostgreSQL's SQL
+// (lib/datastore/history.ts holds the rules): `_id` only grows, so the log's `id_to` (the largest
+// `_id` after each version) tells which rows a version inserted; an updated row's version is
+// kept in `<table>_ver`, and the images updates and deletes replaced in `<table>_hist` with
+// their [from, to) versions (from 0: since the row's insert) and their `_full_text`, so `q`
+// reads them as it reads the table. An image is kept in the same statement as the change.
+// An `as_of` read reads a subquery of the rows valid then in place of the table (source()).
+import type { ChangesPage, HistorySize, HistoryState, RowChange, RowImage, SearchQuery, VersionEntry, WriteAuthor } from "../engine";
+import { quoteIdent as q, type PgResource, type Queryable, type StoredField } from "./resource";
+import { selectColumn } from "./read-plan";
+import { columnType, toParam } from "./values";
+
+export function histTable(table: string): string {
+  return `${table}_hist`;
+}
+
+export function verTable(table: string): string {
+  return `${table}_ver`;
+}
+
+async function exists(db: Queryable, name: string): Promise<boolean> {
+  const { rows } = await db.query("SELECT to_regclass($1) IS NOT NULL AS x", [q(name)]);
+  return rows[0].x === true;
+}
+
+export async function keepsHistory(db: Queryable, id: string): Promise<boolean> {
+  const { rows } = await db.query("SELECT history FROM datastore_resources WHERE id = $1", [id]);
+  return rows[0]?.history === true;
+}
+
+/** The history tables, made at a resource's first update or delete that keeps history. */
+export async function ensureHistoryTables(db: Queryable, r: PgResource): Promise<void> {
+  const hist = histTable(r.table);
+  if (await exists(db, hist)) return;
+  const ver = verTable(r.table);
+  const cols = [...r.columns.values()].map((f) => `, ${q(f.column)} ${columnType(f.type)}`).join("");
+  await db.query(
+    `CREATE TABLE ${q(hist)} ("_hid" bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, "_id" bigint NOT NULL, "_valid_from" bigint NOT NULL, "_valid_to" bigint NOT NULL, "_deleted" boolean NOT NULL DEFAULT false, "_full_text" tsvector${cols});
+     CREATE INDEX ${q(`${hist}_id`)} ON ${q(hist)} ("_id", "_valid_from");
+     CREATE INDEX ${q(`${hist}_to`)} ON ${q(hist)} ("_valid_to");
+     CREATE TABLE ${q(ver)} ("_id" bigint PRIMARY KEY, v bigint NOT NULL);
+     CREATE INDEX ${q(`${ver}_v`)} ON ${q(ver)} (v)`,
+  );
+}
+
+export async function alterHistoryColumns(db: Queryable, table: string, add: StoredField[], drop: string[]): Promise<void> {
+  const hist = histTable(table);
+  if (!(await exists(db, hist))) return;
+  for (const col of drop) await db.query(`ALTER TABLE ${q(hist)} DROP COLUMN ${q(col)}`);
+  for (const f of add) await db.query(`ALTER TABLE ${q(hist)} ADD COLUMN ${q(f.column)} ${columnType(f.type)}`);
+}
+
+export async function dropHistory(db: Queryable, table: string): Promise<void> {
+  await db.query(`DROP TABLE IF EXISTS ${q(histTable(table))}; DROP TABLE IF EXISTS ${q(verTable(table))}`);
+}
+
+/** Logs the version a write just recorded in the catalog (after catalog.touch), with the
+ *  table's largest `_id` now. */
+export async function logVersion(db: Queryable, r: PgResource, kind: string, author: WriteAuthor | undefined): Promise<void> {
+  await db.query(
+    `INSERT INTO datastore_versions (resource_id, version, at, kind, token_id, token_name, id_to)
+     SELECT id, version, $1, $2, $3, $4, (SELECT coalesce(max("_id"), 0) FROM ${q(r.table)}) FROM datastore_resources WHERE id = $5
+     ON CONFLICT (resource_id, version) DO UPDATE SET at = EXCLUDED.at, kind = EXCLUDED.kind, token_id = EXCLUDED.token_id, token_name = EXCLUDED.token_name, id_to = EXCLUDED.id_to;
+     `,
+    [new Date().toISOString(), kind, author?.tokenId ?? null, author?.tokenName ?? null, r.id],
+  );
+  await db.query("UPDATE datastore_resources SET history_from = version WHERE id = $1 AND NOT history", [r.id]);
+}
+
+/** The row writer's SQL for one version: each image kept in the statement that changes it. */
+export class ImageKeeper {
+  private readonly cols: string[];
+  constructor(
+    private readonly r: PgResource,
+    private readonly version: number,
+  ) {
+    this.cols = ['"_id"', '"_full_text"', ...[...r.columns.values()].map((f) => q(f.column))];
+  }
+
+  /** A WITH prefix for an UPDATE of the rows whose `_id`s are the bigint[] parameter `ids`
+   *  (a placeholder): their images before it (once per row and version), and their version. */
+  beforeUpdate(ids: string): string {
+    const t = q(this.r.table);
+    const ver = q(verTable(this.r.table));
+    const v = this.version;
+    return `WITH ds_old AS (SELECT t."_id", coalesce(m.v, 0) AS f FROM ${t} AS t LEFT JOIN ${ver} AS m ON m."_id" = t."_id" WHERE t."_id" = ANY(${ids}) AND m.v IS DISTINCT FROM ${v}),
+      ds_kept AS (INSERT INTO ${q(histTable(this.r.table))} ("_valid_from", "_valid_to", ${this.cols.join(", ")}) SELECT o.f, ${v}, ${this.cols.map((c) => `t.${c}`).join(", ")} FROM ds_old AS o JOIN ${t} AS t ON t."_id" = o."_id"),
+      ds_marked AS (INSERT INTO ${ver} ("_id", v) SELECT "_id", ${v} FROM ds_old ON CONFLICT ("_id") DO UPDATE SET v = EXCLUDED.v) `;
+  }
+
+  /** A DELETE of the rows matching `cond` (over alias `t`) that keeps their images; its one
+   *  row is how many went. */
+  deleteSql(cond: string): string {
+    const t = q(this.r.table);
+    const ver = q(verTable(this.r.table));
+    return `WITH ds_gone AS (DELETE FROM ${t} AS t${cond ? ` WHERE ${cond}` : ""} RETURNING ${this.cols.map((c) => `t.${c}`).join(", ")}),
+      ds_unmarked AS (DELETE FROM ${ver} AS m USING ds_gone AS g WHERE m."_id" = g."_id" RETURNING m."_id", m.v),
+      ds_kept AS (INSERT INTO ${q(histTable(this.r.table))} ("_valid_from", "_valid_to", "_deleted", ${this.cols.join(", ")}) SELECT coalesce(u.v, 0), ${this.version}, true, ${this.cols.map((c) => `g.${c}`).join(", ")} FROM ds_gone AS g LEFT JOIN ds_unmarked AS u ON u."_id" = g."_id")
+      SELECT count(*)::int8 AS n FROM ds_gone`;
+  }
+}
+
+async function one<T>(db: Queryable, sql: string, params: unknown[]): Promise<T | undefined> {
+  const { rows } = await db.query(sql, params);
+  return rows[0] as T | undefined;
+}
+
+/** The largest `_id` at version v (the newest logged at or before it). */
+async function lastIdAt(db: Queryable, id: string, v: number): Promise<number> {
+  const row = await one<{ id_to: string }>(db, "SELECT id_to FROM datastore_versions WHERE resource_id = $1 AND version <= $2 ORDER BY version DESC LIMIT 1", [id, v]);
+  return row ? Number(row.id_to) : 0;
+}
+
+/** The version that inserted row `_id`: the first of the table's life whose largest `_id` reaches it. */
+async function insertedAt(db: Queryable, r: PgResource, rowId: number): Promise<number> {
+  const row = await one<{ v: string | null }>(
+    db,
+    `SELECT min(version) AS v FROM datastore_versions WHERE resource_id = $1 AND id_to >= $2
+     AND version >= (SELECT coalesce(max(version), 0) FROM datastore_versions WHERE resource_id = $1 AND kind = 'create')`,
+    [r.id, rowId],
+  );
+  return row?.v == null ? 0 : Number(row.v);
+}
+
+/**
+ * The resource as it was at `query.asOf`: the same resource, read through a subquery of the
+ * rows valid then (live rows inserted by then and not updated since, and the images valid
+ * then), with that version's row count.
+ */
+export async function atVersion(db: Queryable, r: PgResource, query: SearchQuery): Promise<PgResource> {
+  const v = query.asOf;
+  if (v === undefined) return r;
+  const last = await lastIdAt(db, r.id, v);
+  const cols = ['"_id"', '"_full_text"', ...[...r.columns.values()].map((f) => q(f.column))].join(", ");
+  const hasHist = await exists(db, histTable(r.table));
+  const live = `SELECT ${cols} FROM ${q(r.table)} WHERE "_id" <= ${last}`;
+  const sql = hasHist
+    ? `(${live} AND "_id" NOT IN (SELECT "_id" FROM ${q(verTable(r.table))} WHERE v > ${v}) UNION ALL SELECT ${cols} FROM ${q(histTable(r.table))} WHERE "_valid_to" > ${v} AND "_valid_from" <= ${v} AND "_id" <= ${last})`
+    : `(${live})`;
+  // Its row count from index ranges: today's inserted by then, less those updated since, plus
+  // the images valid then.
+  const parts = [`(SELECT count(*) FROM ${q(r.table)} WHERE "_id" > $1)`];
+  if (hasHist) {
+    parts.push(`(SELECT count(*) FROM ${q(verTable(r.table))} WHERE v > $2 AND "_id" <= $1)`);
+    parts.push(`(SELECT count(*) FROM ${q(histTable(r.table))} WHERE "_valid_to" > $2 AND "_valid_from" <= $2 AND "_id" <= $1)`);
+  }
+  const n = (await rows(db, `SELECT ${parts.map((p) => `${p}::int8`).join(", ")}`, [last, v]))[0].map(Number);
+  return { ...r, source: sql, rowCount: r.rowCount - n[0] - (n[1] ?? 0) + (n[2] ?? 0) };
+}
+
+interface LogRow {
+  version: string;
+  at: string;
+  kind: string;
+  token_name: string | null;
+}
+
+function entry(row: LogRow): VersionEntry {
+  return { version: Number(row.version), time: row.at, kind: row.kind, token: row.token_name };
+}
+
+export async function historyState(db: Queryable, r: PgResource): Promise<HistoryState> {
+  const row = (await one<{ version: string; history: boolean; history_from: string; written: string | null; at: string | null }>(
+    db,
+    `SELECT r.version, r.history, r.history_from, l.version AS written, l.at FROM datastore_resources AS r
+     LEFT JOIN LATERAL (SELECT version, at FROM datastore_versions WHERE resource_id = r.id ORDER BY version DESC LIMIT 1) AS l ON true
+     WHERE r.id = $1`,
+    [r.id],
+  ))!;
+  const written = Number(row.written ?? row.history_from);
+  return { version: Number(row.version), written, lastModified: row.at, enabled: row.history, oldest: row.history ? Number(row.history_from) : written };
+}
+
+export async function historySize(db: Queryable, r: PgResource): Promise<HistorySize> {
+  const from = (await historyState(db, r)).oldest;
+  const versions = Number((await one<{ n: string }>(db, "SELECT count(*)::int8 AS n FROM datastore_versions WHERE resource_id = $1 AND version >= $2", [r.id, from]))!.n);
+  const hist = histTable(r.table);
+  if (!(await exists(db, hist))) return { versions, rows: 0, bytes: 0 };
+  const row = (await one<{ n: string; b: string }>(
+    db,
+    `SELECT (SELECT count(*) FROM ${q(hist)})::int8 AS n, (pg_total_relation_size($1::regclass) + pg_total_relation_size($2::regclass))::int8 AS b`,
+    [q(hist), q(verTable(r.table))],
+  ))!;
+  return { versions, rows: Number(row.n), bytes: Number(row.b) };
+}
+
+export async function versionAt(db: Queryable, r: PgResource, at: { version: number } | { time: string }): Promise<VersionEntry | undefined> {
+  const row =
+    "version" in at
+      ? await one<LogRow>(db, "SELECT * FROM datastore_versions WHERE resource_id = $1 AND version <= $2 ORDER BY version DESC LIMIT 1", [r.id, at.version])
+      : await one<LogRow>(db, "SELECT * FROM datastore_versions WHERE resource_id = $1 AND at <= $2 ORDER BY at DESC, version DESC LIMIT 1", [r.id, at.time]);
+  return row ? entry(row) : undefined;
+}
+
+export async function versionEntries(db: Queryable, r: PgResource, versions: number[]): Promise<VersionEntry[]> {
+  if (versions.length === 0) return [];
+  const { rows } = await db.query("SELECT * FROM datastore_versions WHERE resource_id = $1 AND version = ANY($2::int8[])", [r.id, versions]);
+  return (rows as LogRow[]).map(entry);
+}
+
+/** The field columns as selected (json as text) and a row of them (after `_id`) as JSON values. */
+function decoder(r: PgResource): { cols: string; decode: (row: unknown[]) => Record<string, unknown> } {
+  const fields = [...r.columns.values()];
+  const selected = fields.map((f) => selectColumn(f));
+  return {
+    cols: ['t."_id"', ...selected.map((s) => s.sql)].join(", "),
+    decode: (row) => {
+      const out: Record<string, unknown> = { _id: Number(row[0]) };
+      fields.forEach((f, i) => {
+        out[f.id] = selected[i].decode(row[i + 1]);
+      });
+      return out;
+    },
+  };
+}
+
+async function rows(db: Queryable, sql: string, params: unknown[]): Promise<unknown[][]> {
+  return (await db.query({ text: sql, values: params, rowMode: "array" })).rows as unknown[][];
+}
+
+export async function rowImages(db: Queryable, r: PgResource, row: { id: number } | { key: Record<string, unknown> }): Promise<{ id: number; images: RowImage[] } | undefined> {
+  const hist = histTable(r.table);
+  const hasHist = await exists(db, hist);
+  let id: number | undefined;
+  if ("id" in row) id = row.id;
+  else {
+    const params: unknown[] = [];
+    const cond = Object.keys(row.key)
+      .map((k) => {
+        const f = r.columns.get(k)!;
+        const v = toParam(f.type, row.key[k]);
+        if (v === null || v === undefined) return `${q(f.column)} IS NULL`;
+        params.push(v);
+        return f.type === "json" ? `${q(f.column)}::text = $${params.length}::text` : `${q(f.column)} = $${params.length}`;
+      })
+      .join(" AND ");
+    const found = await one<{ id: string | null }>(db, `SELECT max("_id") AS id FROM (SELECT "_id" FROM ${q(r.table)} WHERE ${cond}${hasHist ? ` UNION ALL SELECT "_id" FROM ${q(hist)} WHERE ${cond}` : ""}) AS k`, params);
+    id = found?.id == null ? undefined : Number(found.id);
+  }
+  if (id === undefined) return undefined;
+  const { cols, decode } = decoder(r);
+  const images: RowImage[] = [];
+  if (hasHist) {
+    for (const [from, to, deleted, ...rest] of await rows(db, `SELECT t."_valid_from", t."_valid_to", t."_deleted", ${cols} FROM ${q(hist)} AS t WHERE t."_id" = $1 ORDER BY t."_valid_from"`, [id])) {
+      images.push({ from: Number(from), to: Number(to), deleted: deleted === true, record: decode(rest) });
+    }
+  }
+  const live = (await rows(db, `SELECT ${hasHist ? `(SELECT v FROM ${q(verTable(r.table))} WHERE "_id" = t."_id")` : "NULL"}, ${cols} FROM ${q(r.table)} AS t WHERE t."_id" = $1`, [id]))[0];
+  if (live) images.push({ from: live[0] == null ? 0 : Number(live[0]), to: null, deleted: false, record: decode(live.slice(1)) });
+  if (images.length === 0) return undefined;
+  for (const img of images) if (img.from === 0) img.from = await insertedAt(db, r, id);
+  return { id, images };
+}
+
+/** Changes after `since`, in (version, _id) order, as the SQLite engine lists them (its
+ *  history.ts): the rows inserted since, and each image replaced since. */
+export async function changes(db: Queryable, r: PgResource, since: number, after: { version: number; id: number } | null, limit: number): Promise<ChangesPage> {
+  const t = q(r.table);
+  const hasHist = await exists(db, histTable(r.table));
+  const h = q(histTable(r.table));
+  const ver = q(verTable(r.table));
+  const last = await lastIdAt(db, r.id, since);
+  // $1 resource, $2 since, $3 the largest _id then.
+  const inserted = hasHist
+    ? `SELECT "_id" FROM ${t} WHERE "_id" > $3 AND "_id" NOT IN (SELECT "_id" FROM ${ver} WHERE "_id" > $3) UNION ALL SELECT "_id" FROM ${h} WHERE "_id" > $3 AND "_valid_from" = 0`
+    : `SELECT "_id" FROM ${t} WHERE "_id" > $3`;
+  const keys =
+    `SELECT (SELECT min(version) FROM datastore_versions WHERE resource_id = $1 AND version > $2 AND id_to >= x."_id") AS v, x."_id" AS id, 'i' AS k FROM (${inserted}) AS x` +
+    (hasHist ? ` UNION ALL SELECT "_valid_to", "_id", CASE WHEN "_deleted" THEN 'd' ELSE 'u' END FROM ${h} WHERE "_valid_to" > $2` : "");
+  const bind = [r.id, since, last];
+  const counts = (await one<{ n: string; d: string }>(db, `SELECT count(*)::int8 AS n, count(DISTINCT id)::int8 AS d FROM (${keys}) AS c`, bind))!;
+  const page =
+    limit > 0
+      ? await rows(db, `SELECT v, id, k FROM (${keys}) AS c WHERE (v, id) > ($4::int8, $5::int8) ORDER BY v, id LIMIT $6`, [...bind, after?.version ?? -1, after?.id ?? -1, limit])
+      : [];
+  const { cols, decode } = decoder(r);
+  const out: RowChange[] = [];
+  for (const [vRaw, idRaw, k] of page) {
+    const v = Number(vRaw);
+    const id = Number(idRaw);
+    let now: unknown[] | undefined;
+    let old: unknown[] | undefined;
+    if (k !== "d") {
+      const from = k === "i" ? 0 : v;
+      now = hasHist ? (await rows(db, `SELECT ${cols} FROM ${h} AS t WHERE t."_id" = $1 AND t."_valid_from" = $2`, [id, from]))[0] : undefined;
+      now ??= (
+        await rows(db, `SELECT ${cols} FROM ${t} AS t WHERE t."_id" = $1 AND ${hasHist ? `coalesce((SELECT v FROM ${ver} WHERE "_id" = t."_id"), 0)` : "0"} = $2`, [id, from])
+      )[0];
+    }
+    if (k !== "i" && hasHist) old = (await rows(db, `SELECT ${cols} FROM ${h} AS t WHERE t."_id" = $1 AND t."_valid_to" = $2`, [id, v]))[0];
+    out.push({ version: v, id, record: now ? decode(now) : null, old: old ? decode(old) : null });
+  }
+  return { changes: out, total: Number(counts.n), records: Number(counts.d) };
+}
+
+/** Removes images no version from the newest logged at or before `before` on can read, and
+ *  makes that version the oldest kept; returns how many images went. */
+export async function prune(db: Queryable, r: PgResource, before: string): Promise<number> {
+  const keep = await one<{ v: string | null }>(db, "SELECT max(version) AS v FROM datastore_versions WHERE resource_id = $1 AND at <= $2", [r.id, before]);
+  if (keep?.v == null || Number(keep.v) <= (await historyState(db, r)).oldest) return 0;
+  await db.query("UPDATE datastore_resources SET history_from = greatest(history_from, $1) WHERE id = $2", [keep.v, r.id]);
+  if (!(await exists(db, histTable(r.table)))) return 0;
+  const res = await db.query(`DELETE FROM ${q(histTable(r.table))} WHERE "_valid_to" <= $1`, [keep.v]);
+  return res.rowCount ?? 0;
+}

@@ -1,0 +1,319 @@
+// A resource's history on SQLite (lib/datastore/history.ts holds the rules). `_id` only grows,
+// so the log's `id_to` (the largest `_id` after each version) tells which rows a version had
+// inserted; an updated row's version is kept in `<table>_ver`, and the images updates and
+// deletes replaced in `<table>_hist` with their [from, to) versions (from 0: since the row's
+// insert). A bulk load writes neither: it is one logged version. An `as_of` read reads a
+// temporary view of the rows valid at that version, under the table's usual SQL.
+import type { ChangesPage, HistorySize, HistoryState, RowChange, RowImage, SearchQuery, VersionEntry, WriteAuthor } from "../engine";
+import { fromStorage, sqliteType, storedAsIs, toStorage, type Stored } from "../types";
+import type { Internal, StoredField } from "./catalog";
+import type { Conn } from "./connection";
+import { quoteIdent as q } from "./sql";
+
+export function histTable(table: string): string {
+  return `${table}_hist`;
+}
+
+export function verTable(table: string): string {
+  return `${table}_ver`;
+}
+
+function exists(c: Conn, name: string): boolean {
+  return c.cache.get("SELECT 1 FROM sqlite_schema WHERE name = ?", "pluck").get(name) !== undefined;
+}
+
+/** The history tables, made at a resource's first update or delete that keeps history. */
+export function ensureHistoryTables(c: Conn, r: Internal): { hist: string; ver: string } {
+  const hist = histTable(r.table);
+  const ver = verTable(r.table);
+  if (exists(c, hist)) return { hist, ver };
+  const cols = [...r.columns.values()].map((f) => `, ${q(f.column)} ${sqliteType(f.type)}`).join("");
+  c.db.exec(
+    `CREATE TABLE ${q(hist)} (_hid INTEGER PRIMARY KEY, _id INTEGER NOT NULL, _valid_from INTEGER NOT NULL, _valid_to INTEGER NOT NULL, _deleted INTEGER NOT NULL DEFAULT 0${cols});
+     CREATE INDEX ${q(`${hist}_id`)} ON ${q(hist)} (_id, _valid_from);
+     CREATE INDEX ${q(`${hist}_to`)} ON ${q(hist)} (_valid_to);
+     CREATE TABLE ${q(ver)} (_id INTEGER PRIMARY KEY, v INTEGER NOT NULL);
+     CREATE INDEX ${q(`${ver}_v`)} ON ${q(ver)} (v);`,
+  );
+  return { hist, ver };
+}
+
+/** Keeps the history table's columns the live table's (fields added or dropped). */
+export function alterHistoryColumns(c: Conn, table: string, add: StoredField[], drop: string[]): void {
+  const hist = histTable(table);
+  if (!exists(c, hist)) return;
+  for (const col of drop) c.db.exec(`ALTER TABLE ${q(hist)} DROP COLUMN ${q(col)}`);
+  for (const f of add) c.db.exec(`ALTER TABLE ${q(hist)} ADD COLUMN ${q(f.column)} ${sqliteType(f.type)}`);
+}
+
+export function dropHistory(c: Conn, table: string): void {
+  c.db.exec(`DROP TABLE IF EXISTS ${q(histTable(table))}; DROP TABLE IF EXISTS ${q(verTable(table))}`);
+}
+
+/** Whether the resource keeps history (datastore_create `history`). */
+export function keepsHistory(c: Conn, id: string): boolean {
+  return c.cache.get("SELECT history FROM datastore_resources WHERE id = ?", "pluck").get(id) === 1;
+}
+
+/** The version a write in progress writes: the catalog's next one (catalog.touch raises it). */
+export function nextVersion(r: Internal): number {
+  return r.version + 1;
+}
+
+/** Logs the version a write just committed to the catalog (after catalog.touch), with the
+ *  table's largest `_id` now. */
+export function logVersion(c: Conn, r: Internal, kind: string, author: WriteAuthor | undefined): void {
+  const last = c.cache.get(`SELECT coalesce(max(_id), 0) FROM ${q(r.table)}`, "pluck").get() as number;
+  c.cache
+    .get(
+      `INSERT OR REPLACE INTO datastore_versions (resource_id, version, at, kind, token_id, token_name, id_to)
+       SELECT id, version, ?, ?, ?, ?, ? FROM datastore_resources WHERE id = ?`,
+    )
+    .run(new Date().toISOString(), kind, author?.tokenId ?? null, author?.tokenName ?? null, last, r.id);
+  // Without history, the oldest version readable is the last that changed rows.
+  c.cache.get("UPDATE datastore_resources SET history_from = version WHERE id = ? AND history = 0").run(r.id);
+}
+
+/** The row writer's statements for one version: an image kept before a row changes. */
+export class ImageKeeper {
+  private readonly cols: string;
+  constructor(
+    private readonly c: Conn,
+    private readonly r: Internal,
+    private readonly tables: { hist: string; ver: string },
+    private readonly version: number,
+  ) {
+    this.cols = ["_id", ...[...r.columns.values()].map((f) => q(f.column))].join(", ");
+  }
+
+  /** Before an update: the row's image, once per row and version, and its new version. */
+  beforeUpdate(id: number | bigint): void {
+    const { hist, ver } = this.tables;
+    const known = this.c.cache.get(`SELECT v FROM ${q(ver)} WHERE _id = ?`, "pluck").get(id) as number | undefined;
+    if (known === this.version) return;
+    this.c.cache
+      .get(`INSERT INTO ${q(hist)} (_valid_from, _valid_to, ${this.cols}) SELECT ?, ?, ${this.cols} FROM ${q(this.r.table)} WHERE _id = ?`)
+      .run(known ?? 0, this.version, id);
+    this.c.cache.get(`INSERT OR REPLACE INTO ${q(ver)} (_id, v) VALUES (?, ?)`).run(id, this.version);
+  }
+
+  /** Before a delete of the rows matching `cond` (over alias `t`): their images. */
+  beforeDelete(cond: string, params: unknown[]): void {
+    const { hist, ver } = this.tables;
+    const tcols = this.cols.split(", ").map((col) => `t.${col}`).join(", ");
+    const where = cond ? ` WHERE ${cond}` : "";
+    this.c.db
+      .prepare(`INSERT INTO ${q(hist)} (_valid_from, _valid_to, _deleted, ${this.cols}) SELECT coalesce(v.v, 0), ?, 1, ${tcols} FROM ${q(this.r.table)} AS t LEFT JOIN ${q(ver)} AS v ON v._id = t._id${where}`)
+      .run(this.version, ...params);
+    this.c.db.prepare(`DELETE FROM ${q(ver)} WHERE _id IN (SELECT t._id FROM ${q(this.r.table)} AS t${where})`).run(...params);
+  }
+}
+
+/** The largest `_id` at version v (the newest logged at or before it). */
+function lastIdAt(c: Conn, id: string, v: number): number {
+  return (c.cache.get("SELECT id_to FROM datastore_versions WHERE resource_id = ? AND version <= ? ORDER BY version DESC LIMIT 1", "pluck").get(id, v) as number | undefined) ?? 0;
+}
+
+/** The first version of the table's current life (its creation, or the baseline before it). */
+function epoch(c: Conn, id: string): number {
+  return (c.cache.get("SELECT coalesce(max(version), 0) FROM datastore_versions WHERE resource_id = ? AND kind = 'create'", "pluck").get(id) as number) ?? 0;
+}
+
+/** The version that inserted row `_id`: the first whose largest `_id` reaches it. */
+function insertedAt(c: Conn, r: Internal, rowId: number): number {
+  return (c.cache.get("SELECT min(version) FROM datastore_versions WHERE resource_id = ? AND version >= ? AND id_to >= ?", "pluck").get(r.id, epoch(c, r.id), rowId) as number | null) ?? 0;
+}
+
+/** Per connection: the temporary views it made for `as_of` reads, oldest first. */
+const views = new WeakMap<Conn, string[]>();
+const MAX_VIEWS = 16;
+
+/**
+ * The resource as it was at `query.asOf`: the same resource over a temporary view of the rows
+ * valid then (live rows inserted by then and not updated since, and the images valid then), in
+ * `_id` order so a page in that order merges the two without sorting, with that version's count.
+ */
+export function atVersion(c: Conn, r: Internal, query: SearchQuery): Internal {
+  const v = query.asOf;
+  if (v === undefined) return r;
+  const name = `${r.table}@${v}@${r.version}`;
+  let made = views.get(c);
+  if (!made) views.set(c, (made = []));
+  const last = lastIdAt(c, r.id, v);
+  const hasHist = exists(c, histTable(r.table));
+  if (!made.includes(name)) {
+    const cols = ["_id", ...[...r.columns.values()].map((f) => q(f.column))].join(", ");
+    const sql = hasHist
+      ? `SELECT ${cols} FROM main.${q(r.table)} WHERE _id <= ${last} AND _id NOT IN (SELECT _id FROM main.${q(verTable(r.table))} WHERE v > ${v})
+         UNION ALL SELECT ${cols} FROM main.${q(histTable(r.table))} WHERE _valid_to > ${v} AND _valid_from <= ${v} AND _id <= ${last} ORDER BY _id`
+      : `SELECT ${cols} FROM main.${q(r.table)} WHERE _id <= ${last}`;
+    c.db.exec(`CREATE TEMP VIEW IF NOT EXISTS ${q(name)} AS ${sql}`);
+    made.push(name);
+    while (made.length > MAX_VIEWS) c.db.exec(`DROP VIEW IF EXISTS temp.${q(made.shift()!)}`);
+  }
+  return { ...r, table: name, rowCount: rowsAt(c, r, v, last, hasHist) };
+}
+
+/** Rows at version v, from index ranges: today's inserted by then, less those updated since,
+ *  plus the images valid then. */
+function rowsAt(c: Conn, r: Internal, v: number, last: number, hasHist: boolean): number {
+  const later = c.cache.get(`SELECT count(*) FROM ${q(r.table)} WHERE _id > ?`, "pluck").get(last) as number;
+  if (!hasHist) return r.rowCount - later;
+  const updated = c.cache.get(`SELECT count(*) FROM ${q(verTable(r.table))} WHERE v > ? AND _id <= ?`, "pluck").get(v, last) as number;
+  const old = c.cache.get(`SELECT count(*) FROM ${q(histTable(r.table))} WHERE _valid_to > @v AND _valid_from <= @v AND _id <= @last`, "pluck").get({ v, last }) as number;
+  return r.rowCount - later - updated + old;
+}
+
+interface LogRow {
+  version: number;
+  at: string;
+  kind: string;
+  token_name: string | null;
+}
+
+function entry(row: LogRow): VersionEntry {
+  return { version: row.version, time: row.at, kind: row.kind, token: row.token_name };
+}
+
+export function historyState(c: Conn, r: Internal): HistoryState {
+  const row = c.cache
+    .get(
+      `SELECT r.version, r.history, r.history_from, l.version AS written, l.at FROM datastore_resources AS r
+       LEFT JOIN datastore_versions AS l ON l.resource_id = r.id AND l.version = (SELECT max(version) FROM datastore_versions WHERE resource_id = r.id)
+       WHERE r.id = ?`,
+    )
+    .get(r.id) as { version: number; history: number; history_from: number; written: number | null; at: string | null };
+  const written = row.written ?? row.history_from;
+  return { version: row.version, written, lastModified: row.at, enabled: row.history === 1, oldest: row.history === 1 ? row.history_from : written };
+}
+
+export function historySize(c: Conn, r: Internal): HistorySize {
+  const hist = histTable(r.table);
+  const ver = verTable(r.table);
+  const from = historyState(c, r).oldest;
+  const versions = c.cache.get("SELECT count(*) FROM datastore_versions WHERE resource_id = ? AND version >= ?", "pluck").get(r.id, from) as number;
+  if (!exists(c, hist)) return { versions, rows: 0, bytes: 0 };
+  const rows = c.db.prepare(`SELECT count(*) FROM ${q(hist)}`).pluck().get() as number;
+  const names = [hist, `${hist}_id`, `${hist}_to`, ver, `${ver}_v`];
+  const bytes = c.db.prepare(`SELECT coalesce(sum(pgsize), 0) FROM dbstat WHERE aggregate = 1 AND name IN (${names.map(() => "?").join(", ")})`).pluck().get(...names) as number;
+  return { versions, rows, bytes };
+}
+
+export function versionAt(c: Conn, r: Internal, at: { version: number } | { time: string }): VersionEntry | undefined {
+  const row =
+    "version" in at
+      ? c.cache.get("SELECT * FROM datastore_versions WHERE resource_id = ? AND version <= ? ORDER BY version DESC LIMIT 1").get(r.id, at.version)
+      : c.cache.get("SELECT * FROM datastore_versions WHERE resource_id = ? AND at <= ? ORDER BY at DESC, version DESC LIMIT 1").get(r.id, at.time);
+  return row ? entry(row as LogRow) : undefined;
+}
+
+export function versionEntries(c: Conn, r: Internal, versions: number[]): VersionEntry[] {
+  if (versions.length === 0) return [];
+  const rows = c.db
+    .prepare(`SELECT * FROM datastore_versions WHERE resource_id = ? AND version IN (${versions.map(() => "?").join(", ")})`)
+    .all(r.id, ...versions) as LogRow[];
+  return rows.map(entry);
+}
+
+/** A stored row (`_id` and the field columns, in `cols` order) as field ids to JSON values. */
+function decoder(r: Internal): { cols: string; decode: (row: Stored[]) => Record<string, unknown> } {
+  const fields = [...r.columns.values()];
+  const cols = ["_id", ...fields.map((f) => q(f.column))].join(", ");
+  return {
+    cols,
+    decode: (row) => {
+      const out: Record<string, unknown> = { _id: row[0] };
+      fields.forEach((f, i) => {
+        const v = row[i + 1];
+        out[f.id] = storedAsIs(f.type) ? v : fromStorage(f.type, v);
+      });
+      return out;
+    },
+  };
+}
+
+export function rowImages(c: Conn, r: Internal, row: { id: number } | { key: Record<string, unknown> }): { id: number; images: RowImage[] } | undefined {
+  const hist = histTable(r.table);
+  const hasHist = exists(c, hist);
+  let id: number | undefined;
+  if ("id" in row) id = row.id;
+  else {
+    const keys = Object.keys(row.key).map((k) => ({ f: r.columns.get(k)!, v: row.key[k] }));
+    const cond = keys.map(({ f }) => `${q(f.column)} IS ?`).join(" AND ");
+    const values = keys.map(({ f, v }) => toStorage(f.type, v));
+    const sql = `SELECT max(_id) FROM (SELECT _id FROM ${q(r.table)} WHERE ${cond}${hasHist ? ` UNION ALL SELECT _id FROM ${q(hist)} WHERE ${cond}` : ""})`;
+    id = (c.db.prepare(sql).pluck().get(...values, ...(hasHist ? values : [])) as number | null) ?? undefined;
+  }
+  if (id === undefined) return undefined;
+  const { cols, decode } = decoder(r);
+  const images: RowImage[] = [];
+  if (hasHist) {
+    const rows = c.db.prepare(`SELECT _valid_from, _valid_to, _deleted, ${cols} FROM ${q(hist)} WHERE _id = ? ORDER BY _valid_from`).raw(true).all(id) as Stored[][];
+    for (const [from, to, deleted, ...rest] of rows) images.push({ from: Number(from), to: Number(to), deleted: deleted === 1, record: decode(rest) });
+  }
+  const live = c.db.prepare(`SELECT ${cols} FROM ${q(r.table)} WHERE _id = ?`).raw(true).get(id) as Stored[] | undefined;
+  if (live) {
+    const v = hasHist ? (c.db.prepare(`SELECT v FROM ${q(verTable(r.table))} WHERE _id = ?`).pluck().get(id) as number | undefined) : undefined;
+    images.push({ from: v ?? 0, to: null, deleted: false, record: decode(live) });
+  }
+  if (images.length === 0) return undefined;
+  for (const img of images) if (img.from === 0) img.from = insertedAt(c, r, id);
+  return { id, images };
+}
+
+/**
+ * Changes after `since`, in (version, _id) order: the rows inserted since (their `_id` past the
+ * largest then, their version the first whose largest `_id` reaches them), and each image
+ * replaced since (an update, or a delete). One sorted list of keys from index ranges, then each
+ * page's images by key.
+ */
+export function changes(c: Conn, r: Internal, since: number, after: { version: number; id: number } | null, limit: number): ChangesPage {
+  const t = q(r.table);
+  const hasHist = exists(c, histTable(r.table));
+  const h = q(histTable(r.table));
+  const ver = q(verTable(r.table));
+  const last = lastIdAt(c, r.id, since);
+  const inserted = hasHist
+    ? `SELECT _id FROM ${t} WHERE _id > @last AND _id NOT IN (SELECT _id FROM ${ver} WHERE _id > @last) UNION ALL SELECT _id FROM ${h} WHERE _id > @last AND _valid_from = 0`
+    : `SELECT _id FROM ${t} WHERE _id > @last`;
+  const log = `SELECT version, id_to FROM datastore_versions WHERE resource_id = @rid AND version > @since`;
+  const keys =
+    `SELECT (SELECT min(version) FROM (${log}) WHERE id_to >= x._id) AS v, x._id AS _id, 'i' AS k FROM (${inserted}) AS x` +
+    (hasHist ? ` UNION ALL SELECT _valid_to, _id, CASE _deleted WHEN 1 THEN 'd' ELSE 'u' END FROM ${h} WHERE _valid_to > @since` : "");
+  const bind = { last, since, rid: r.id };
+  const counts = c.db.prepare(`SELECT count(*) AS n, count(DISTINCT _id) AS d FROM (${keys})`).get(bind) as { n: number; d: number };
+  const page =
+    limit > 0
+      ? (c.db
+          .prepare(`SELECT v, _id, k FROM (${keys}) WHERE (v, _id) > (@av, @ai) ORDER BY v, _id LIMIT @limit`)
+          .all({ ...bind, av: after?.version ?? -1, ai: after?.id ?? -1, limit }) as { v: number; _id: number; k: string }[])
+      : [];
+  const { cols, decode } = decoder(r);
+  const live = c.cache.get(`SELECT ${cols} FROM ${t} WHERE _id = ?`, "raw");
+  const liveVersion = hasHist ? c.cache.get(`SELECT v FROM ${ver} WHERE _id = ?`, "pluck") : undefined;
+  const imageFrom = hasHist ? c.cache.get(`SELECT ${cols} FROM ${h} WHERE _id = ? AND _valid_from = ?`, "raw") : undefined;
+  const imageTo = hasHist ? c.cache.get(`SELECT ${cols} FROM ${h} WHERE _id = ? AND _valid_to = ?`, "raw") : undefined;
+  /** The row's image from version `from` (0: since its insert): kept, or the live row's. */
+  const imageAt = (id: number, from: number): Stored[] | undefined => {
+    const kept = imageFrom?.get(id, from) as Stored[] | undefined;
+    if (kept) return kept;
+    return ((liveVersion?.get(id) as number | undefined) ?? 0) === from ? (live.get(id) as Stored[] | undefined) : undefined;
+  };
+  const out: RowChange[] = page.map(({ v, _id, k }) => {
+    const now = k === "d" ? undefined : imageAt(_id, k === "i" ? 0 : v);
+    const old = k === "i" ? undefined : (imageTo?.get(_id, v) as Stored[] | undefined);
+    return { version: v, id: _id, record: now ? decode(now) : null, old: old ? decode(old) : null };
+  });
+  return { changes: out, total: counts.n, records: counts.d };
+}
+
+/** Removes images no version from the newest logged at or before `before` on can read, and
+ *  makes that version the oldest kept; returns how many images went. */
+export function prune(c: Conn, r: Internal, before: string): number {
+  const keep = c.cache.get("SELECT max(version) FROM datastore_versions WHERE resource_id = ? AND at <= ?", "pluck").get(r.id, before) as number | null;
+  if (keep === null || keep <= historyState(c, r).oldest) return 0;
+  c.cache.get("UPDATE datastore_resources SET history_from = max(history_from, ?) WHERE id = ?").run(keep, r.id);
+  const hist = histTable(r.table);
+  if (!exists(c, hist)) return 0;
+  return c.db.prepare(`DELETE FROM ${q(hist)} WHERE _valid_to <= ?`).run(keep).changes;
+}
