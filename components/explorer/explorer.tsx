@@ -22,6 +22,7 @@ import { CopyButton } from "@/components/ui/copy-button";
 import { Tabs } from "@/components/ui/tabs";
 import { AddRecord } from "./add-record";
 import { ApiPanel, countApi, tableApi } from "./api-panel";
+import { RecentChanges } from "./recent-changes";
 import { AsOfBanner } from "./as-of-banner";
 import { useChartPlan } from "./chart/use-chart-plan";
 
@@ -284,6 +285,8 @@ export function Explorer() {
               isPrivate={Boolean(resource?.private)}
             />
           </section>
+
+          <RecentChanges resourceId={rid} />
 
           <RecordDetail
             resourceId={rid}

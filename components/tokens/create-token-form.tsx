@@ -8,6 +8,7 @@ import { createToken, TOKEN_SCOPES, tokenKeys, type TokenScope } from "@/lib/api
 import { Button } from "@/components/ui/button";
 import { ErrorMessages } from "./error-messages";
 import { NewTokenNotice } from "./new-token-notice";
+import { ActionLimit, ResourceLimit, type ChosenResource } from "./token-limits-fields";
 
 const FIELD = "h-9 rounded-md border bg-white px-2 py-1.5 text-sm dark:bg-zinc-900";
 
@@ -18,6 +19,8 @@ export function CreateTokenForm() {
   const [name, setName] = useState("");
   const [scope, setScope] = useState<TokenScope>("read");
   const [days, setDays] = useState("");
+  const [resources, setResources] = useState<ChosenResource[]>([]);
+  const [actions, setActions] = useState<string[]>([]);
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const [secret, setSecret] = useState<string | null>(null);
@@ -28,11 +31,14 @@ export function CreateTokenForm() {
     setError(null);
     setSecret(null);
     try {
-      const created = await createToken(session, { name: name.trim(), scope, expiresInDays: days ? Number(days) : null });
+      const limited = scope === "admin" ? [] : resources.map((r) => r.id);
+      const created = await createToken(session, { name: name.trim(), scope, expiresInDays: days ? Number(days) : null, resources: limited, actions });
       setSecret(created.token);
       setName("");
       setScope("read");
       setDays("");
+      setResources([]);
+      setActions([]);
       await queryClient.invalidateQueries({ queryKey: tokenKeys.list(session) });
     } catch (err) {
       setError(err);
@@ -98,6 +104,8 @@ export function CreateTokenForm() {
             className={`${FIELD} w-32`}
           />
         </span>
+        <ResourceLimit chosen={resources} onChange={setResources} disabled={scope === "admin"} />
+        <ActionLimit chosen={actions} onChange={setActions} />
         <Button type="submit" variant="primary" disabled={pending}>
           {pending ? "Creating…" : "Create token"}
         </Button>

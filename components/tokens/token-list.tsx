@@ -8,12 +8,15 @@ import { tokensQuery, type ApiToken } from "@/lib/api-client/tokens";
 import { Button } from "@/components/ui/button";
 import { ErrorMessages } from "./error-messages";
 import { RevokeDialog } from "./revoke-dialog";
+import { TokenLimits, TokenLimitsHeader } from "./token-limits";
 import { isPast, when } from "./when";
 
 // after a revoke the opener is gone with its row: the focus goes to the table
 const TABLE_ID = "api-tokens";
 
 const COLUMNS = ["Name", "Scope", "Created", "Last used", "Expires"] as const;
+// with the Limits column, whose header comes from the catalogue (TokenLimitsHeader)
+const COLUMN_COUNT = COLUMNS.length + 1;
 
 function Expiry({ at }: { at: string | null }) {
   if (!at) return <>never</>;
@@ -51,6 +54,7 @@ export function TokenList() {
                 {c}
               </th>
             ))}
+            <TokenLimitsHeader />
             <th scope="col" className="px-2 py-1.5">
               <span className="sr-only">Actions</span>
             </th>
@@ -59,7 +63,7 @@ export function TokenList() {
         <tbody>
           {tokens.length === 0 && (
             <tr>
-              <td colSpan={COLUMNS.length + 1} className="px-2 py-3 text-zinc-700 dark:text-zinc-300">
+              <td colSpan={COLUMN_COUNT + 1} className="px-2 py-3 text-zinc-700 dark:text-zinc-300">
                 No tokens yet. Create one below.
               </td>
             </tr>
@@ -78,6 +82,9 @@ export function TokenList() {
               </td>
               <td className="px-2 py-1.5">
                 <Expiry at={t.expires_at} />
+              </td>
+              <td className="px-2 py-1.5">
+                <TokenLimits resources={t.resources} actions={t.actions} />
               </td>
               <td className="px-2 py-1.5 text-right">
                 <Button variant="danger" aria-label={`Revoke ${t.name}`} onClick={() => {

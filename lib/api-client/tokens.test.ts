@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { queryKeys } from "./queries";
-import { createToken, revokeToken, tokensQuery } from "./tokens";
+import { ACTIONS } from "../datastore/actions";
+import { createToken, revokeToken, TOKEN_ACTIONS, tokensQuery } from "./tokens";
 
 function stubFetch(result: unknown) {
   const fetch = vi.fn(async () => new Response(JSON.stringify({ success: true, result }), { status: 200 }));
@@ -24,6 +25,19 @@ describe("token fetchers", () => {
       body: { name: "bot", scope: "write", expires_in: 30, unit: 86400 },
     });
     expect(sent(1).body).toEqual({ name: "forever", scope: "read" });
+  });
+
+  it("asks for limits only when some are chosen", async () => {
+    const sent = stubFetch({ token: "dsx_x" });
+    await createToken({ token: "admin" }, { name: "partner", scope: "write", expiresInDays: null, resources: ["r1"], actions: ["datastore_upsert"] });
+    await createToken({ token: "admin" }, { name: "all", scope: "write", expiresInDays: null, resources: [], actions: [] });
+    expect(sent(0).body).toEqual({ name: "partner", scope: "write", resources: ["r1"], actions: ["datastore_upsert"] });
+    expect(sent(1).body).toEqual({ name: "all", scope: "write" });
+  });
+
+  it("offers only actions the API has", () => {
+    const offered: string[] = [...TOKEN_ACTIONS.read, ...TOKEN_ACTIONS.write];
+    expect(offered.filter((a) => !(a in ACTIONS))).toEqual([]);
   });
 
   it("revokes by id", async () => {

@@ -188,6 +188,28 @@ describe("bulk load off the main thread", () => {
     expect(() => checkFtsIntegrity(file, "r")).not.toThrow();
   });
 
+  it("indexes a French resource's parts on that thread in French", async () => {
+    await engine.createResource({ id: "fr", name: "fr", description: "", private: false, language: "french" }, [{ id: "t", type: "text" }, { id: "ok", type: "bool" }]);
+    let release = async () => {};
+    await engine.transaction(async (tx) => {
+      const bulk = await tx.bulkLoad("fr", ["t", "ok"]);
+      const load = bulk.offThread!();
+      release = load.release;
+      const sink = await openBulkSink(load.sink);
+      sink.append(Array.from({ length: 300 }, (_, i) => [i % 3 ? "un cheval" : "L'élève", i % 2 ? "true" : "false"]));
+      expect(await load.take(sink.seal()!)).toBe(300);
+      sink.close();
+      expect(await bulk.finish()).toBe(300);
+    });
+    await release();
+    // The view the index is checked against reads French too: the adopted index agrees with it.
+    expect(() => checkFtsIntegrity(file, "fr")).not.toThrow();
+    const r = (await engine.getResource("fr"))!;
+    const find = async (q: string) => (await engine.search(r, { ...all, columns: ["_id"], fts: [{ field: null, tree: parsePlain(q, "french"), rank: "rank" }], limit: 0 })).total;
+    expect(await find("chevaux")).toBe(200);
+    expect(await find("eleve")).toBe(100);
+  });
+
   it("refuses a part out of order, and a bad value with its row and field", async () => {
     await expect(
       engine.transaction(async (tx) => {

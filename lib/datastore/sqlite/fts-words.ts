@@ -53,8 +53,26 @@ export function lexeme(token: string, language: string): string | null {
   return out;
 }
 
+/** Short values read before, per language: a column of categories repeats whole values. */
+const VALUES = new Map<string, Map<string, string>>();
+const MEMO_VALUES = 20_000;
+const SHORT_VALUE = 64;
+
 /** Text as a non-english index reads it: its lexemes, space-separated. */
 export function indexWords(text: string, language: string): string {
+  if (text.length > SHORT_VALUE) return lexemesOf(text, language);
+  let memo = VALUES.get(language);
+  if (!memo) VALUES.set(language, (memo = new Map()));
+  let out = memo.get(text);
+  if (out === undefined) {
+    out = lexemesOf(text, language);
+    if (memo.size >= MEMO_VALUES) memo.clear();
+    memo.set(text, out);
+  }
+  return out;
+}
+
+function lexemesOf(text: string, language: string): string {
   let out = "";
   for (const token of text.split(TOKEN_BREAK)) {
     if (token === "") continue;
