@@ -1,14 +1,14 @@
 // datastore_search_all (extension): one full-text question (`q`, `plain`, `language` as
 // datastore_search takes them) over every resource the caller may read, each searched as
 // datastore_search searches it (the same authorization and read path: the read workers or the
-// read pool), several at a time. Resources with matches come back best first (most matches),
+// read pool), several at a time, a table of millions of rows in parts. Resources with matches come back best first (most matches),
 // each with its total and its first `limit` records; what `budget_ms` left unsearched is named
 // in `not_searched`, with `partial: true`.
 import { canRead, hasScope, readResource, requireRead, type ActionContext } from "../context";
 import type { Resource } from "../engine";
 import { DatastoreError, ErrorBag } from "../errors";
 import { encodeRecords, type ColumnInfo } from "../formats";
-import { bindSearch, parseSearchParams } from "../search-query";
+import { bindSearch, parseSearchParams, type SearchParams } from "../search-query";
 import { asInt, isUnset, type Params } from "../validate";
 
 const KNOWN = new Set(["q", "plain", "language", "limit", "budget_ms"]);
@@ -19,6 +19,10 @@ const DEFAULT_BUDGET_MS = 5000;
 const MAX_BUDGET_MS = 60_000;
 /** Searches at once: enough to keep every read worker (or pooled connection) busy. */
 const AT_ONCE = 4;
+/** Rows from which one table is searched in PARTS ranges of `_id` side by side (a word's exact
+ *  total over millions of rows takes seconds, and would be most of the whole answer's time). */
+const SPLIT_ROWS = 1_000_000;
+const PARTS = 2;
 /** Catalog rows read per step while listing the resources to search. */
 const CATALOG_PAGE = 1000;
 
@@ -44,21 +48,11 @@ export async function datastoreSearchAll(ctx: ActionContext, params: Params) {
   const notSearched = new Set(resources.map((r) => r.id));
   let next = 0;
   const searchOne = async (r: Resource) => {
-    const found = await readResource(
-      ctx,
-      r.id,
-      (res) => {
-        requireRead(ctx, res, "datastore_search_all");
-        return bindSearch(res, p);
-      },
-      async (res, bound) => {
-        const out = await ctx.engine.search(res, { ...bound.query, includeTotal: true });
-        const records = JSON.parse(new TextDecoder().decode(encodeRecords("objects", bound.columns as ColumnInfo[], out.rows))) as unknown[];
-        return { resource_id: res.id, name: res.name, total: out.total ?? records.length, records };
-      },
-    );
+    const parts = r.rowCount >= SPLIT_ROWS ? idRanges(r.rowCount) : [undefined];
+    const found = await Promise.all(parts.map((range) => searchPart(ctx, r.id, range ? { ...p, filters: { _id: range } } : p)));
     notSearched.delete(r.id);
-    if (found.total > 0) results.push(found);
+    const total = found.reduce((n, f) => n + f.total, 0);
+    if (total > 0) results.push({ resource_id: found[0].id, name: found[0].name, total, records: found.flatMap((f) => f.records).slice(0, limit) });
   };
   const worker = async () => {
     while (next < resources.length && performance.now() < deadline) {
@@ -86,6 +80,30 @@ export async function datastoreSearchAll(ctx: ActionContext, params: Params) {
   const answered = [...results].sort((a, b) => b.total - a.total || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const unsearched = resources.filter((r) => notSearched.has(r.id)).map((r) => r.id);
   return { q: params.q, results: answered, partial: unsearched.length > 0, not_searched: unsearched };
+}
+
+/** One search of one resource, as datastore_search reads it. */
+function searchPart(ctx: ActionContext, id: string, p: SearchParams) {
+  return readResource(
+    ctx,
+    id,
+    (res) => {
+      requireRead(ctx, res, "datastore_search_all");
+      return bindSearch(res, p);
+    },
+    async (res, bound) => {
+      const out = await ctx.engine.search(res, { ...bound.query, includeTotal: true });
+      const records = JSON.parse(new TextDecoder().decode(encodeRecords("objects", bound.columns as ColumnInfo[], out.rows))) as unknown[];
+      return { id: res.id, name: res.name, total: out.total ?? records.length, records };
+    },
+  );
+}
+
+/** PARTS ranges of `_id` that together hold every id, of about as many rows each (ids start at
+ *  1; the last range is open, so ids past the row count, after deletes, are in it too). */
+export function idRanges(rows: number): Record<string, number>[] {
+  const step = Math.ceil(rows / PARTS);
+  return Array.from({ length: PARTS }, (_, i) => ({ ...(i > 0 ? { gte: i * step + 1 } : {}), ...(i < PARTS - 1 ? { lt: (i + 1) * step + 1 } : {}) }));
 }
 
 /** Every resource with a table the caller may read, by name (the catalog, a page at a time). */
