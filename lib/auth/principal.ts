@@ -14,4 +14,7 @@ export interface Principal {
   resources?: string[];
   /** A token limited to these actions calls no other; absent: every one its scope allows. */
   actions?: string[];
+  /** The token's own request budget (lib/http/rate-limit.ts): requests a minute, 0 none;
+   *  absent: the default. */
+  ratePerMinute?: number;
 }

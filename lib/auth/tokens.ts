@@ -18,12 +18,15 @@ export interface TokenInfo {
   resources: string[] | null;
   /** The actions it is limited to; null: every one its scope allows. */
   actions: string[] | null;
+  /** Its own request budget, requests a minute (0: none); null: DATASTORE_RATE_TOKEN's. */
+  rate_per_minute: number | null;
 }
 
 /** What a new token is limited to (lists already checked: ids that exist, actions known). */
 export interface TokenLimits {
   resources?: string[];
   actions?: string[];
+  ratePerMinute?: number | null;
 }
 
 function hash(secret: string): string {
@@ -40,6 +43,7 @@ function info(t: TokenRecord): TokenInfo {
     last_access: t.lastUsed,
     resources: t.resources,
     actions: t.actions,
+    rate_per_minute: t.ratePerMinute,
   };
 }
 
@@ -67,6 +71,7 @@ export class TokenStore {
       lastUsed: null,
       resources: limits.resources ?? null,
       actions: limits.actions ?? null,
+      ratePerMinute: limits.ratePerMinute ?? null,
     };
     await this.storage.insert(record);
     return { ...info(record), token: secret };
@@ -107,6 +112,7 @@ export class TokenStore {
       name: t.name,
       ...(t.resources ? { resources: t.resources } : {}),
       ...(t.actions ? { actions: t.actions } : {}),
+      ...(t.ratePerMinute !== null ? { ratePerMinute: t.ratePerMinute } : {}),
     };
   }
 }

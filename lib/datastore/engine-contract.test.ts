@@ -395,7 +395,7 @@ describe.each(ENGINES)("engine contract: $name", ({ name, open }) => {
     });
 
     it("store tokens by hash: insert, find, touch, list, remove", async () => {
-      const t = { id: "t1", name: "ci", scope: "write" as const, hash: "h1", created: "2026-01-01T00:00:00Z", expires: null, lastUsed: null, resources: ["r1", "r 2"], actions: ["datastore_upsert"] };
+      const t = { id: "t1", name: "ci", scope: "write" as const, hash: "h1", created: "2026-01-01T00:00:00Z", expires: null, lastUsed: null, resources: ["r1", "r 2"], actions: ["datastore_upsert"], ratePerMinute: 90 };
       await engine.tokens.insert(t);
       expect(await engine.tokens.findByHash("h1")).toEqual(t);
       await engine.tokens.touch("t1", "2026-02-01T00:00:00Z");

@@ -372,6 +372,9 @@ export interface TokenRecord {
   resources: string[] | null;
   /** The actions it may call; null: every one its scope allows. */
   actions: string[] | null;
+  /** Requests a minute an admin gave it (lib/http/rate-limit.ts); null: DATASTORE_RATE_TOKEN's;
+   *  0: none. */
+  ratePerMinute: number | null;
 }
 
 /** Where tokens are kept; lib/auth/tokens.ts holds the rules (hashing, expiry). */
@@ -383,6 +386,8 @@ export interface TokenStorage {
   remove(idOrHash: string): Promise<boolean>;
   /** Records a use; best effort (a busy database must not fail a read). */
   touch(id: string, at: string): Promise<void>;
+  /** Sets a token's own request budget (null: the default); returns whether it exists. */
+  setRate(id: string, ratePerMinute: number | null): Promise<boolean>;
 }
 
 /** One write as the audit trail keeps it (lib/datastore/audit.ts holds the rules). */

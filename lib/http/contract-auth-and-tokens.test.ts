@@ -99,6 +99,7 @@ describe("api_token_create", () => {
       last_access: null,
       resources: null,
       actions: null,
+      rate_per_minute: null,
     });
     const listed = ok(await admin("api_token_list")).find((x: { id: string }) => x.id === r.id);
     expect(listed).not.toHaveProperty("token");

@@ -44,6 +44,7 @@ const PARAMS: Record<string, Trial> = {
   api_token_create: { params: (t) => ({ name: "wider", scope: "write", resources: [t.ref] }) },
   api_token_list: { params: () => ({}) },
   api_token_revoke: { params: (t) => ({ jti: t.token }) },
+  api_token_patch: { params: (t) => ({ id: t.token, rate_per_minute: 0 }) },
   datastore_whoami: { params: () => ({}), lists: true },
   datastore_audit_list: { params: (t) => ({ resource_id: t.ref }) },
   datastore_view_create: { params: (t) => ({ resource_id: t.ref, name: "mine now" }) },

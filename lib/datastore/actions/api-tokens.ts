@@ -3,6 +3,7 @@
 import { SCOPES, type Scope } from "../../auth/principal";
 import { TokenStore } from "../../auth/tokens";
 import { recordWrite } from "../audit";
+import { ratePerMinute } from "./api-token-patch";
 import { requireScope, type ActionContext } from "../context";
 import { DatastoreError, ErrorBag } from "../errors";
 import { asInt, asList, isUnset, type Params } from "../validate";
@@ -33,6 +34,7 @@ export async function apiTokenCreate(ctx: ActionContext, params: Params, known: 
   if (expires && Number.isNaN(expires.getTime())) bag.add("expires_in", "expiry is too far in the future");
   const resources = names(params.resources, "resources", bag);
   const actions = names(params.actions, "actions", bag);
+  const rate = isUnset(params.rate_per_minute) ? null : ratePerMinute(params.rate_per_minute, bag);
   const unknownActions = (actions ?? []).filter((a) => !known.includes(a));
   if (unknownActions.length) bag.add("actions", `Unknown action: ${unknownActions.join(", ")}`);
   // An admin token manages tokens and reads every resource's audit: nothing one resource bounds.
@@ -49,7 +51,7 @@ export async function apiTokenCreate(ctx: ActionContext, params: Params, known: 
       else if (!ids.includes(r.id)) ids.push(r.id);
     }
     bag.throwIfAny();
-    const created = await new TokenStore(tx.tokens).create(params.name as string, scope, expires, { resources: resources && ids, actions });
+    const created = await new TokenStore(tx.tokens).create(params.name as string, scope, expires, { resources: resources && ids, actions, ratePerMinute: rate });
     await recordWrite(tx, ctx.user, { action: "api_token_create", resourceId: null, detail: { token: created.name, id: created.id, scope, resources: created.resources, actions: created.actions } });
     return created;
   });

@@ -2,6 +2,7 @@
 // (CKAN: only read actions accept GET; everything else is POST-only).
 import { requireAction, type ActionContext } from "../context";
 import type { Params } from "../validate";
+import { apiTokenPatch } from "./api-token-patch";
 import { apiTokenCreate, apiTokenList, apiTokenRevoke, datastoreWhoami } from "./api-tokens";
 import { datastoreAggregate } from "./datastore-aggregate";
 import { datastoreAuditList } from "./datastore-audit";
@@ -47,6 +48,7 @@ export const ACTIONS: Record<string, Action> = {
   api_token_create: { run: (ctx, params) => apiTokenCreate(ctx, params, Object.keys(ACTIONS)), read: false },
   api_token_list: { run: apiTokenList, read: true },
   api_token_revoke: { run: apiTokenRevoke, read: false },
+  api_token_patch: { run: apiTokenPatch, read: false },
   datastore_whoami: { run: datastoreWhoami, read: true },
   datastore_view_create: { run: datastoreViewCreate, read: false },
   datastore_view_show: { run: datastoreViewShow, read: true },

@@ -333,7 +333,7 @@ describe.skipIf(!url)("PostgreSQL engine", () => {
   });
 
   it("stores tokens", async () => {
-    const t = { id: "t1", name: "n", scope: "read" as const, hash: "h1", created: "2024-01-01T00:00:00", expires: null, lastUsed: null, resources: null, actions: null };
+    const t = { id: "t1", name: "n", scope: "read" as const, hash: "h1", created: "2024-01-01T00:00:00", expires: null, lastUsed: null, resources: null, actions: null, ratePerMinute: null };
     await engine.tokens.insert(t);
     await engine.tokens.touch("t1", "2024-02-02T00:00:00");
     expect(await engine.tokens.findByHash("h1")).toEqual({ ...t, lastUsed: "2024-02-02T00:00:00" });

@@ -153,6 +153,7 @@ export class PostgresEngine implements DatastoreEngine {
       findByHash: (h) => this.guard(() => tokens.findByHash(h)),
       remove: (x) => this.guard(() => tokens.remove(x)),
       touch: (id, at) => tokens.touch(id, at),
+      setRate: (id, rate) => this.guard(() => tokens.setRate(id, rate)),
     };
     this.views = pgViews(tx?.client ?? shared.primary, (fn) => this.guard(fn));
     this.audit = pgAudit(tx?.client ?? shared.primary, (fn) => this.guard(fn));

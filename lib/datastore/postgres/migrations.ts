@@ -6,7 +6,7 @@ import type pg from "pg";
 import { ALIASES_AND_TOKENS } from "../catalog-tables";
 import { auditTable } from "../audit-row";
 import { DatastoreUnavailable } from "../errors";
-import { TOKEN_LIMITS } from "../token-row";
+import { TOKEN_LIMITS, TOKEN_RATE } from "../token-row";
 import { VIEWS_TABLE } from "../view-row";
 import { quoteIdent } from "./resource";
 import { CATALOG_WORDS } from "./catalog-search";
@@ -112,6 +112,8 @@ const MIGRATIONS: string[] = [
       INSERT INTO datastore_versions (resource_id, version, at, kind, id_to) VALUES (r.id, r.version, r.modified || '.000Z', 'baseline', last);
     END LOOP;
   END $ds$;`,
+  // A token's own request budget, given by an admin (api_token_patch; lib/http/rate-limit.ts).
+  TOKEN_RATE,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

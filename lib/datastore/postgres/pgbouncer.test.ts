@@ -92,7 +92,7 @@ describe.skipIf(!!unavailable)("the PostgreSQL engine through PgBouncer", () => 
       let dumped = 0;
       for await (const chunk of A.iterate((await A.getResource("r"))!, query({ sort: [{ field: "v", desc: true, nullsFirst: false }], limit: 20_000 }))) dumped += chunk.length;
       expect(dumped).toBe(12_001);
-      const token: TokenRecord = { id: randomBytes(4).toString("hex"), name: "t", scope: "read", hash: randomBytes(16).toString("hex"), created: "2026-01-01T00:00:00", expires: null, lastUsed: null, resources: null, actions: null };
+      const token: TokenRecord = { id: randomBytes(4).toString("hex"), name: "t", scope: "read", hash: randomBytes(16).toString("hex"), created: "2026-01-01T00:00:00", expires: null, lastUsed: null, resources: null, actions: null, ratePerMinute: null };
       await A.tokens.insert(token);
       expect(await B.tokens.findByHash(token.hash)).toMatchObject({ id: token.id });
       // Three slow sorted pages: the index is built CONCURRENTLY on a connection of its own.

@@ -12,7 +12,7 @@ import type { Queryable } from "./resource";
 export function pgTokens(db: Queryable, pool: pg.Pool): TokenStorage {
   return {
     insert: async (t) => {
-      await db.query(`INSERT INTO api_tokens (${TOKEN_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, tokenValues(t));
+      await db.query(`INSERT INTO api_tokens (${TOKEN_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`, tokenValues(t));
     },
     list: async () => (await db.query<TokenRow>(`SELECT * FROM api_tokens ORDER BY created COLLATE "C", id COLLATE "C"`)).rows.map(tokenRecord),
     findByHash: async (hash) => {
@@ -20,6 +20,7 @@ export function pgTokens(db: Queryable, pool: pg.Pool): TokenStorage {
       const { rows } = await db.query<TokenRow>("SELECT * FROM api_tokens WHERE token_hash = $1", [hash]);
       return rows[0] && tokenRecord(rows[0]);
     },
+    setRate: async (id, rate) => !id.includes("\u0000") && ((await db.query("UPDATE api_tokens SET rate_per_minute = $1 WHERE id = $2", [rate, id])).rowCount ?? 0) > 0,
     remove: async (idOrHash) => !idOrHash.includes("\u0000") && ((await db.query("DELETE FROM api_tokens WHERE id = $1 OR token_hash = $1", [idOrHash])).rowCount ?? 0) > 0,
     touch: async (id, at) => {
       try {

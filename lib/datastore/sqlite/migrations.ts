@@ -3,7 +3,7 @@
 import { ALIASES_AND_TOKENS } from "../catalog-tables";
 import { auditTable } from "../audit-row";
 import { DatastoreUnavailable } from "../errors";
-import { TOKEN_LIMITS } from "../token-row";
+import { TOKEN_LIMITS, TOKEN_RATE } from "../token-row";
 import { VIEWS_TABLE } from "../view-row";
 import type { StoredField } from "./catalog";
 import type { Conn } from "./connection";
@@ -76,6 +76,8 @@ const MIGRATIONS: (string | ((c: Conn) => void))[] = [
       log.run(r.id, r.version, `${r.modified}.000Z`, last);
     }
   },
+  // A token's own request budget, given by an admin (api_token_patch; lib/http/rate-limit.ts).
+  TOKEN_RATE,
 ];
 
 const SCHEMA_VERSION = MIGRATIONS.length;

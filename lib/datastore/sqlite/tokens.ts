@@ -10,13 +10,14 @@ export function sqliteTokens(c: Conn, write: <T>(fn: () => T) => Promise<T>, bus
   return {
     insert: (t) =>
       write(() => {
-        c.db.prepare(`INSERT INTO api_tokens (${TOKEN_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(...tokenValues(t));
+        c.db.prepare(`INSERT INTO api_tokens (${TOKEN_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(...tokenValues(t));
       }),
     list: async () => (c.db.prepare("SELECT * FROM api_tokens ORDER BY created, id").all() as TokenRow[]).map(tokenRecord),
     findByHash: async (hash) => {
       const row = c.cache.get("SELECT * FROM api_tokens WHERE token_hash = ?").get(hash) as TokenRow | undefined;
       return row && tokenRecord(row);
     },
+    setRate: (id, rate) => write(() => c.db.prepare("UPDATE api_tokens SET rate_per_minute = ? WHERE id = ?").run(rate, id).changes > 0),
     remove: (idOrHash) => write(() => c.db.prepare("DELETE FROM api_tokens WHERE id = ? OR token_hash = ?").run(idOrHash, idOrHash).changes > 0),
     touch: async (id, at) => {
       if (busy()) return;
