@@ -112,6 +112,11 @@ export const config = {
   get auditDays(): number {
     return intEnv("DATASTORE_AUDIT_DAYS", 0);
   },
+  /** Days of history kept (issue 27): older row images are removed in the background; 0 or
+   *  unset: everything is kept. */
+  get historyDays(): number {
+    return intEnv("DATASTORE_HISTORY_DAYS", 0);
+  },
   get pageCacheMb(): number {
     return intEnv("DATASTORE_PAGE_CACHE_MB", 32);
   },

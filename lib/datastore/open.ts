@@ -4,6 +4,7 @@
 // DATASTORE_DATABASE_URL selects PostgreSQL (postgres/), else SQLite (sqlite/).
 import { config } from "../config";
 import { keepAudit } from "./audit-retention";
+import { keepHistory } from "./history-retention";
 import type { DatastoreEngine } from "./engine";
 import type { ReadLimits } from "./read-limits";
 import type { FullTextMode } from "./postgres/bulk-load";
@@ -38,11 +39,14 @@ export interface EngineOptions {
   pageCacheBytes?: number;
   /** Days the audit trail is kept (0: for ever); default DATASTORE_AUDIT_DAYS. */
   auditDays?: number;
+  /** Days of history kept (0: everything); default DATASTORE_HISTORY_DAYS. */
+  historyDays?: number;
 }
 
 export async function openEngine(options: EngineOptions = {}): Promise<DatastoreEngine> {
   const engine = await openChosen(options);
   keepAudit(engine, options.auditDays ?? config.auditDays);
+  keepHistory(engine, options.historyDays ?? config.historyDays);
   return engine;
 }
 

@@ -8,6 +8,7 @@ import type { ChangesPage, HistorySize, HistoryState, RowChange, RowImage, Searc
 import { fromStorage, sqliteType, storedAsIs, toStorage, type Stored } from "../types";
 import type { Internal, StoredField } from "./catalog";
 import type { Conn } from "./connection";
+import { DatastoreError } from "../errors";
 import { quoteIdent as q } from "./sql";
 
 export function histTable(table: string): string {
@@ -136,6 +137,8 @@ const MAX_VIEWS = 16;
 export function atVersion(c: Conn, r: Internal, query: SearchQuery): Internal {
   const v = query.asOf;
   if (v === undefined) return r;
+  // The full-text index holds today's rows only: a past row's words are not in it.
+  if (query.fts.length) throw DatastoreError.field("as_of", "q (full text) cannot be combined with as_of on this store (SQLite): filter instead, or search the current version");
   const name = `${r.table}@${v}@${r.version}`;
   let made = views.get(c);
   if (!made) views.set(c, (made = []));

@@ -1,0 +1,154 @@
+// History (issue 27) through the action API: datastore_info's version, search and dump as_of,
+// datastore_record_history, datastore_changes with its cursor, and their refusals (409, 404).
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { call, freshDb, isPostgres, send } from "../test/api";
+import { admin, fails, notFound, ok, token } from "../test/contract";
+
+let R: string;
+let writer: string;
+const versions: number[] = [];
+
+beforeAll(async () => {
+  freshDb();
+  writer = await token("write", { name: "etl" });
+});
+
+const info = async (id = R) => ok(await admin("datastore_info", { resource_id: id })).meta;
+
+/** Creates [a 1, b 2, c 3], then b := 20 by token "etl", then deletes c: versions[0..2]. */
+beforeEach(async () => {
+  R = ok(
+    await admin("datastore_create", {
+      resource: { name: "h" },
+      fields: [
+        { id: "k", type: "text" },
+        { id: "n", type: "int4" },
+      ],
+      primary_key: "k",
+      records: [
+        { k: "a", n: 1 },
+        { k: "b", n: 2 },
+        { k: "c", n: 3 },
+      ],
+    }),
+  ).resource_id;
+  versions.length = 0;
+  versions.push((await info()).version);
+  ok(await call("datastore_upsert", { resource_id: R, records: [{ k: "b", n: 20 }] }, { token: writer }));
+  versions.push((await info()).version);
+  ok(await admin("datastore_records_delete", { resource_id: R, filters: { k: "c" } }));
+  versions.push((await info()).version);
+});
+
+const rows = async (params: Record<string, unknown>) => ok(await call("datastore_search", { resource_id: R, fields: "k,n", sort: "k", ...params }), "datastore_search");
+
+describe("versions", () => {
+  it("datastore_info: the version grows with each write, with its time and what history keeps", async () => {
+    expect(versions[1]).toBeGreaterThan(versions[0]);
+    expect(versions[2]).toBeGreaterThan(versions[1]);
+    const meta = await info();
+    expect(meta).toMatchObject({ version: versions[2], last_modified: expect.stringMatching(/^\d{4}-\d\d-\d\dT[\d:.]+Z$/) });
+    expect(meta.history).toEqual({ enabled: true, versions: expect.any(Number), rows: 2, bytes: expect.any(Number), oldest_version: expect.any(Number) });
+  });
+});
+
+describe("datastore_search as_of", () => {
+  it("answers the rows as they were, with filters, totals and the version it read", async () => {
+    const past = await rows({ as_of: versions[0] });
+    expect(past.records).toEqual([
+      { k: "a", n: 1 },
+      { k: "b", n: 2 },
+      { k: "c", n: 3 },
+    ]);
+    expect(past.total).toBe(3);
+    expect(past.as_of).toEqual({ version: versions[0], time: expect.stringMatching(/Z$/) });
+    expect((await rows({ as_of: versions[1], filters: { n: 20 } })).records).toEqual([{ k: "b", n: 20 }]);
+    expect((await rows({ as_of: versions[1], offset: 1, limit: 1 })).records).toEqual([{ k: "b", n: 20 }]);
+    // A time reads the newest version written at or before it; the current version as today.
+    expect((await rows({ as_of: "2999-01-01T00:00:00Z" })).as_of.version).toBe(versions[2]);
+    expect((await rows({ as_of: String(versions[2]) })).records).toEqual([
+      { k: "a", n: 1 },
+      { k: "b", n: 20 },
+    ]);
+    expect("as_of" in (await rows({}))).toBe(false);
+  });
+
+  it("refuses with 409 a bad value, a version not yet written, and a time before the resource", async () => {
+    fails(await call("datastore_search", { resource_id: R, as_of: "last week" }), 409, { as_of: [expect.stringMatching(/version number or an ISO 8601 time/)] });
+    fails(await call("datastore_search", { resource_id: R, as_of: versions[2] + 5 }), 409, { as_of: [expect.stringMatching(/after the current version/)] });
+    fails(await call("datastore_search", { resource_id: R, as_of: "2000-01-01" }), 409, { as_of: [expect.stringMatching(/before the resource existed/)] });
+  });
+
+  it("the dump takes as_of too", async () => {
+    const res = await send(`/datastore/dump/${R}?as_of=${versions[0]}&fields=k,n`);
+    expect(res.status).toBe(200);
+    expect(res.text.trim().split(/\r?\n/)).toEqual(["k,n", "a,1", "b,2", "c,3"]);
+  });
+
+  it("history: false keeps only the current version readable", async () => {
+    const S = ok(await admin("datastore_create", { resource: { name: "scratch" }, history: false, fields: [{ id: "n", type: "int4" }], records: [{ n: 1 }] })).resource_id;
+    ok(await admin("datastore_upsert", { resource_id: S, method: "insert", records: [{ n: 2 }] }));
+    const meta = await info(S);
+    expect(meta.history).toMatchObject({ enabled: false, rows: 0, oldest_version: meta.version });
+    fails(await call("datastore_search", { resource_id: S, as_of: meta.version - 1 }), 409, { as_of: [expect.stringMatching(/keeps no history/)] });
+  });
+});
+
+describe("datastore_record_history", () => {
+  it("lists a record's versions oldest first, by key or _id: when, which token, what changed", async () => {
+    const byKey = ok(await call("datastore_record_history", { resource_id: R, key: { k: "b" } }), "datastore_record_history");
+    expect(byKey).toEqual({
+      resource_id: R,
+      _id: 2,
+      versions: [
+        { version: versions[0], time: expect.any(String), kind: "insert", token: "DATASTORE_ADMIN_TOKEN", record: { _id: 2, k: "b", n: 2 }, changed: { k: { old: null, new: "b" }, n: { old: null, new: 2 } } },
+        { version: versions[1], time: expect.any(String), kind: "update", token: "etl", record: { _id: 2, k: "b", n: 20 }, changed: { n: { old: 2, new: 20 } } },
+      ],
+    });
+    const deleted = ok(await call("datastore_record_history", { resource_id: R, _id: 3 }));
+    expect(deleted.versions.map((v: { kind: string; record: unknown }) => [v.kind, v.record])).toEqual([
+      ["insert", { _id: 3, k: "c", n: 3 }],
+      ["delete", null],
+    ]);
+  });
+
+  it("answers 404 for a record it never had, 409 without _id or the whole key", async () => {
+    notFound(await call("datastore_record_history", { resource_id: R, _id: 99 }));
+    fails(await call("datastore_record_history", { resource_id: R }), 409, { key: [expect.any(String)] });
+    fails(await call("datastore_record_history", { resource_id: R, key: { n: 1 } }), 409, { key: [expect.stringMatching(/primary key/)] });
+  });
+});
+
+describe("datastore_changes", () => {
+  it("lists every change after a version, paged by its cursor, with the count of rows that differ", async () => {
+    const all = ok(await call("datastore_changes", { resource_id: R, since: versions[0] }), "datastore_changes");
+    expect(all).toMatchObject({ resource_id: R, since: versions[0], version: versions[2], total: 2, records_changed: 2, next_page: null });
+    expect(all.changes).toEqual([
+      { version: versions[1], time: expect.any(String), kind: "update", token: "etl", _id: 2, record: { _id: 2, k: "b", n: 20 }, old: { _id: 2, k: "b", n: 2 }, changed: ["n"] },
+      { version: versions[2], time: expect.any(String), kind: "delete", token: "DATASTORE_ADMIN_TOKEN", _id: 3, record: null, old: { _id: 3, k: "c", n: 3 }, changed: ["k", "n"] },
+    ]);
+    const first = ok(await call("datastore_changes", { resource_id: R, since: versions[0], limit: 1 }));
+    expect(first.changes.map((c: { _id: number }) => c._id)).toEqual([2]);
+    expect(first._links.next).toContain("next_page=");
+    const second = ok(await call("datastore_changes", { resource_id: R, since: versions[0], limit: 1, next_page: first.next_page }));
+    expect(second.changes.map((c: { _id: number }) => c._id)).toEqual([3]);
+    const counted = ok(await call("datastore_changes", { resource_id: R, since: versions[0], limit: 0 }, { method: "GET" }));
+    expect(counted).toMatchObject({ changes: [], records_changed: 2, next_page: null });
+    // Inserts since the resource's creation version are changes too.
+    expect(ok(await call("datastore_changes", { resource_id: R, since: versions[0] - 1, limit: 0 })).total).toBeGreaterThanOrEqual(4);
+  });
+
+  it("refuses with 409 a missing since and a cursor it did not give", async () => {
+    fails(await call("datastore_changes", { resource_id: R }), 409, { since: [expect.any(String)] });
+    fails(await call("datastore_changes", { resource_id: R, since: versions[0], next_page: "nope" }), 409, { next_page: [expect.any(String)] });
+  });
+});
+
+describe("full text as_of", () => {
+  it.runIf(isPostgres)("reads q against the rows as they were (PostgreSQL)", async () => {
+    expect((await rows({ as_of: versions[0], q: "c" })).records).toEqual([{ k: "c", n: 3 }]);
+  });
+  it.skipIf(isPostgres)("is refused on SQLite, whose full-text index holds today's rows only", async () => {
+    fails(await call("datastore_search", { resource_id: R, as_of: versions[0], q: "c" }), 409, { as_of: [expect.stringMatching(/q \(full text\)/)] });
+  });
+});

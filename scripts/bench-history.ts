@@ -1,0 +1,152 @@
+// The bench's "history" scenario (issue 27): its four goals on the 3M-row flights table, each
+// beside the same work without history, on two copies of data/bench/bench.db (the shared file
+// is never written): one with the resource's history off (history: false), one with it on.
+//   - upserting 300,000 existing rows (10%, every tenth _id) in batches of 1,000 through
+//     datastore_upsert: rows a second, history on against off (goal: at least 80%);
+//   - the file after them (checkpointed): on against off (goal: at most 1.3x);
+//   - searches at the current version (first page with its total; origin=SEA with its total):
+//     medians on both copies (goal: within 5%);
+//   - the same searches as_of the version before the upserts: median against the current one's
+//     (goal: at most 2x).
+// Kept answers off (DATASTORE_PAGE_CACHE_MB 0): every search is read.
+// `npm run bench -- --only history` (or npx tsx scripts/bench-history.ts [--db FILE]).
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { TokenStore } from "../lib/auth/tokens";
+import { ACTIONS } from "../lib/datastore/actions";
+import type { ActionContext } from "../lib/datastore/context";
+import type { DatastoreEngine } from "../lib/datastore/engine";
+import { openEngine } from "../lib/datastore/open";
+
+const RESOURCE = "flights-3m";
+const BATCHES = Number(process.env.BENCH_HISTORY_BATCHES ?? 300);
+const BATCH = 1000;
+const RUNS = 11;
+
+const SEARCHES: { name: string; body: Record<string, unknown> }[] = [
+  { name: "first page + total", body: { limit: 100 } },
+  { name: "origin=SEA + total", body: { filters: { origin: "SEA" }, limit: 100 } },
+  { name: "delay 60 to 120, page 5", body: { filters: { delay: { gte: 60, lte: 120 } }, limit: 100, offset: 400, include_total: false } },
+];
+
+interface Side {
+  upsertMs: number;
+  rowsPerSecond: number;
+  bytes: number;
+  search: Record<string, number>;
+  asOf?: Record<string, number>;
+  history?: unknown;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+function context(engine: DatastoreEngine): ActionContext {
+  return { engine: engine.forClient("bench", { tokenId: null, tokenName: "bench" }), tokens: new TokenStore(engine.tokens), user: { scope: "admin", name: "bench" } };
+}
+
+async function medianMs(ctx: ActionContext, body: Record<string, unknown>): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i <= RUNS; i++) {
+    const t = performance.now();
+    await ACTIONS.datastore_search.run(ctx, { resource_id: RESOURCE, ...body });
+    if (i > 0) times.push(performance.now() - t); // the first warms the caches
+  }
+  return median(times);
+}
+
+function fileBytes(file: string): number {
+  const db = new Database(file);
+  db.pragma("wal_checkpoint(TRUNCATE)");
+  db.close();
+  return fs.statSync(file).size;
+}
+
+/** A copy of the bench table migrated to this build's schema (once: a migration may rebuild
+ *  its full-text index), which each side copies again. */
+async function migratedCopy(source: string): Promise<string> {
+  const base = path.join(os.tmpdir(), "bench-history-base.db");
+  const stamp = `${base}.from`;
+  const from = `${source} ${fs.statSync(source).mtimeMs}`;
+  if (fs.existsSync(base) && fs.existsSync(stamp) && fs.readFileSync(stamp, "utf8") === from) return base;
+  fs.copyFileSync(source, base);
+  await (await openEngine({ file: base })).close();
+  fileBytes(base);
+  fs.writeFileSync(stamp, from);
+  return base;
+}
+
+async function side(source: string, history: boolean): Promise<Side> {
+  const file = path.join(os.tmpdir(), `bench-history-${history ? "on" : "off"}.db`);
+  for (const suffix of ["", "-wal", "-shm"]) fs.rmSync(file + suffix, { force: true });
+  fs.copyFileSync(source, file);
+  // The resource's history set as datastore_create would have.
+  const raw = new Database(file);
+  raw.prepare("UPDATE datastore_resources SET history = ?, history_from = version WHERE id = ?").run(history ? 1 : 0, RESOURCE);
+  raw.close();
+
+  let engine = await openEngine({ file, pageCacheBytes: 0 });
+  let ctx = context(engine);
+  const r = (await engine.getResource(RESOURCE))!;
+  const before = (await engine.historyState(r)).version;
+  const t = performance.now();
+  for (let b = 0; b < BATCHES; b++) {
+    const records = Array.from({ length: BATCH }, (_, i) => {
+      const id = (b * BATCH + i) * 10 + 1;
+      return { _id: id, delay: (id % 97) - 20 };
+    });
+    await ACTIONS.datastore_upsert.run(ctx, { resource_id: RESOURCE, records });
+  }
+  const upsertMs = performance.now() - t;
+  await engine.close();
+  const bytes = fileBytes(file);
+
+  engine = await openEngine({ file, pageCacheBytes: 0 });
+  ctx = context(engine);
+  const out: Side = { upsertMs, rowsPerSecond: (BATCHES * BATCH) / (upsertMs / 1000), bytes, search: {} };
+  for (const s of SEARCHES) out.search[s.name] = await medianMs(ctx, s.body);
+  if (history) {
+    out.asOf = {};
+    for (const s of SEARCHES) out.asOf[s.name] = await medianMs(ctx, { ...s.body, as_of: before });
+    out.history = ((await ACTIONS.datastore_info.run(ctx, { resource_id: RESOURCE })) as { meta: { history: unknown } }).meta.history;
+  }
+  await engine.close();
+  for (const suffix of ["", "-wal", "-shm"]) fs.rmSync(file + suffix, { force: true });
+  return out;
+}
+
+export function formatHistory(f: { off: Side; on: Side }): string[] {
+  const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
+  const lines = [
+    `upsert 300,000 rows (batches of ${BATCH}): history off ${f.off.rowsPerSecond.toFixed(0)} rows/s, on ${f.on.rowsPerSecond.toFixed(0)} rows/s = ${pct(f.on.rowsPerSecond / f.off.rowsPerSecond)} (goal >= 80%)`,
+    `file after: off ${(f.off.bytes / 2 ** 20).toFixed(0)} MB, on ${(f.on.bytes / 2 ** 20).toFixed(0)} MB = ${(f.on.bytes / f.off.bytes).toFixed(2)}x (goal <= 1.3x)`,
+  ];
+  for (const name of Object.keys(f.on.search)) {
+    const off = f.off.search[name];
+    const on = f.on.search[name];
+    const past = f.on.asOf![name];
+    lines.push(`${name}: current ${on.toFixed(1)} ms vs ${off.toFixed(1)} ms without history (${on >= off ? "+" : ""}${pct(on / off - 1)}, goal within 5%); as_of before ${past.toFixed(1)} ms = ${(past / on).toFixed(2)}x current (goal <= 2x)`);
+  }
+  lines.push(`history kept: ${JSON.stringify(f.on.history)}`);
+  return lines;
+}
+
+export async function historyOnly(dbFile: string, results: string): Promise<void> {
+  process.env.DATASTORE_ADAPTIVE_INDEXES = "0";
+  process.env.DATASTORE_QUERY_TIMEOUT_MS ??= "600000";
+  const base = await migratedCopy(dbFile);
+  const off = await side(base, false);
+  const on = await side(base, true);
+  const figures = { off, on, batches: BATCHES, batch: BATCH, cpus: os.availableParallelism(), load: os.loadavg() };
+  for (const line of formatHistory(figures)) console.log(line);
+  const previous = fs.existsSync(results) ? (JSON.parse(fs.readFileSync(results, "utf8")) as Record<string, unknown>) : {};
+  fs.writeFileSync(results, JSON.stringify({ ...previous, history: figures }, null, 2));
+  console.log(`\nJSON: ${results} (key "history")`);
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename ?? "")) {
+  const i = process.argv.indexOf("--db");
+  const db = i >= 0 ? process.argv[i + 1] : "data/bench/bench.db";
+  void historyOnly(db, path.join(os.tmpdir(), "bench-history.json"));
+}
