@@ -6,11 +6,12 @@ import { useId, useState } from "react";
 import { useT } from "@/components/i18n/i18n-provider";
 import { useToken } from "@/components/token/token-provider";
 import { Button } from "@/components/ui/button";
-import { catalogQuery } from "@/lib/api-client/catalog";
+import { resourcesQuery } from "@/lib/api-client";
 import { TOKEN_ACTIONS } from "@/lib/api-client/tokens";
 
 export type ChosenResource = { id: string; name: string };
 
+const MAX_OFFERED = 8;
 const FIELD = "h-9 rounded-md border bg-white px-2 py-1.5 text-sm dark:bg-zinc-900";
 
 export function ResourceLimit({ chosen, onChange, disabled }: { chosen: ChosenResource[]; onChange: (next: ChosenResource[]) => void; disabled: boolean }) {
@@ -18,8 +19,11 @@ export function ResourceLimit({ chosen, onChange, disabled }: { chosen: ChosenRe
   const t = useT();
   const id = useId();
   const [q, setQ] = useState("");
-  const found = useQuery({ ...catalogQuery(session, { q, order_by: "name", offset: 0, limit: 8, all: true }), enabled: !disabled && q.trim() !== "" });
-  const offered = (found.data?.results ?? []).map((r) => ({ id: r.id, name: r.name || r.id })).filter((r) => !chosen.some((c) => c.id === r.id));
+  const found = useQuery({ ...resourcesQuery(session, q.trim()), enabled: !disabled && q.trim() !== "" });
+  const offered = (found.data?.results ?? [])
+    .map((r) => ({ id: r.id, name: r.name || r.id }))
+    .filter((r) => !chosen.some((c) => c.id === r.id))
+    .slice(0, MAX_OFFERED);
   return (
     <fieldset className="w-full space-y-2" disabled={disabled}>
       <legend className="text-sm font-medium">{t("tokenLimits.resources")}</legend>
