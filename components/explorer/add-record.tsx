@@ -6,6 +6,7 @@ import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import { errorLines, type DatastoreField, type DatastoreRecord } from "@/lib/api-client";
 import { upsertRecords } from "@/lib/api-client/records";
+import { useT } from "@/components/i18n/i18n-provider";
 import { useToken } from "@/components/token/token-provider";
 import { useScope } from "@/components/token/use-scope";
 import { Button } from "@/components/ui/button";
@@ -19,6 +20,7 @@ export function AddRecord({ resourceId, fields }: { resourceId: string; fields: 
   const { canWrite } = useScope();
   const key = usePrimaryKey(resourceId);
   const [open, setOpen] = useState(false);
+  const t = useT();
   const refresh = useRefreshAfterWrite();
   const add = useMutation({
     mutationFn: (record: DatastoreRecord) => upsertRecords(session, key?.resourceId ?? resourceId, "insert", [record]),
@@ -35,8 +37,8 @@ export function AddRecord({ resourceId, fields }: { resourceId: string; fields: 
   };
   return (
     <>
-      <Button onClick={() => setOpen(true)}>Add record</Button>
-      <Dialog open={open} onClose={close} title="Add record">
+      <Button onClick={() => setOpen(true)}>{t("record.add")}</Button>
+      <Dialog open={open} onClose={close} title={t("record.add")}>
         <RecordForm
           fields={fields}
           original={null}

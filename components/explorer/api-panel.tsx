@@ -2,7 +2,9 @@
 // The request behind the shown view, for programs: a GET URL (absolute, opens in a browser), the
 // POST body and a curl command with a token placeholder. Each tab says which call it shows.
 import { useState, useSyncExternalStore } from "react";
+import type { MessageKey } from "@/lib/i18n";
 import { actionCurl, actionGetUrl, actionPostBody, searchCall, type ActionCall, type SearchRequest } from "@/lib/view-state";
+import { useT } from "@/components/i18n/i18n-provider";
 import { Button } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
 
@@ -25,23 +27,24 @@ function Block({ title, text, copyLabel, mono = true }: { title: string; text: s
 
 const noSubscribe = () => () => {};
 
-/** A call and what its response holds, ending the sentence "These requests return …". */
-export type ApiView = { call: ActionCall; returns: string };
+/** A call and what its response holds, ending the sentence "These requests return …" (a catalogue key). */
+export type ApiView = { call: ActionCall; returns: MessageKey & `api.returns.${string}` };
 
 /** The Table tab's: the page of records it shows. */
 export function tableApi(request: SearchRequest): ApiView {
-  return { call: searchCall(request), returns: "the records shown above" };
+  return { call: searchCall(request), returns: "api.returns.table" };
 }
 
 /** A tab with no request of its own yet (a chart without its fields, a map without
  *  coordinates): the count of matching rows it shows beside the search. */
 export function countApi(request: SearchRequest): ApiView {
-  return { call: searchCall(request), returns: "the number of rows that match (this tab has no request of its own yet)" };
+  return { call: searchCall(request), returns: "api.returns.count" };
 }
 
 export function ApiPanel({ api, isPrivate }: { api: ApiView; isPrivate: boolean }) {
   const { call, returns } = api;
   const [open, setOpen] = useState(false);
+  const t = useT();
   const origin = useSyncExternalStore(noSubscribe, () => window.location.origin, () => "");
   return (
     <section aria-labelledby="api-heading" className="rounded-lg border">
@@ -53,17 +56,17 @@ export function ApiPanel({ api, isPrivate }: { api: ApiView; isPrivate: boolean 
           onClick={() => setOpen((o) => !o)}
           className="w-full justify-start rounded-lg px-3 py-2 text-base"
         >
-          <span aria-hidden>{open ? "▾" : "▸"}</span> API: get this view from a program
+          <span aria-hidden>{open ? "▾" : "▸"}</span> {t("api.toggle")}
         </Button>
       </h2>
       <div id="api-body" hidden={!open} className="space-y-4 border-t p-3">
         <p className="text-sm text-zinc-700 dark:text-zinc-300">
-          This page uses the CKAN DataStore API. These requests return {returns}.
-          {isPrivate && " This resource is private: send your token in the Authorization header."}
+          {t("api.intro", { returns: t(returns) })}
+          {isPrivate && t("api.private")}
         </p>
-        <Block title="GET URL" text={actionGetUrl(origin, call)} copyLabel="Copy GET URL" />
-        <Block title={`POST body (to /api/action/${call.action})`} text={actionPostBody(call)} copyLabel="Copy POST body" />
-        <Block title="curl" text={actionCurl(origin, call)} copyLabel="Copy curl command" />
+        <Block title={t("api.getUrl")} text={actionGetUrl(origin, call)} copyLabel={t("api.copyGetUrl")} />
+        <Block title={t("api.postBody", { action: call.action })} text={actionPostBody(call)} copyLabel={t("api.copyPostBody")} />
+        <Block title="curl" text={actionCurl(origin, call)} copyLabel={t("api.copyCurl")} />
       </div>
     </section>
   );

@@ -6,6 +6,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { errorLines, type DatastoreField, type DatastoreRecord } from "@/lib/api-client";
 import { deleteRecords, upsertRecords } from "@/lib/api-client/records";
 import { useToken } from "@/components/token/token-provider";
+import { useT } from "@/components/i18n/i18n-provider";
 import { Button } from "@/components/ui/button";
 import { Notice } from "@/components/ui/notice";
 import { RecordForm } from "./record-form";
@@ -17,13 +18,14 @@ export function useRefreshAfterWrite() {
 }
 
 export function RecordActions({ focus, onEdit, onDelete }: { focus: "edit" | "delete" | null; onEdit: () => void; onDelete: () => void }) {
+  const t = useT();
   return (
     <div className="mb-3 flex flex-wrap gap-2">
       <Button onClick={onEdit} autoFocus={focus === "edit"}>
-        Edit record
+        {t("record.edit")}
       </Button>
       <Button variant="danger" onClick={onDelete} autoFocus={focus === "delete"}>
-        Delete record
+        {t("record.delete")}
       </Button>
     </div>
   );
@@ -80,6 +82,7 @@ export function DeleteRecord({
 }) {
   const { session } = useToken();
   const refresh = useRefreshAfterWrite();
+  const t = useT();
   const remove = useMutation({
     mutationFn: () => deleteRecords(session, resourceId, Object.fromEntries(keys.map((k) => [k, record[k]]))),
     // close first: refetched while open, the view would say the record is gone
@@ -90,9 +93,9 @@ export function DeleteRecord({
   });
   return (
     <div className="mb-3 space-y-2 rounded-md border border-red-300 p-3 dark:border-red-800">
-      <p className="text-sm font-medium">Delete this record? This cannot be undone.</p>
+      <p className="text-sm font-medium">{t("record.deleteConfirm")}</p>
       {remove.error && (
-        <Notice tone="error" role="alert" title="Not deleted">
+        <Notice tone="error" role="alert" title={t("record.notDeleted")}>
           {errorLines(remove.error).map((m, i) => (
             <p key={i}>{m}</p>
           ))}
@@ -100,10 +103,10 @@ export function DeleteRecord({
       )}
       <div className="flex gap-2">
         <Button variant="danger" onClick={() => remove.mutate()} disabled={remove.isPending}>
-          {remove.isPending ? "Deleting…" : "Delete"}
+          {remove.isPending ? t("record.deleting") : t("common.delete")}
         </Button>
         <Button onClick={onCancel} autoFocus disabled={remove.isPending}>
-          Cancel
+          {t("common.cancel")}
         </Button>
       </div>
     </div>

@@ -4,6 +4,7 @@
 // record). A refused write shows the API's own words above the fields.
 import { useId, useState } from "react";
 import type { DatastoreField, DatastoreRecord } from "@/lib/api-client";
+import { useT } from "@/components/i18n/i18n-provider";
 import { Button } from "@/components/ui/button";
 import { Notice } from "@/components/ui/notice";
 import { fieldLabel } from "./field-match";
@@ -31,7 +32,8 @@ function FieldBox({
   onChange: (text: string) => void;
 }) {
   const id = useId();
-  const hint = `${field.id} · ${typeInWords(field.type)}${readOnly ? " · key, not editable" : required ? " · key, required" : ""}`;
+  const t = useT();
+  const hint = `${field.id} · ${typeInWords(field.type, t)}${readOnly ? t("record.keyNotEditable") : required ? t("record.keyRequired") : ""}`;
   const common = { id, "aria-describedby": `${id}-hint`, autoFocus, className: BOX };
   // a multi-line or long text would lose its line breaks in a one-line box
   const long = value.includes("\n") || value.length > 80;
@@ -48,7 +50,7 @@ function FieldBox({
       <div className="min-w-0">
         {field.type === "bool" && !readOnly ? (
           <select {...common} value={value} onChange={(e) => onChange(e.target.value)}>
-            <option value="">(empty)</option>
+            <option value="">{t("record.emptyOption")}</option>
             <option value="true">true</option>
             <option value="false">false</option>
           </select>
@@ -93,6 +95,7 @@ export function RecordForm({
 }) {
   const [draft, setDraft] = useState<Draft>(() => draftOf(fields, original));
   const [invalid, setInvalid] = useState<string[] | null>(null);
+  const t = useT();
   const shown = invalid ?? errors;
   const firstEditable = fields.find((f) => !(original && keys.includes(f.id)))?.id;
 
@@ -107,7 +110,7 @@ export function RecordForm({
     >
       {shown && shown.length > 0 && (
         <div className="mb-2">
-          <Notice tone="error" role="alert" title="Not saved: nothing was written">
+          <Notice tone="error" role="alert" title={t("record.notSaved")}>
             {shown.map((m, i) => (
               <p key={i} className="break-words">
                 {m}
@@ -131,10 +134,10 @@ export function RecordForm({
       </div>
       <div className="sticky bottom-0 flex gap-2 border-t bg-white pt-3 dark:bg-zinc-900">
         <Button type="submit" variant="primary" disabled={pending}>
-          {pending ? "Saving…" : "Save"}
+          {pending ? t("common.saving") : t("common.save")}
         </Button>
         <Button onClick={onCancel} disabled={pending}>
-          Cancel
+          {t("common.cancel")}
         </Button>
       </div>
     </form>

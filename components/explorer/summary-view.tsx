@@ -26,7 +26,7 @@ function summaryRequest(view: Pick<ViewState, "resource_id" | "q" | "filters">):
 
 /** The Summary tab's call, for the API panel: the same request the tab sends. */
 export function summaryApi(view: ViewState): ApiView {
-  return { call: { action: "datastore_summary", body: summaryRequest(view) }, returns: "the summary shown above" };
+  return { call: { action: "datastore_summary", body: summaryRequest(view) }, returns: "api.returns.summary" };
 }
 
 export function SummaryView({ view, fields, onChange }: ViewProps) {

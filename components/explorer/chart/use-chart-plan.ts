@@ -44,6 +44,6 @@ export function useChartPlan(view: ViewState, fields: DatastoreField[] | undefin
       range: min !== undefined ? { min, max } : null,
     });
     const call = waiting ? null : chartCall(view, chart);
-    return { chart, call, api: call && { call, returns: "the numbers the chart shows" } };
+    return { chart, call, api: call && { call, returns: "api.returns.chart" } };
   }, [fields, enabled, view, summary, min, max, waiting]);
 }

@@ -10,5 +10,5 @@ import { gridRequest } from "./use-map-data";
 export function mapApi(view: ViewState, fields: DatastoreField[]): ApiView | null {
   const { lat, lon } = resolveCoordinates(fields, view.map);
   if (!lat || !lon || lat === lon) return null;
-  return { call: { action: "datastore_aggregate", body: gridRequest(toMatchRequest(view), { lat, lon }) }, returns: "the map's first grid: the matching rows in cells of 1°" };
+  return { call: { action: "datastore_aggregate", body: gridRequest(toMatchRequest(view), { lat, lon }) }, returns: "api.returns.map" };
 }

@@ -73,9 +73,7 @@ export function pivotCalls(view: ViewState, pivot: PivotSettings): PivotCalls {
 export function pivotApi(calls: PivotCalls): ApiView {
   return {
     call: { action: "datastore_aggregate", body: calls.cells },
-    returns: calls.columns
-      ? "the pivot's cells and its grand total (its row and column totals come from the same call grouped by the rows alone and by the columns alone)"
-      : "the pivot's rows and its total",
+    returns: calls.columns ? "api.returns.pivotColumns" : "api.returns.pivotRows",
   };
 }
 
