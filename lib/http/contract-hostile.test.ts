@@ -86,7 +86,7 @@ const ACTIONS: Record<string, { base: () => Record<string, unknown>; params: str
   datastore_info: { base: () => ({ resource_id: R }), params: ["resource_id", "id"] },
   datastore_create: {
     base: () => ({ resource: { name: "hostile" } }),
-    params: ["resource_id", "id", "resource", "force", "fields", "records", "primary_key", "indexes", "aliases", "delete_fields", "triggers", "calculate_record_count"],
+    params: ["resource_id", "id", "resource", "force", "fields", "records", "primary_key", "indexes", "aliases", "delete_fields", "triggers", "calculate_record_count", "language"],
     token: ADMIN,
   },
   datastore_upsert: {

@@ -62,7 +62,7 @@ const PARAMS: Record<string, string[]> = {
   resource_show: ["id", "resource_id"],
   resource_search: ["query", "order_by", "offset", "limit"],
   api_token_list: ["user_id"],
-  datastore_create: ["resource_id", "id", "resource", "force", "fields", "records", "primary_key", "indexes", "aliases", "delete_fields", "triggers", "calculate_record_count"],
+  datastore_create: ["resource_id", "id", "resource", "force", "fields", "records", "primary_key", "indexes", "aliases", "delete_fields", "triggers", "calculate_record_count", "language"],
   datastore_upsert: ["resource_id", "id", "records", "method", "force", "dry_run"],
   datastore_delete: ["resource_id", "id", "filters", "force"],
   datastore_records_delete: ["resource_id", "id", "filters", "force"],
@@ -304,7 +304,7 @@ function paramValue(key: string): fc.Arbitrary<unknown> {
     records_format: fc.oneof(fc.constantFrom("objects", "lists", "csv", "tsv", "xml", "OBJECTS", ...PROTO_NAMES), hostileValue),
     format: fc.oneof(fc.constantFrom("csv", "tsv", "json", "xml", "xlsx", "CSV", ...PROTO_NAMES), hostileValue),
     scope: fc.oneof(fc.constantFrom("read", "write", "admin", "root", "sysadmin", ...PROTO_NAMES), hostileValue),
-    language: fc.oneof(fc.constantFrom("english", "simple", "klingon", ...PROTO_NAMES), hostileValue),
+    language: fc.oneof(fc.constantFrom("english", "simple", "French", "klingon", "greek", ...PROTO_NAMES), hostileValue),
     order_by: fc.oneof(fc.constantFrom("name", "created", "row_count", ...PROTO_NAMES), hostileValue),
     query: fc.oneof(fc.constantFrom("name:fuzz", "constructor:x", "__proto__:x", "id:", "name"), hostileValue),
   };
