@@ -8,6 +8,7 @@
 // server memory, import rate, index build times and file size. Every figure comes from this run.
 // `--engine postgres` runs the PostgreSQL engine's scenarios instead (bench-postgres.ts);
 // `--only aggregate` only the exact aggregate and summary beside their floors (bench-aggregate.ts),
+// `--only catalog` creating 10,000 resources, the landing page and datastore_search_all (bench-catalog.ts),
 // `--only history` upserts, file size and searches with and without history (bench-history.ts),
 // `--only upload` runs only the upload scenario (bench-upload.ts), `--only flood` one anonymous
 // client's 200 requests a second beside another's cheap pages (bench-flood.ts), `--only import` only the
@@ -562,8 +563,9 @@ async function main() {
   if (only >= 0) {
     if (process.argv[only + 1] === "import") return importOnly(CSV, path.join(DIR, "import-scratch.db"), RESULTS);
     if (process.argv[only + 1] === "aggregate") return aggregateOnly(DB, RESULTS);
+    if (process.argv[only + 1] === "catalog") return (await import("./bench-catalog")).catalogOnly(DB, RESULTS);
     if (process.argv[only + 1] === "history") return (await import("./bench-history")).historyOnly(DB, RESULTS);
-    if (process.argv[only + 1] !== "upload") throw new Error(`--only: "${process.argv[only + 1]}" is not a scenario run alone (upload, import, aggregate)`);
+    if (process.argv[only + 1] !== "upload") throw new Error(`--only: "${process.argv[only + 1]}" is not a scenario run alone (upload, import, aggregate, catalog)`);
     return uploadOnly();
   }
   let meta: BuildMeta;

@@ -181,7 +181,7 @@ function readRows(file: string): Row[] {
 }
 
 /** Loads every sample resource; returns the new admin token. */
-async function loadSampleData(engine: DatastoreEngine, tokens: TokenStore): Promise<{ token: string; resources: number; rows: number }> {
+export async function loadSampleData(engine: DatastoreEngine, tokens: TokenStore): Promise<{ token: string; resources: number; rows: number }> {
   let rows = 0;
   await engine.transaction(async (tx) => {
     const ctx = { engine: tx, tokens: new TokenStore(tx.tokens), user: { scope: "admin" as const, name: "sample-data" } };

@@ -1,0 +1,232 @@
+// The bench's "catalog" scenario (issue 28), `npm run bench -- --only catalog`:
+//   - on each engine, a fresh store behind the real server: BENCH_CATALOG_N resources (default
+//     10,000) created through datastore_create, 4 at a time, two text fields and one record each,
+//     the rate of each thousand; with 10 resources and with all of them, the landing page's first
+//     list in Chromium (load to the first card), resource_search's landing page request, a
+//     datastore_search of one table and a datastore_delete of one table;
+//   - datastore_search_all for one word over the seven sample tables and the 3M-row flights
+//     table (a copy of the bench database with the samples loaded), beside the same
+//     datastore_search calls one after another, in-process through the actions, answers kept
+//     by neither (no page cache; every table's version raised before each), each word asked
+//     once of each, in turns.
+// BENCH_CATALOG_ENGINES=sqlite,postgres chooses the engines; BENCH_CATALOG_SKIP_ALL=1 leaves out
+// the search-all scenario.
+import fs from "node:fs";
+import path from "node:path";
+import { chromium } from "@playwright/test";
+import { TokenStore } from "../lib/auth/tokens";
+import { ACTIONS } from "../lib/datastore/actions";
+import type { ActionContext } from "../lib/datastore/context";
+import { openEngine } from "../lib/datastore/open";
+import { loadSampleData } from "../lib/sample-data/seed";
+import { pgUnavailableReason, startCluster } from "../lib/test/pg-cluster";
+import { ensureBuilt, startServer, tempDir, type RunningServer } from "../lib/test/server";
+
+const TOKEN = "bench-catalog-token";
+const AT_ONCE = 4;
+const WORDS = ["Portland", "Seattle", "Denver", "Chicago", "Boston"];
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+async function post(server: RunningServer, action: string, body: unknown): Promise<{ ms: number; result: Record<string, unknown> }> {
+  const t = performance.now();
+  const res = await fetch(`${server.url}/api/action/${action}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: TOKEN },
+    body: JSON.stringify(body),
+  });
+  const json = (await res.json()) as { success: boolean; result: Record<string, unknown>; error?: unknown };
+  if (!json.success) throw new Error(`${action}: ${res.status} ${JSON.stringify(json.error)}`);
+  return { ms: performance.now() - t, result: json.result };
+}
+
+/** Creates resources `from` to `to` - 1, AT_ONCE at a time; returns their ids in order. */
+async function createMany(server: RunningServer, from: number, to: number, onThousand?: (done: number) => void): Promise<string[]> {
+  const ids: string[] = [];
+  let next = from;
+  const worker = async () => {
+    while (next < to) {
+      const i = next++;
+      const { result } = await post(server, "datastore_create", {
+        resource: { name: `Bench resource ${String(i).padStart(5, "0")}`, description: `Catalog bench resource number ${i}` },
+        fields: [{ id: "a", type: "text" }, { id: "b", type: "text" }],
+        records: [{ a: `alpha ${i}`, b: "beta" }],
+      });
+      ids[i - from] = result.resource_id as string;
+      if ((i + 1) % 1000 === 0) onThousand?.(i + 1);
+    }
+  };
+  await Promise.all(Array.from({ length: AT_ONCE }, worker));
+  return ids;
+}
+
+/** The landing page's first list in Chromium: from navigation to the first resource card shown. */
+async function landingMs(server: RunningServer): Promise<number> {
+  const executablePath = ["/usr/bin/chromium-headless-shell", "/usr/bin/chromium"].find((p) => fs.existsSync(p));
+  const browser = await chromium.launch({ executablePath, args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"] });
+  try {
+    const times: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      const page = await browser.newPage();
+      const t = performance.now();
+      await page.goto(server.url);
+      await page.getByRole("button", { name: /Bench resource/ }).first().waitFor({ timeout: 60_000 });
+      times.push(performance.now() - t);
+      await page.close();
+    }
+    return median(times.slice(1)); // the first load also fills the browser's cache
+  } finally {
+    await browser.close();
+  }
+}
+
+interface AtSize {
+  resources: number;
+  landingMs: number;
+  resourceSearchMs: number;
+  readMs: number;
+  dropMs: number;
+}
+
+async function atSize(server: RunningServer, ids: string[], victims: string[]): Promise<AtSize> {
+  const search: number[] = [];
+  for (let i = 0; i < 15; i++) search.push((await post(server, "resource_search", { has_table: true, limit: 24, offset: 0, order_by: "name" })).ms);
+  const read: number[] = [];
+  for (let i = 0; i < 15; i++) read.push((await post(server, "datastore_search", { resource_id: ids[i % ids.length], limit: 10 })).ms);
+  const drop: number[] = [];
+  for (const id of victims) drop.push((await post(server, "datastore_delete", { resource_id: id })).ms);
+  const count = (await post(server, "resource_search", { limit: 1 })).result.count as number;
+  return { resources: count, landingMs: await landingMs(server), resourceSearchMs: median(search), readMs: median(read), dropMs: median(drop) };
+}
+
+interface CreateFigures {
+  engine: string;
+  n: number;
+  perThousand: number[]; // resources a second, each thousand
+  lastOverFirst: number;
+  small: AtSize;
+  large: AtSize;
+  seconds: number;
+}
+
+async function createScenario(engine: "sqlite" | "postgres", n: number): Promise<CreateFigures> {
+  const dir = tempDir("bench-catalog-");
+  let cluster: Awaited<ReturnType<typeof startCluster>> | undefined;
+  const env: Record<string, string> = { DATASTORE_ADAPTIVE_INDEXES: "0" };
+  if (engine === "postgres") {
+    const reason = pgUnavailableReason();
+    if (reason) throw new Error(`postgres: ${reason}`);
+    cluster = await startCluster();
+    env.DATASTORE_DATABASE_URL = cluster.url();
+  }
+  const server = await startServer({ dbFile: path.join(dir, "catalog.db"), env, adminToken: TOKEN });
+  try {
+    const started = performance.now();
+    // 10 to measure, and 3 to drop at that size
+    const first = await createMany(server, 0, 13);
+    const small = await atSize(server, first.slice(0, 10), first.slice(10));
+    const perThousand: number[] = [];
+    let mark = performance.now();
+    const log = (done: number) => {
+      const now = performance.now();
+      perThousand.push(Math.round((1000 / ((now - mark) / 1000)) * 10) / 10);
+      mark = now;
+      console.log(`  ${engine}: ${done} resources, ${perThousand.at(-1)}/s over the last thousand`);
+    };
+    const rest = await createMany(server, 13, n + 3, (done) => (done % 1000 === 0 ? log(done) : undefined));
+    const large = await atSize(server, rest.slice(0, 10), rest.slice(-3));
+    const last = perThousand.at(-1) ?? NaN;
+    return { engine, n, perThousand, lastOverFirst: Math.round((last / perThousand[0]) * 100) / 100, small, large, seconds: Math.round((performance.now() - started) / 1000) };
+  } finally {
+    await server.stop();
+    await cluster?.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+interface SearchAllFigures {
+  tables: number;
+  words: string[];
+  oneByOneMs: number[];
+  searchAllMs: number[];
+  ratio: number;
+  matchesAgree: boolean;
+}
+
+async function searchAllScenario(benchDb: string): Promise<SearchAllFigures> {
+  const copy = path.join(path.dirname(benchDb), "catalog-scratch.db");
+  for (const f of ["", "-wal", "-shm"]) fs.rmSync(copy + f, { force: true });
+  fs.copyFileSync(benchDb, copy);
+  process.env.DATASTORE_ADAPTIVE_INDEXES = "0";
+  process.env.DATASTORE_QUERY_TIMEOUT_MS ??= "600000";
+  const engine = await openEngine({ file: copy, pageCacheBytes: 0 });
+  try {
+    const ctx: ActionContext = { engine, tokens: new TokenStore(engine.tokens), user: { scope: "admin", name: "bench" } };
+    if ((await engine.listResources()).length < 8) await loadSampleData(engine, ctx.tokens);
+    const act = (name: string, params: Record<string, unknown>) => ACTIONS[name].run(ctx, params) as Promise<Record<string, unknown>>;
+    const tables = (await engine.listResources()).filter((r) => r.active);
+    const ids = tables.map((r) => r.id);
+    // Every table's version raised (its first field's info written as it is): no total counted
+    // before is used again (counts are kept per version), as for a question asked the first time.
+    const fresh = async () => {
+      for (const r of tables) await engine.alterFields(r.id, [], [r.fields[0]], []);
+    };
+    const oneByOne: number[] = [];
+    const all: number[] = [];
+    let agree = true;
+    const sequential = async (q: string) => {
+      await fresh();
+      const t = performance.now();
+      const totals = new Map<string, number>();
+      for (const id of ids) {
+        const r = await act("datastore_search", { resource_id: id, q, limit: 3 });
+        if ((r.total as number) > 0) totals.set(id, r.total as number);
+      }
+      oneByOne.push(performance.now() - t);
+      return totals;
+    };
+    const together = async (q: string, kept = true) => {
+      await fresh();
+      const t = performance.now();
+      const r = (await act("datastore_search_all", { q, limit: 3, budget_ms: 60_000 })) as { results: { resource_id: string; total: number }[] };
+      if (kept) all.push(performance.now() - t);
+      return new Map(r.results.map((x) => [x.resource_id, x.total]));
+    };
+    await together("warmup", false); // opens every table's statements once
+    for (const [i, q] of WORDS.entries()) {
+      // in turns, so that neither always reads what the other left in the caches
+      const [a, b] = i % 2 === 0 ? [await sequential(q), await together(q)] : [await together(q), await sequential(q)];
+      agree &&= JSON.stringify([...a].sort()) === JSON.stringify([...b].sort());
+    }
+    return { tables: ids.length, words: WORDS, oneByOneMs: oneByOne.map(Math.round), searchAllMs: all.map(Math.round), ratio: Math.round((median(all) / median(oneByOne)) * 100) / 100, matchesAgree: agree };
+  } finally {
+    await engine.close();
+    for (const f of ["", "-wal", "-shm"]) fs.rmSync(copy + f, { force: true });
+  }
+}
+
+export async function catalogOnly(benchDb: string, results: string): Promise<void> {
+  const n = Number(process.env.BENCH_CATALOG_N ?? 10_000);
+  const engines = (process.env.BENCH_CATALOG_ENGINES ?? "sqlite,postgres").split(",").filter(Boolean) as ("sqlite" | "postgres")[];
+  if (engines.length) await ensureBuilt();
+  const figures: Record<string, unknown> = {};
+  if (process.env.BENCH_CATALOG_SKIP_ALL !== "1") {
+    console.log("datastore_search_all over the samples and the 3M-row table…");
+    const s = await searchAllScenario(benchDb);
+    figures.searchAll = s;
+    console.log(`  ${s.tables} tables, medians: one by one ${median(s.oneByOneMs)} ms, datastore_search_all ${median(s.searchAllMs)} ms: ${s.ratio}x (goal <= 0.7x); same matches: ${s.matchesAgree}`);
+  }
+  for (const engine of engines) {
+    console.log(`Creating ${n} resources on ${engine}, ${AT_ONCE} at a time…`);
+    const f = await createScenario(engine, n);
+    figures[engine] = f;
+    console.log(`  ${engine}: per thousand ${f.perThousand.join(", ")}/s; last/first ${f.lastOverFirst} (goal >= 0.5)`);
+    for (const [label, s] of [["10", f.small], [String(f.large.resources), f.large]] as const) {
+      console.log(`  ${label} resources: landing page ${Math.round(s.landingMs)} ms, resource_search ${s.resourceSearchMs.toFixed(1)} ms, read ${s.readMs.toFixed(1)} ms, drop ${s.dropMs.toFixed(1)} ms`);
+    }
+    console.log(`  landing page ${(f.large.landingMs / f.small.landingMs).toFixed(2)}x (goal <= 1.5x)`);
+  }
+  const previous = fs.existsSync(results) ? (JSON.parse(fs.readFileSync(results, "utf8")) as Record<string, unknown>) : {};
+  fs.writeFileSync(results, JSON.stringify({ ...previous, catalog: figures }, null, 2));
+  console.log(`\nJSON: ${results} (key "catalog")`);
+}
