@@ -4,9 +4,10 @@
 // is lib/datastore/rate-budget.test.ts's; `next start`'s way to the address, next-start.test.ts's.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN, createResource, freshDb } from "../test/api";
+import { readGate } from "../datastore/read-gate";
 import { dispatch } from "../test/routes";
 
-const ENV = ["DATASTORE_RATE_ANONYMOUS", "DATASTORE_RATE_TOKEN", "DATASTORE_RATE_EXPENSIVE", "DATASTORE_TRUST_PROXY"] as const;
+const ENV = ["DATASTORE_RATE_ANONYMOUS", "DATASTORE_RATE_TOKEN", "DATASTORE_RATE_EXPENSIVE", "DATASTORE_TRUST_PROXY", "DATASTORE_READ_WORKERS"] as const;
 const saved = Object.fromEntries(ENV.map((k) => [k, process.env[k]]));
 
 interface Ask {
@@ -174,7 +175,7 @@ describe("request budgets", () => {
 describe("a lone client, with the default budgets", () => {
   it("is not held back: past its budget it is let through, the headers saying it is spent, until another client asks", async () => {
     freshDb();
-    for (const k of ENV) delete process.env[k];
+    for (const k of ENV.filter((k) => k !== "DATASTORE_READ_WORKERS")) delete process.env[k];
     const statuses = new Map<number, number>();
     let last: Awaited<ReturnType<typeof ask>> | undefined;
     for (let i = 0; i < 700; i++) {
@@ -191,5 +192,30 @@ describe("a lone client, with the default budgets", () => {
     const after: number[] = [];
     for (let i = 0; i < 30; i++) after.push((await ask(WHOAMI, { from: "10.5.0.1" })).status);
     expect(after).toContain(429);
+  });
+});
+
+describe("the budget of expensive reads, through the read scheduler", () => {
+  it("past it, a client's expensive reads answer 429 while its cheap pages and others' expensive reads still answer", async () => {
+    process.env.DATASTORE_READ_WORKERS = "2"; // SQLite: reads on workers, through the scheduler
+    freshDb();
+    process.env.DATASTORE_RATE_EXPENSIVE = "60";
+    const records = Array.from({ length: 30_000 }, (_, i) => ({ n: i, w: `w${(i * 7919) % 30_011}` }));
+    const id = await createResource({ fields: [{ id: "n", type: "int" }, { id: "w", type: "text" }], records });
+    // A sort of every row on a column no index holds: judged expensive on either engine.
+    const SLOW = (offset: number) => JSON.stringify({ resource_id: id, sort: "w desc, n desc", offset, limit: 1, include_total: false });
+    const CHEAP = JSON.stringify({ resource_id: id, limit: 5 });
+    const search = (from: string, body: string) => ask("/api/action/datastore_search", { from, body });
+    expect((await search("10.6.0.1", SLOW(29_990))).status).toBe(200);
+    // this client's reading so far, as if it had scanned for five minutes; and another client
+    // is about, so an address's budget binds (a kept answer, the same page again, would read nothing)
+    readGate()!.charge("address:10.6.0.1", 300_000);
+    await bystander();
+    const refused = await search("10.6.0.1", SLOW(29_980));
+    expect([refused.status, refused.body.error?.__type, refused.body.error?.policy]).toEqual([429, "Rate Limit Error", "expensive"]);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(200);
+    expect(refused.headers.get("ratelimit")).toMatch(/"expensive";r=0;t=\d+$/);
+    expect((await search("10.6.0.1", CHEAP)).status).toBe(200);
+    expect((await search("10.6.0.2", SLOW(29_970))).status).toBe(200);
   });
 });
