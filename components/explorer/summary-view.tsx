@@ -5,11 +5,12 @@ import { useQuery } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
 import { summaryQuery, type SummaryRequest } from "@/lib/api-client";
 import { toMatchRequest, withChip, type Chip, type ViewState } from "@/lib/view-state";
+import { useT } from "@/components/i18n/i18n-provider";
 import { useToken } from "@/components/token/token-provider";
 import { Notice } from "@/components/ui/notice";
 import type { ApiView } from "./api-panel";
 import { ErrorState } from "./error-state";
-import { formatCount, plural, totalText } from "./format";
+import { formatCount, totalText } from "./format";
 import { FieldSummary } from "./summary/field-summary";
 import { SummarySkeleton } from "./summary/summary-skeleton";
 import { useLocale } from "./use-locale";
@@ -32,6 +33,7 @@ export function summaryApi(view: ViewState): ApiView {
 export function SummaryView({ view, fields, onChange }: ViewProps) {
   const { session, ready } = useToken();
   const locale = useLocale();
+  const t = useT();
   const { resource_id, q, filters } = view;
   const request = useMemo(() => summaryRequest({ resource_id, q, filters }), [resource_id, q, filters]);
   const summary = useQuery({
@@ -66,35 +68,33 @@ export function SummaryView({ view, fields, onChange }: ViewProps) {
   // a sample that found no match says nothing of the rest of the table
   if (data.partial && data.rows === 0) {
     return (
-      <Notice title="Too few rows to summarise quickly" role="status">
-        The matching rows are too rare for a quick sample of this table to find them. The Table tab lists them; narrowing the
-        search with an indexed field helps the summary too.
+      <Notice title={t("summary.tooFew")} role="status">
+        {t("summary.tooFewBody")}
       </Notice>
     );
   }
   if (data.total === 0 || data.rows === 0) {
     return (
-      <Notice title="Nothing to summarise" role="status">
-        {narrowed ? "No rows match the search and filters." : "This resource has no rows yet."}
+      <Notice title={t("summary.nothing")} role="status">
+        {narrowed ? t("summary.noMatch") : t("summary.noRows")}
       </Notice>
     );
   }
 
   return (
-    <section aria-label="Summary" aria-busy={summary.isPlaceholderData} className={`space-y-3 transition-opacity ${summary.isPlaceholderData ? "opacity-60" : ""}`}>
+    <section aria-label={t("summary.label")} aria-busy={summary.isPlaceholderData} className={`space-y-3 transition-opacity ${summary.isPlaceholderData ? "opacity-60" : ""}`}>
       <p className="text-sm text-zinc-700 dark:text-zinc-300">
         {data.partial ? (
           <strong className="font-semibold">
-            Estimated from a sample of {formatCount(data.rows)} of {totalText(data.total, true)} rows: the counts are scaled to
-            every matching row.
+            {t("summary.sampled", { rows: formatCount(data.rows, locale), total: totalText(data.total, true, t) })}
           </strong>
         ) : (
           <>
-            {plural(data.total, "row")}
-            {narrowed ? " match the search and filters" : ""}, {plural(data.fields.length, "field")}.
+            {t("count.rows", { count: data.total })}
+            {narrowed ? t("summary.matchSuffix") : ""}, {t("count.fields", { count: data.fields.length })}.
           </>
         )}{" "}
-        Pick a bar to show only its rows.
+        {t("summary.pickBar")}
       </p>
       <div className="grid gap-3 md:grid-cols-2 xl:grid-cols-3">
         {data.fields.map((f) => (

@@ -3,7 +3,7 @@
 // chip of its bin. The period of date bins (week, month…) is said above the strip.
 import type { HistogramBin } from "@/lib/api-client";
 import type { Bound } from "@/lib/view-state";
-import { plural } from "../format";
+import { useT } from "@/components/i18n/i18n-provider";
 import type { RangeKind } from "../range-kind";
 import { binBounds, binLabel, edgeLabel, type BinPeriod } from "./bins";
 import { useRoving } from "./use-roving";
@@ -28,22 +28,23 @@ export function BinBars({
   onPick: (from: Bound, to: Bound) => void;
 }) {
   const roving = useRoving(bins.length);
+  const t = useT();
   const max = Math.max(1, ...bins.map((b) => b.count));
   const bars = bins.map((bin, i) => {
     const last = i === bins.length - 1;
-    return { bin, text: binLabel(bin, last, kind, period, locale, grouping), bounds: binBounds(bin, last, kind) };
+    return { bin, text: binLabel(bin, last, kind, period, locale, grouping, t), bounds: binBounds(bin, last, kind) };
   });
   return (
     <div>
-      <div role="group" aria-label={`Spread of ${label}`} className="flex h-20 items-end gap-px border-b border-zinc-400 dark:border-zinc-500">
+      <div role="group" aria-label={t("summary.spreadOf", { field: label })} className="flex h-20 items-end gap-px border-b border-zinc-400 dark:border-zinc-500">
         {bars.map(({ bin, text, bounds }, i) => (
           <button
             key={`${bin.from}`}
             type="button"
             {...roving(i)}
             disabled={!bounds}
-            aria-label={`${text}: ${plural(bin.count, "row")}, add filter`}
-            title={`${text}: ${plural(bin.count, "row")}`}
+            aria-label={t("summary.addFilter", { value: text, rows: t("count.rows", { count: bin.count }) })}
+            title={t("summary.bar", { value: text, rows: t("count.rows", { count: bin.count }) })}
             onClick={() => bounds && onPick(bounds.from, bounds.to)}
             className="group flex h-full min-w-0 flex-1 items-end rounded-sm hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-blue-600 disabled:cursor-default dark:hover:bg-zinc-800"
           >

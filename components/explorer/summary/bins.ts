@@ -3,6 +3,7 @@
 // Bins hold `from` up to but not `to` (datastore_histogram's bins). Only a real number's last
 // bin holds its `to` as well: whole numbers, dates and timestamps open a bin of their own for a
 // maximum on an edge, and one value alone is a bin from it to itself.
+import { english, type Translate } from "@/lib/i18n";
 import type { HistogramBin } from "@/lib/api-client";
 import type { Bound } from "@/lib/view-state";
 import { formatDate, formatNumber, formatTimestamp } from "../format";
@@ -59,8 +60,8 @@ export function binPeriod(bins: HistogramBin[]): BinPeriod | null {
 }
 
 /** "month", "2 years", "15 minutes". */
-export function periodWords(p: BinPeriod): string {
-  return p.size === 1 ? p.unit : `${p.size} ${p.unit}s`;
+export function periodWords(p: BinPeriod, t: Translate = english): string {
+  return t(`period.${p.unit === "half year" ? "halfYear" : p.unit}`, { count: p.size });
 }
 
 function monthYear(iso: string, locale: string, month: "long" | "short"): string {
@@ -84,11 +85,12 @@ function lastInside(bin: HistogramBin, kind: "date" | "timestamp"): string {
 }
 
 /** What a bin holds, as a reader says it: "2,600 to 2,799", "January 2012", "week of Jan 1, 2001". */
-export function binLabel(bin: HistogramBin, last: boolean, kind: RangeKind, period: BinPeriod | null, locale: string, grouping = true): string {
+export function binLabel(bin: HistogramBin, last: boolean, kind: RangeKind, period: BinPeriod | null, locale: string, grouping = true, t: Translate = english): string {
+  const span = (from: string, to: string) => t("chip.range", { from, to });
   if (kind === "integer" || kind === "number") {
     const n = (v: number | string) => formatNumber(v, locale, grouping);
     const range = barRange(bin, holdsTo(bin, last, kind), kind) ?? { from: String(bin.from), to: String(bin.to) };
-    return range.from === range.to ? n(range.from) : `${n(range.from)} to ${n(range.to)}`;
+    return range.from === range.to ? n(range.from) : span(n(range.from), n(range.to));
   }
   const from = String(bin.from);
   const end = lastInside(bin, kind);
@@ -96,18 +98,18 @@ export function binLabel(bin: HistogramBin, last: boolean, kind: RangeKind, peri
   const moment = (iso: string) => (kind === "timestamp" ? formatTimestamp(iso, locale) : formatDate(iso, locale)) ?? iso;
   switch (period?.unit) {
     case "day":
-      return period.size === 1 ? day(from) : `${day(from)} to ${day(end)}`;
+      return period.size === 1 ? day(from) : span(day(from), day(end));
     case "week":
-      return `week of ${day(from)}`;
+      return t("bin.weekOf", { day: day(from) });
     case "month":
       return monthYear(from, locale, "long");
     case "quarter":
     case "half year":
-      return `${monthYear(from, locale, "short")} to ${monthYear(end, locale, "short")}`;
+      return span(monthYear(from, locale, "short"), monthYear(end, locale, "short"));
     case "year":
-      return period.size === 1 ? from.slice(0, 4) : `${from.slice(0, 4)} to ${end.slice(0, 4)}`;
+      return period.size === 1 ? from.slice(0, 4) : span(from.slice(0, 4), end.slice(0, 4));
     default:
-      return from === end ? moment(from) : `${moment(from)} to ${moment(end)}`;
+      return from === end ? moment(from) : span(moment(from), moment(end));
   }
 }
 

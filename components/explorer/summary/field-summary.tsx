@@ -6,16 +6,18 @@ import { useEffect, useId, useRef } from "react";
 import type { DatastoreField, SummaryField } from "@/lib/api-client";
 import type { Bound, Scalar } from "@/lib/view-state";
 import { fieldLabel } from "../field-match";
-import { fieldNotes, formatFieldValue, formatNumber, groupsDigits, plural, totalText, typeInWords, valueText } from "../format";
+import type { Translate } from "@/lib/i18n";
+import { useT } from "@/components/i18n/i18n-provider";
+import { fieldNotes, formatFieldValue, formatNumber, groupsDigits, totalText, typeInWords, valueText } from "../format";
 import { rangeKind } from "../range-kind";
 import { BinBars } from "./bin-bars";
 import { binPeriod, periodWords } from "./bins";
 import { ValueBars } from "./value-bars";
 
-function share(part: number, whole: number, locale: string): string {
+function share(part: number, whole: number, locale: string, t: Translate): string {
   if (whole <= 0) return "";
   const f = part / whole;
-  if (f > 0 && f < 0.001) return "under 0.1%";
+  if (f > 0 && f < 0.001) return t("summary.under");
   return new Intl.NumberFormat(locale, { style: "percent", maximumFractionDigits: 1 }).format(f);
 }
 
@@ -50,6 +52,7 @@ export function FieldSummary({
   onPickRange: (from: Bound, to: Bound) => void;
 }) {
   const headingId = useId();
+  const t = useT();
   const heading = useRef<HTMLHeadingElement>(null);
   const dictionary: DatastoreField = field ? { ...field, type: summary.type } : { id: summary.id, type: summary.type };
   const grouping = groupsDigits(dictionary);
@@ -77,26 +80,26 @@ export function FieldSummary({
         </h3>
         <p className="text-xs text-zinc-600 dark:text-zinc-400">
           {label && <>{summary.id} · </>}
-          {typeInWords(summary.type)}
+          {typeInWords(summary.type, t)}
         </p>
         {notes && <p className="mt-1 text-xs text-zinc-700 dark:text-zinc-300">{notes}</p>}
       </div>
 
       <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5 text-sm">
-        <dt className="text-zinc-600 dark:text-zinc-400">Empty</dt>
+        <dt className="text-zinc-600 dark:text-zinc-400">{t("summary.empty")}</dt>
         <dd className="tabular-nums">
-          {plural(summary.empty, "row")}
-          {summary.empty > 0 && <span className="text-zinc-600 dark:text-zinc-400"> ({share(summary.empty, rows, locale)})</span>}
+          {t("count.rows", { count: summary.empty })}
+          {summary.empty > 0 && <span className="text-zinc-600 dark:text-zinc-400"> ({share(summary.empty, rows, locale, t)})</span>}
         </dd>
-        <dt className="text-zinc-600 dark:text-zinc-400">Distinct values</dt>
-        <dd className="tabular-nums">{totalText(summary.distinct, summary.distinct_estimated)}</dd>
+        <dt className="text-zinc-600 dark:text-zinc-400">{t("summary.distinct")}</dt>
+        <dd className="tabular-nums">{totalText(summary.distinct, summary.distinct_estimated, t)}</dd>
         {summary.min !== undefined && summary.min !== null && (
           <>
-            <dt className="text-zinc-600 dark:text-zinc-400">Lowest</dt>
+            <dt className="text-zinc-600 dark:text-zinc-400">{t("summary.lowest")}</dt>
             <dd>
               <Extreme value={summary.min} field={dictionary} locale={locale} />
             </dd>
-            <dt className="text-zinc-600 dark:text-zinc-400">Highest</dt>
+            <dt className="text-zinc-600 dark:text-zinc-400">{t("summary.highest")}</dt>
             <dd>
               <Extreme value={summary.max} field={dictionary} locale={locale} />
             </dd>
@@ -105,13 +108,13 @@ export function FieldSummary({
       </dl>
 
       {filled <= 0 ? (
-        <p className="text-sm text-zinc-600 dark:text-zinc-400">No values in the matching rows.</p>
+        <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("summary.noValues")}</p>
       ) : top.length > 0 ? (
         <div className="space-y-1">
           <ValueBars label={name} top={top} onPick={onPickValue} />
           {otherRows > 0 && (
             <p className="text-xs text-zinc-600 dark:text-zinc-400">
-              and {totalText(otherValues, summary.distinct_estimated)} other {otherValues === 1 ? "value" : "values"} in {plural(otherRows, "row")}
+              {t("summary.others", { count: otherValues, values: totalText(otherValues, summary.distinct_estimated, t), rows: t("count.rows", { count: otherRows }) })}
             </p>
           )}
         </div>
@@ -119,10 +122,10 @@ export function FieldSummary({
         <div className="space-y-1">
           <p className="text-xs text-zinc-600 dark:text-zinc-400">
             {period
-              ? `Rows per ${periodWords(period)}`
+              ? t("summary.rowsPer", { period: periodWords(period, t) })
               : bins.length > 1 && typeof bins[0].from === "number" && typeof bins[0].to === "number"
-                ? `Rows per range of ${formatNumber(Number((bins[0].to - bins[0].from).toPrecision(12)), locale, grouping)}`
-                : "Rows"}
+                ? t("summary.rowsPerRange", { size: formatNumber(Number((bins[0].to - bins[0].from).toPrecision(12)), locale, grouping) })
+                : t("summary.rows")}
           </p>
           <BinBars label={name} bins={bins} kind={kind} period={period} locale={locale} grouping={grouping} onPick={onPickRange} />
         </div>

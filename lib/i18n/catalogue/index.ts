@@ -7,9 +7,14 @@ import { filters } from "./filters";
 import { history } from "./history";
 import { tokens } from "./tokens";
 import { views } from "./views";
+import { summary } from "./summary";
+import { chart } from "./chart";
+import { map } from "./map";
+import { pivot } from "./pivot";
+import { publish } from "./publish";
 
-export const areas = { audit, tokens, common, explorer, filters, history, views } as const;
+export const areas = { audit, tokens, common, explorer, filters, history, views, summary, chart, map, pivot, publish } as const;
 
-export const catalogue = { ...audit, ...tokens, ...common, ...explorer, ...filters, ...history, ...views };
+export const catalogue = { ...audit, ...tokens, ...common, ...explorer, ...filters, ...history, ...views, ...summary, ...chart, ...map, ...pivot, ...publish };
 
 export type MessageKey = keyof typeof catalogue;
