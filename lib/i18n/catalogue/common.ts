@@ -20,4 +20,14 @@ export const common = defineMessages({
     de: "{caption}. Wählen Sie eine Zeile, um alle ihre Felder zu sehen. Klicken Sie auf einen Spaltenkopf, um zu sortieren.",
   },
   "table.sortHint": { en: "Click to sort; Shift-click adds a second sort.", fr: "Cliquez pour trier ; Maj-clic ajoute un second tri.", de: "Klicken zum Sortieren; Umschalt-Klick fügt eine zweite Sortierung hinzu." },
+  // the header's token box
+  "token.label": { en: "Token", fr: "Jeton", de: "Token" },
+  "token.placeholderInUse": { en: "In use (hidden)", fr: "En cours d’utilisation (masqué)", de: "In Verwendung (verborgen)" },
+  "token.placeholder": { en: "API token for private data", fr: "Jeton d’API pour les données privées", de: "API-Token für private Daten" },
+  "token.remember": { en: "Remember on this device", fr: "Mémoriser sur cet appareil", de: "Auf diesem Gerät merken" },
+  "token.use": { en: "Use token", fr: "Utiliser le jeton", de: "Token verwenden" },
+  "token.forget": { en: "Forget token", fr: "Oublier le jeton", de: "Token vergessen" },
+  "token.remembered": { en: "A token is in use and remembered on this device.", fr: "Un jeton est utilisé et mémorisé sur cet appareil.", de: "Ein Token ist in Verwendung und auf diesem Gerät gespeichert." },
+  "token.untilClose": { en: "A token is in use until you close this tab.", fr: "Un jeton est utilisé jusqu’à la fermeture de cet onglet.", de: "Ein Token ist in Verwendung, bis Sie diesen Tab schließen." },
+  "token.none": { en: "No token: you see public data only.", fr: "Pas de jeton : vous ne voyez que les données publiques.", de: "Kein Token: Sie sehen nur öffentliche Daten." },
 });
