@@ -132,7 +132,7 @@ for (const colorScheme of ["light", "dark"] as const) {
     await expectNoSeriousViolations(page, "landing");
 
     if (every) {
-      await page.getByLabel("Resource").click();
+      await page.getByLabel("Resource", { exact: true }).click();
       await expect(page.getByRole("listbox")).toBeVisible();
       await expectNoSeriousViolations(page, "resource list open");
       await page.keyboard.press("Escape");

@@ -134,7 +134,7 @@ test("edit a field's Label and see it as the column header; edit the details; de
   await expect(dialog).toBeHidden();
   await expect(page.getByRole("heading", { name: "Pick a resource to explore" })).toBeVisible();
   expect(new URL(page.url()).searchParams.get("resource_id")).toBeNull();
-  const box = page.getByLabel("Resource");
+  const box = page.getByLabel("Resource", { exact: true });
   await box.click();
   await box.fill("Doomed books");
   await expect(page.getByRole("option", { name: new RegExp(doomedName) })).toHaveCount(0);

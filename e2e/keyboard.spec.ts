@@ -42,7 +42,7 @@ test("the whole journey works from the keyboard", async ({ page }) => {
   await expect(page.getByRole("button", { name: /US flights/ })).toBeVisible();
 
   // pick a resource: type, arrow down, Enter
-  const resource = page.getByLabel("Resource");
+  const resource = page.getByLabel("Resource", { exact: true });
   await tabTo(page, resource);
   await expectVisibleFocus(page);
   await page.keyboard.type("flights");

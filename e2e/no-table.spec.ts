@@ -15,7 +15,7 @@ test("a resource without a data table says so, and shows rows again once reloade
   expect((await request.post("/api/action/datastore_delete", { data: { resource_id: id }, headers: admin })).ok()).toBe(true);
 
   await page.goto("/");
-  const box = page.getByLabel("Resource");
+  const box = page.getByLabel("Resource", { exact: true });
   await box.click();
   await box.fill(id);
   const option = page.getByRole("option", { name: new RegExp(id) });

@@ -27,7 +27,7 @@ test("private resource without and with a token", async ({ page }) => {
   await shot(page, "08-private-with-token");
 
   // listed in the picker, marked private
-  const box = page.getByLabel("Resource");
+  const box = page.getByLabel("Resource", { exact: true });
   await box.click();
   await box.fill("bird");
   await expect(page.getByRole("option", { name: /Private/ })).toBeVisible();

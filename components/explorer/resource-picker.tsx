@@ -1,39 +1,39 @@
 "use client";
-// "Resource": a combobox over resource_search. Filters the list as you type (name, alias,
-// description); for very large catalogues it asks the server by name instead.
+// "Resource": a combobox over resource_search. As you type it asks the server for the words
+// (name, description, aliases, field ids and labels), so it finds any of thousands of resources.
 import { useQuery } from "@tanstack/react-query";
-import { useEffect, useId, useMemo, useRef, useState } from "react";
-import { explainError, resourcesQuery, type Resource } from "@/lib/api-client";
+import { useEffect, useId, useRef, useState } from "react";
+import type { Resource } from "@/lib/api-client";
+import { catalogQuery } from "@/lib/api-client/catalog";
+import { useT } from "@/components/i18n/i18n-provider";
 import { useToken } from "@/components/token/token-provider";
-import { formatCount, matchResources, resourceLabel } from "./format";
+import { resourceLabel } from "./format";
 import { PrivateBadge } from "./private-badge";
 import { useDebounced } from "./use-debounced";
 
+/** Suggestions the picker shows at most. */
+const SUGGESTIONS = 50;
+
+/** The resources whose words start with those of `term` (all of them, by name, when empty). */
 export function useResources(term = "") {
   const { session, ready } = useToken();
-  const all = useQuery({ ...resourcesQuery(session), enabled: ready });
-  const complete = all.data ? all.data.count <= all.data.results.length : true;
-  const debounced = useDebounced(term.trim(), 250);
-  const byName = useQuery({ ...resourcesQuery(session, debounced), enabled: ready && !complete && debounced !== "" });
-  const source = !complete && debounced && byName.data ? byName.data.results : all.data?.results;
-  const resources = useMemo(() => {
-    if (!source) return undefined;
-    return [...matchResources(source, term)].sort((a, b) => resourceLabel(a).localeCompare(resourceLabel(b)));
-  }, [source, term]);
-  return { resources, all: all.data?.results, isLoading: all.isLoading, error: all.error };
+  const debounced = useDebounced(term.trim(), 200);
+  const found = useQuery({ ...catalogQuery(session, { q: debounced, order_by: "name", offset: 0, limit: SUGGESTIONS, all: true }), enabled: ready });
+  return { resources: found.data?.results, isLoading: found.isLoading, error: found.error };
 }
 
 export function ResourceOption({ resource }: { resource: Resource }) {
+  const t = useT();
   return (
     <span className="block min-w-0">
       <span className="flex flex-wrap items-center gap-x-2 gap-y-1">
         <span className="font-medium">{resourceLabel(resource)}</span>
         {resource.private && <PrivateBadge />}
         {resource.datastore_active === false ? (
-          <span className="text-xs text-zinc-600 dark:text-zinc-400">No data table</span>
+          <span className="text-xs text-zinc-600 dark:text-zinc-400">{t("picker.noTable")}</span>
         ) : (
           typeof resource.row_count === "number" && (
-            <span className="text-xs text-zinc-600 dark:text-zinc-400">{formatCount(resource.row_count)} rows</span>
+            <span className="text-xs text-zinc-600 dark:text-zinc-400">{t("picker.rows", { count: resource.row_count })}</span>
           )
         )}
       </span>
@@ -51,6 +51,7 @@ export function ResourcePicker({
   selectedLabel: string;
   onSelect: (resource: Resource) => void;
 }) {
+  const t = useT();
   const [term, setTerm] = useState<string | null>(null);
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(0);
@@ -79,7 +80,7 @@ export function ResourcePicker({
   return (
     <div className="relative">
       <label htmlFor={inputId} className="mb-1 block text-sm font-medium">
-        Resource
+        {t("picker.label")}
       </label>
       <input
         id={inputId}
@@ -90,7 +91,7 @@ export function ResourcePicker({
         aria-activedescendant={expanded && options[active] ? `${listId}-${active}` : undefined}
         autoComplete="off"
         spellCheck={false}
-        placeholder={isLoading ? "Loading resources…" : "Type to find a resource"}
+        placeholder={isLoading ? t("landing.loading") : t("picker.placeholder")}
         value={term ?? selectedLabel}
         onChange={(e) => {
           setTerm(e.target.value);
@@ -124,18 +125,18 @@ export function ResourcePicker({
       />
       {open && error ? (
         <p role="alert" className="absolute z-30 mt-1 w-full rounded-md border bg-white p-3 text-sm shadow-lg dark:bg-zinc-900">
-          {explainError(error, "the resource list").title}
+          {t("landing.listError")}
         </p>
       ) : open && resources && options.length === 0 ? (
         <p role="status" className="absolute z-30 mt-1 w-full rounded-md border bg-white p-3 text-sm shadow-lg dark:bg-zinc-900">
-          No resource matches “{term}”.
+          {t("picker.noMatch", { term: term ?? "" })}
         </p>
       ) : null}
       <ul
         ref={listRef}
         id={listId}
         role="listbox"
-        aria-label="Suggestions"
+        aria-label={t("picker.suggestions")}
         hidden={!expanded}
         className="absolute z-30 mt-1 max-h-96 w-full overflow-auto rounded-md border bg-white py-1 shadow-lg dark:bg-zinc-900"
       >

@@ -30,7 +30,7 @@ export async function waitForRows(page: Page) {
 }
 
 export async function pickResource(page: Page, typed: string, option: RegExp | string) {
-  const box = page.getByLabel("Resource");
+  const box = page.getByLabel("Resource", { exact: true });
   await box.click();
   await box.fill(typed);
   await page.getByRole("option", { name: option }).click();

@@ -12,9 +12,10 @@ import { chart } from "./chart";
 import { map } from "./map";
 import { pivot } from "./pivot";
 import { publish } from "./publish";
+import { landing } from "./landing";
 
-export const areas = { audit, tokens, common, explorer, filters, history, views, summary, chart, map, pivot, publish } as const;
+export const areas = { audit, tokens, common, explorer, filters, history, landing, views, summary, chart, map, pivot, publish } as const;
 
-export const catalogue = { ...audit, ...tokens, ...common, ...explorer, ...filters, ...history, ...views, ...summary, ...chart, ...map, ...pivot, ...publish };
+export const catalogue = { ...audit, ...tokens, ...common, ...explorer, ...filters, ...history, ...landing, ...views, ...summary, ...chart, ...map, ...pivot, ...publish };
 
 export type MessageKey = keyof typeof catalogue;
