@@ -125,6 +125,13 @@ function insertedAt(c: Conn, r: Internal, rowId: number): number {
   return (c.cache.get("SELECT min(version) FROM datastore_versions WHERE resource_id = ? AND version >= ? AND id_to >= ?", "pluck").get(r.id, epoch(c, r.id), rowId) as number | null) ?? 0;
 }
 
+/** The copies atVersion made: their rows come in `_id` order (the view's ORDER BY, merged). */
+const pastCopies = new WeakSet<Internal>();
+
+export function inIdOrderAlready(r: Internal): boolean {
+  return pastCopies.has(r);
+}
+
 /** Per connection: the temporary views it made for `as_of` reads, oldest first. */
 const views = new WeakMap<Conn, string[]>();
 const MAX_VIEWS = 16;
@@ -154,7 +161,9 @@ export function atVersion(c: Conn, r: Internal, query: SearchQuery): Internal {
     made.push(name);
     while (made.length > MAX_VIEWS) c.db.exec(`DROP VIEW IF EXISTS temp.${q(made.shift()!)}`);
   }
-  return { ...r, table: name, rowCount: rowsAt(c, r, v, last, hasHist) };
+  const past = { ...r, table: name, rowCount: rowsAt(c, r, v, last, hasHist) };
+  if (hasHist) pastCopies.add(past);
+  return past;
 }
 
 /** Rows at version v, from index ranges: today's inserted by then, less those updated since,

@@ -8,6 +8,7 @@ import { ID_FIELD, type Internal, type StoredField } from "./catalog";
 import type { Conn } from "./connection";
 import { quoteIdent as q } from "./sql";
 import { Where, bm25ToRank } from "./where";
+import { inIdOrderAlready } from "./history";
 
 export interface ReadPlan {
   where: Where;
@@ -62,6 +63,9 @@ export function planSearch(c: Conn, r: Internal, query: SearchQuery): ReadPlan {
     const nulls = natural || !mayHoldNulls(c, r, f) ? "" : ` NULLS ${s.nullsFirst ? "FIRST" : "LAST"}`;
     order.push(`${col} ${s.desc ? "DESC" : "ASC"}${nulls}`);
   }
+  // A past version's rows come from a view already in `_id` order (history.ts): ordering them
+  // again would sort every row for each page.
+  if (inIdOrderAlready(r) && query.sort.length === 1 && query.sort[0].field === "_id" && !query.sort[0].desc) order.length = 0;
   const from = where.ftsJoin ? `${q(r.table)} AS t ${where.ftsJoin}` : `${q(r.table)} AS t`;
   // The page query may seek instead of skipping; counts use `where` as it stands.
   const seekFrom = denseOffsetStart(c, r, query, where);
@@ -93,7 +97,7 @@ function mayHoldNulls(c: Conn, r: Internal, f: StoredField): boolean {
  */
 function denseOffsetStart(c: Conn, r: Internal, query: SearchQuery, where: Where): number | null {
   const byId = query.sort.length === 1 && query.sort[0].field === "_id" && !query.sort[0].desc;
-  if (query.offset === 0 || !byId || query.distinct || where.parts.length || where.ftsJoin) return null;
+  if (query.offset === 0 || !byId || query.distinct || where.parts.length || where.ftsJoin || inIdOrderAlready(r)) return null;
   // Two subqueries: SQLite answers a lone min() or max() from the b-tree's ends, not both at once.
   const { lo, hi } = c.cache.get(`SELECT (SELECT min(_id) FROM ${q(r.table)}) AS lo, (SELECT max(_id) FROM ${q(r.table)}) AS hi`).get() as {
     lo: number | null;
