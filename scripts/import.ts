@@ -1,5 +1,5 @@
 // `npm run import -- FILE [--name NAME] [--resource-id ID] [--private] [--primary-key F,…]
-//  [--types field:type,…] [--append]`: loads a CSV/TSV, JSON, NDJSON, .xlsx or Parquet file into
+//  [--types field:type,…] [--language L] [--append]`: loads a CSV/TSV, JSON, NDJSON, .xlsx or Parquet file into
 // DATASTORE_DB as one transaction (a failed, interrupted or killed import loads nothing).
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -14,6 +14,7 @@ const USAGE = `usage: npm run import -- FILE [options]
   --name NAME             name of the new resource (default: the file name)
   --resource-id ID        create the resource with this id (or, with --append, add to it)
   --private               make the new resource private: readable only with a token
+  --language L            its full-text language: english (default), french, german, simple…
   --primary-key F,…       unique key over these fields (built after the load)
   --index F,…             index these fields for filters and sorting (built after the load)
   --no-auto-index         skip the auto-index rule (short, repeating text fields; docs/performance.md "Indexes")
@@ -52,6 +53,7 @@ try {
       name: { type: "string" },
       "resource-id": { type: "string" },
       private: { type: "boolean" },
+      language: { type: "string" },
       "primary-key": { type: "string" },
       index: { type: "string" },
       "no-auto-index": { type: "boolean" },
@@ -110,6 +112,7 @@ async function main(): Promise<void> {
       name: values.name ?? path.basename(file, path.extname(file)),
       resourceId: values["resource-id"],
       private: values.private,
+      language: values.language,
       primaryKey: values["primary-key"]?.split(",").map((s) => s.trim()).filter(Boolean),
       indexes: values.index?.split(",").map((s) => s.trim()).filter(Boolean),
       autoIndex: !values["no-auto-index"],

@@ -487,6 +487,22 @@ describe("renames and replace (the upload API's options)", () => {
     expect(await failure(write("n.csv", "a,b\n1,2\n"), { names: { a: "b" } })).toBe('names: two columns would be called "b"');
   });
 
+  it("creates the resource in the full-text language given, and a replace keeps it", async () => {
+    const ids = async (id: string, q: string) =>
+      (await rows(id, { columns: ["_id"], fts: [{ field: null, tree: parsePlain(q, "french"), rank: "rank", text: q }] })).length;
+    for (const offThread of [false, true]) {
+      const r = await load(write(`fr${offThread}.csv`, "t\nLes chevaux\nUn cheval\nL'élève\n"), { language: "french", offThread });
+      expect((await engine.getResource(r.resourceId))!.language).toBe("french");
+      expect(await ids(r.resourceId, "chevaux")).toBe(2);
+      expect(await ids(r.resourceId, "eleve")).toBe(1);
+    }
+    await load(write("fr.csv", "t\nUn cheval\n"), { resourceId: "fr", language: "french" });
+    await load(write("fr2.csv", "t\nDes chevaux\n"), { resourceId: "fr", replace: true });
+    expect((await engine.getResource("fr"))!.language).toBe("french");
+    expect(await ids("fr", "cheval")).toBe(1);
+    expect(await failure(write("x.csv", "t\nx\n"), { language: "klingon" })).toMatch(/^cannot create the resource: .*language/);
+  });
+
   it("replace rebuilds the resource in place: id, meta, aliases and surviving fields' info stay", async () => {
     const first = await load(write("old.csv", "city,n\nOslo,1\n"), { resourceId: "places", name: "Places", description: "Towns", private: true });
     await engine.alterFields(first.resourceId, [], [{ id: "city", type: "text", info: { label: "City" } }], []);

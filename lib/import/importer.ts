@@ -28,6 +28,9 @@ export interface ImportOptions extends ReadOptions {
   names?: Record<string, string>;
   resourceId?: string;
   private?: boolean;
+  /** The new resource's full-text language (lib/datastore/text-language.ts); a replaced one
+   *  keeps its own unless given. */
+  language?: string;
   primaryKey?: string[];
   /** Indexes to build after the load, besides those the auto-index rule picks. */
   indexes?: string[];

@@ -1,8 +1,8 @@
 // The resource an import loads into: a new one (through datastore_create's own validation), an
 // existing one for an append, or for a replace the same resource rebuilt inside the import's
 // transaction: its table dropped as datastore_delete drops it, then created again with the
-// file's fields, keeping its id, name, description, private flag (unless given), aliases and
-// the data dictionary (`info`) of the fields whose ids stay.
+// file's fields, keeping its id, name, description, private flag and full-text language
+// (unless given), aliases and the data dictionary (`info`) of the fields whose ids stay.
 import { TokenStore } from "../auth/tokens";
 import { datastoreCreate } from "../datastore/actions/datastore-create";
 import { writeTarget, type ActionContext } from "../datastore/context";
@@ -17,6 +17,7 @@ import { optionName } from "./wording";
 export interface Kept {
   aliases: string[];
   info: Map<string, Record<string, unknown>>;
+  language?: string;
 }
 
 /** The resource to append to, or what a replace keeps (its table dropped by now); neither for a
@@ -29,7 +30,11 @@ export async function target(tx: DatastoreEngine, opts: ImportOptions): Promise<
   const idOption = optionName(opts.wording, "resourceId");
   if (opts.replace) {
     if (!existing) throw new ImportError(`${idOption}: resource ${id} was not found`);
-    const kept: Kept = { aliases: existing.aliases, info: new Map(existing.fields.flatMap((f) => (f.info ? [[f.id, f.info] as const] : []))) };
+    const kept: Kept = {
+      aliases: existing.aliases,
+      info: new Map(existing.fields.flatMap((f) => (f.info ? [[f.id, f.info] as const] : []))),
+      language: existing.language,
+    };
     await tx.dropTable(existing.id);
     return { kept };
   }
@@ -47,11 +52,13 @@ export async function createResource(tx: DatastoreEngine, opts: ImportOptions, p
     return { id, type: plan.types[i], ...(info ? { info } : {}) };
   });
   const name = opts.name?.trim() || undefined;
+  const language = opts.language ?? kept?.language;
+  const lang = language ? { language } : {};
   let id: string;
   try {
     if (opts.resourceId) {
       // An inactive resource keeps its name, description and private flag when created again.
-      id = String((await datastoreCreate(ctx, { resource_id: opts.resourceId, fields, force: true })).resource_id);
+      id = String((await datastoreCreate(ctx, { resource_id: opts.resourceId, fields, force: true, ...lang })).resource_id);
       if (kept) {
         await tx.updateResourceMeta(id, { name, description: opts.description, private: opts.private });
         if (kept.aliases.length) await tx.setAliases(id, kept.aliases);
@@ -60,7 +67,7 @@ export async function createResource(tx: DatastoreEngine, opts: ImportOptions, p
       }
     } else {
       const resource = { name: name ?? "import", description: opts.description ?? "", private: Boolean(opts.private) };
-      id = String((await datastoreCreate(ctx, { resource, fields })).resource_id);
+      id = String((await datastoreCreate(ctx, { resource, fields, ...lang })).resource_id);
     }
   } catch (e) {
     if (e instanceof DatastoreError) throw new ImportError(`cannot create the resource: ${describe(e)}`);

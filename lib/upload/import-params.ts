@@ -3,6 +3,7 @@
 // Validation Error, before any reading or writing. The file's own problems are the importer's.
 import path from "node:path";
 import { ErrorBag } from "../datastore/errors";
+import { parseLanguage } from "../datastore/text-language";
 import { resolveType } from "../datastore/types";
 import { asStringList, fieldNameError, isPlainObject, isUnset, type Params } from "../datastore/validate";
 import type { ImportOptions } from "../import/importer";
@@ -90,6 +91,7 @@ export function importRequest(params: Params, upload: UploadRecord): ImportReque
     }
   }
   const primaryKey = isUnset(params.primary_key) ? undefined : asStringList(params.primary_key, "primary_key", bag);
+  const language = parseLanguage(params.language, bag);
   const read = readParams(params, bag);
   bag.throwIfAny();
 
@@ -101,6 +103,7 @@ export function importRequest(params: Params, upload: UploadRecord): ImportReque
       name: name ?? (mode === "new" ? path.basename(upload.filename, path.extname(upload.filename)) || upload.filename : undefined),
       description,
       private: mode === "append" ? undefined : isPrivate,
+      language: mode === "append" ? undefined : language,
       names,
       types,
       primaryKey,
