@@ -193,6 +193,26 @@ describe.skipIf(!url)("PostgreSQL bulk load", () => {
     }
   });
 
+  it("fills full text by UPDATEs in the resource's language, as its trigger does", async () => {
+    const other = await openPostgresEngine({ url: url!, schema, poolSize: 2, limits: config, bulkFullText: "update" });
+    try {
+      const rows = [["Les chevaux de l'élève"], ["Un cheval"]];
+      for (const [e, id] of [[engine, "fr-trigger"], [other, "fr-update"]] as const) {
+        await e.createResource({ ...meta(id), language: "french" }, [{ id: "t", type: "text" }]);
+        await e.transaction(async (t) => {
+          const l = await t.bulkLoad(id, ["t"]);
+          await l.append(rows);
+          await l.finish();
+        });
+      }
+      const text = async (id: string) => (await raw.query<{ t: string }>(`SELECT "_full_text"::text AS t FROM "${await tableOf(id)}" ORDER BY "_id"`)).rows.map((r) => r.t);
+      expect(await text("fr-update")).toEqual(await text("fr-trigger"));
+      expect(await text("fr-update")).toEqual(["'cheval':2 'elev':5 'le':1", "'cheval':2"]);
+    } finally {
+      await other.close();
+    }
+  });
+
   it("fills full text, rebuilds the GIN index of a table made in the same transaction, and keeps the trigger", async () => {
     const id = "fresh";
     const rows = Array.from({ length: 2500 }, (_, i) => [i, i % 5 === 0 ? "Portland harbour" : "Seattle\tdocks", `line ${i}\nnext`]);
