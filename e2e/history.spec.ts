@@ -1,7 +1,8 @@
 // History in the explorer (issue 27): a record changed through the API shows the change in its
 // History (when, by which token, old → new); As of a moment before the change shows the old
 // value, marked as the past, with editing off; a link to this version, opened after the data
-// changed, says how many rows differ and leads back to the current data.
+// changed, says how many rows differ and leads back to the current data; a moment before the
+// table existed is refused with the API's reason.
 import type { APIRequestContext, Page } from "@playwright/test";
 import { expect, test } from "./helpers/test";
 import { axe } from "./helpers/axe";
@@ -114,6 +115,13 @@ test("a record's History, the table As of before a change, and a link to this ve
     await banner.getByRole("button", { name: "Show the current data" }).click();
     await expect(banner).toBeHidden();
     await expect.poll(() => visitorsOf(page, "B")).toBe("21");
+
+    // a moment before the table existed: the API's reason, and still the way back
+    await page.goto(`/?resource_id=${encodeURIComponent(id)}&as_of=2000-01-01T00:00:00Z`);
+    await expect(page.getByRole("main").getByRole("alert")).toContainText(/before the resource existed/);
+    await banner.getByRole("button", { name: "Show the current data" }).click();
+    await waitForRows(page);
+    await expect(page).not.toHaveURL(/as_of=/);
   } finally {
     await api(request, "resource_delete", { id });
   }
