@@ -3,6 +3,7 @@
 // the frame, with its name and a link to the full explorer (in a new tab: the explorer itself
 // refuses to be framed). The view is held here, not in the URL: paging or a chart's settings
 // change the frame, never the page around it.
+import { useT } from "@/components/i18n/i18n-provider";
 import { useQuery } from "@tanstack/react-query";
 import dynamic from "next/dynamic";
 import { useMemo, useState } from "react";
@@ -26,6 +27,7 @@ const PivotView = dynamic(() => import("@/components/explorer/pivot-view").then(
 export function EmbedView({ initial, name, openHref }: { initial: ViewState; name?: string; openHref: string }) {
   const [view, setView] = useState(initial);
   const { session, ready } = useToken();
+  const t = useT();
   const rid = view.resource_id ?? "";
   const info = useQuery({ ...infoQuery(session, rid), enabled: ready && Boolean(rid) });
   const resource = useQuery({ ...resourceQuery(session, info.data?.meta.id ?? rid), enabled: ready && Boolean(rid) });
@@ -45,16 +47,16 @@ export function EmbedView({ initial, name, openHref }: { initial: ViewState; nam
       <div className="flex flex-wrap items-baseline justify-between gap-2">
         <h1 className="text-base font-semibold">{name ?? title ?? "Datastore Explorer"}</h1>
         <a href={openHref} target="_blank" rel="noopener" className="text-sm underline">
-          Open in Datastore Explorer
+          {t("embed.open")}
         </a>
       </div>
       {view.as_of !== null && rid && <AsOfLine asOf={view.as_of} read={search.data?.as_of} />}
       {!rid ? (
-        <p role="alert">This embed names no resource: its address needs a resource_id.</p>
+        <p role="alert">{t("embed.noResource")}</p>
       ) : error ? (
         <ErrorState error={error} what={name ? "view" : "resource"} onRetry={() => (info.error ? info.refetch() : search.refetch())} />
       ) : tabPast ? (
-        <PastUnavailable tab={view.tab.charAt(0).toUpperCase() + view.tab.slice(1)} onTable={() => change({ tab: "table" })} onCurrent={() => change({ as_of: null })} />
+        <PastUnavailable tab={t(`tab.${view.tab}`)} onTable={() => change({ tab: "table" })} onCurrent={() => change({ as_of: null })} />
       ) : view.tab === "summary" ? (
         <SummaryView {...props} />
       ) : view.tab === "chart" ? (
@@ -66,9 +68,9 @@ export function EmbedView({ initial, name, openHref }: { initial: ViewState; nam
       ) : !data ? (
         <TableSkeleton />
       ) : (
-        <section aria-label="Records" className="space-y-2">
+        <section aria-label={t("explorer.records")} className="space-y-2">
           <RecordsTable
-            caption={`Records of ${title}`}
+            caption={t("explorer.recordsOf", { title })}
             fields={displayFields(data.fields, info.data?.fields, view.fields)}
             records={data.records}
             sort={view.sort}

@@ -1,6 +1,7 @@
 "use client";
 // Save view: for tokens that may write, a dialog that names the view on screen (Name,
 // Description, Private) and saves it (datastore_view_create), then says where it lives.
+import { useT } from "@/components/i18n/i18n-provider";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useId, useState } from "react";
@@ -22,6 +23,7 @@ export function SaveView({ view, resourcePrivate }: { view: ViewState; resourceP
   const client = useQueryClient();
   const baseId = useId();
   const [open, setOpen] = useState(false);
+  const t = useT();
   const [draft, setDraft] = useState({ name: "", description: "", private: resourcePrivate });
   const [saved, setSaved] = useState<SavedView | null>(null);
   const save = useMutation({
@@ -42,15 +44,15 @@ export function SaveView({ view, resourcePrivate }: { view: ViewState; resourceP
           setOpen(true);
         }}
       >
-        Save view
+        {t("save.button")}
       </Button>
       {saved && (
         <span role="status" className="text-sm">
-          Saved as <Link href={`/v/${encodeURIComponent(saved.id)}`} className="underline">{saved.name}</Link>
+          {t("save.savedAs")} <Link href={`/v/${encodeURIComponent(saved.id)}`} className="underline">{saved.name}</Link>
         </span>
       )}
       {createPortal(
-        <Dialog open={open} onClose={() => setOpen(false)} title="Save view">
+        <Dialog open={open} onClose={() => setOpen(false)} title={t("save.button")}>
           <form
             className="space-y-4"
             onSubmit={(e) => {
@@ -59,36 +61,35 @@ export function SaveView({ view, resourcePrivate }: { view: ViewState; resourceP
             }}
           >
             <p className="text-sm text-zinc-700 dark:text-zinc-300">
-              Saves what is on screen (search, filters, sort, columns and the tab with its settings) under a name, with a short address
-              to share.
+              {t("save.intro")}
             </p>
             <div className="space-y-1">
               <label htmlFor={`${baseId}-name`} className="block text-sm font-medium">
-                Name
+                {t("save.name")}
               </label>
               <input id={`${baseId}-name`} required autoFocus value={draft.name} onChange={(e) => setDraft({ ...draft, name: e.target.value })} className={INPUT_CLASS} />
             </div>
             <div className="space-y-1">
               <label htmlFor={`${baseId}-description`} className="block text-sm font-medium">
-                Description
+                {t("save.description")}
               </label>
               <textarea id={`${baseId}-description`} rows={3} value={draft.description} onChange={(e) => setDraft({ ...draft, description: e.target.value })} className={INPUT_CLASS} />
             </div>
             <label className="flex items-center gap-2 text-sm font-medium">
               <input type="checkbox" checked={draft.private} onChange={(e) => setDraft({ ...draft, private: e.target.checked })} />
-              Private (only this token and admins see it)
+              {t("save.private")}
             </label>
             {save.error && (
-              <Notice tone="error" role="alert" title="Not saved">
+              <Notice tone="error" role="alert" title={t("save.notSaved")}>
                 {errorLines(save.error).map((line, i) => (
                   <p key={i}>{line}</p>
                 ))}
               </Notice>
             )}
             <div className="flex justify-end gap-2 border-t pt-3">
-              <Button onClick={() => setOpen(false)}>Cancel</Button>
+              <Button onClick={() => setOpen(false)}>{t("common.cancel")}</Button>
               <Button type="submit" variant="primary" disabled={save.isPending} aria-busy={save.isPending}>
-                Save
+                {t("common.save")}
               </Button>
             </div>
           </form>

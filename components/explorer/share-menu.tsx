@@ -57,16 +57,16 @@ export function ShareMenu({
   return (
     <div className="relative" onKeyDown={(e) => e.key === "Escape" && setOpen(false)}>
       <Button aria-expanded={open} aria-controls={`${baseId}-panel`} onClick={() => setOpen(!open)}>
-        Share
+        {t("share.button")}
       </Button>
       {open && links && (
         <div id={`${baseId}-panel`} className="absolute z-20 mt-1 w-[min(28rem,90vw)] space-y-3 rounded-md border bg-white p-3 shadow-lg dark:bg-zinc-900">
           <div className="space-y-1">
             <label htmlFor={`${baseId}-link`} className="block text-sm font-medium">
-              Link
+              {t("share.link")}
             </label>
             <input id={`${baseId}-link`} readOnly value={links.link} onFocus={(e) => e.target.select()} className="w-full rounded-md border px-2 py-1 font-mono text-xs" />
-            <CopyButton text={links.link} label="Copy link" />
+            <CopyButton text={links.link} label={t("explorer.copyLink")} />
           </div>
           {keepsHistory && (
             <div className="space-y-1">
@@ -97,7 +97,7 @@ export function ShareMenu({
           )}
           <div className="space-y-1">
             <label htmlFor={`${baseId}-embed`} className="block text-sm font-medium">
-              Embed code
+              {t("share.embed")}
             </label>
             <textarea
               id={`${baseId}-embed`}
@@ -107,8 +107,8 @@ export function ShareMenu({
               onFocus={(e) => e.target.select()}
               className="w-full rounded-md border px-2 py-1 font-mono text-xs"
             />
-            <CopyButton text={iframeCode(links.embed, saved?.name ?? title)} label="Copy embed code" />
-            <p className="text-xs text-zinc-600 dark:text-zinc-400">Only the sites the server allows (DATASTORE_EMBED_ORIGINS) may show it.</p>
+            <CopyButton text={iframeCode(links.embed, saved?.name ?? title)} label={t("share.copyEmbed")} />
+            <p className="text-xs text-zinc-600 dark:text-zinc-400">{t("share.embedOrigins")}</p>
           </div>
         </div>
       )}

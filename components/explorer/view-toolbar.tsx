@@ -1,6 +1,7 @@
 "use client";
 // Above the tabs: the saved view on screen, Save view, the resource's Views, Share, and As of
 // (the table as it was at a date and time).
+import { useT } from "@/components/i18n/i18n-provider";
 import type { HistoryInfo } from "@/lib/api-client";
 import type { AsOf, ViewState } from "@/lib/view-state";
 import { AsOfPicker } from "./as-of-picker";
@@ -26,10 +27,11 @@ export function ViewToolbar({
   onAsOf: (asOf: AsOf | null) => void;
 }) {
   const views = useResourceViews(view.resource_id);
+  const t = useT();
   return (
     <div className="space-y-1">
       <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
-        <div className="flex flex-wrap items-center gap-2" role="group" aria-label="Saved views and sharing">
+        <div className="flex flex-wrap items-center gap-2" role="group" aria-label={t("views.toolbar")}>
           <ViewsMenu view={view} />
           <SaveView view={view} resourcePrivate={resourcePrivate} />
           <ShareMenu

@@ -1,6 +1,7 @@
 "use client";
 // Views: a resource's saved views by name, each opening at its short address /v/<id>; and, when
 // what is on screen is one of them, its name (and the fields it named that are gone).
+import { useT } from "@/components/i18n/i18n-provider";
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
@@ -30,28 +31,29 @@ export function useResourceViews(resourceId: string | null) {
 
 export function ViewsMenu({ view }: { view: ViewState }) {
   const [open, setOpen] = useState(false);
+  const t = useT();
   const views = useResourceViews(view.resource_id);
   const list = views.data ?? [];
   return (
     <div className="relative" onKeyDown={(e) => e.key === "Escape" && setOpen(false)}>
       <Button aria-expanded={open} aria-controls="saved-views-list" onClick={() => setOpen(!open)}>
-        Views{views.data ? ` (${list.length})` : ""}
+        {views.data ? t("views.buttonCount", { count: list.length }) : t("views.button")}
       </Button>
       {open && (
         <div id="saved-views-list" className="absolute z-20 mt-1 w-72 rounded-md border bg-white p-2 shadow-lg dark:bg-zinc-900">
           {views.isError ? (
-            <p className="p-1 text-sm">The saved views could not be listed.</p>
+            <p className="p-1 text-sm">{t("views.listFailed")}</p>
           ) : !views.data ? (
-            <p role="status" className="p-1 text-sm">Loading the saved views…</p>
+            <p role="status" className="p-1 text-sm">{t("views.loading")}</p>
           ) : list.length === 0 ? (
-            <p className="p-1 text-sm">No saved views of this resource yet.</p>
+            <p className="p-1 text-sm">{t("views.noneHere")}</p>
           ) : (
-            <ul aria-label="Saved views" className="max-h-80 space-y-1 overflow-auto">
+            <ul aria-label={t("views.saved")} className="max-h-80 space-y-1 overflow-auto">
               {list.map((v) => (
                 <li key={v.id}>
                   <Link href={`/v/${encodeURIComponent(v.id)}`} className="block rounded px-2 py-1 hover:bg-zinc-100 dark:hover:bg-zinc-800">
                     <span className="font-medium">{v.name}</span>
-                    {v.private && <span className="ml-2 text-xs text-zinc-600 dark:text-zinc-400">private</span>}
+                    {v.private && <span className="ml-2 text-xs text-zinc-600 dark:text-zinc-400">{t("views.private")}</span>}
                     {v.description && <span className="block truncate text-xs text-zinc-600 dark:text-zinc-400">{v.description}</span>}
                   </Link>
                 </li>
@@ -67,15 +69,16 @@ export function ViewsMenu({ view }: { view: ViewState }) {
 /** The name of the saved view on screen, and the fields it named that its resource lost. */
 export function SavedViewNote({ view }: { view: ViewState }) {
   const views = useResourceViews(view.resource_id);
+  const t = useT();
   const saved = currentSavedView(views.data, view);
   if (!saved) return null;
   return (
     <p className="text-sm text-zinc-700 dark:text-zinc-300">
-      Saved view: <strong>{saved.name}</strong>
+      {t("views.current")} <strong>{saved.name}</strong>
       {saved.description && ` — ${saved.description}`}
       {saved.missing_fields.length > 0 && (
         <span role="note" className="block text-amber-800 dark:text-amber-300">
-          This view named fields the resource no longer has ({saved.missing_fields.join(", ")}): it opens without them.
+          {t("views.missingFields", { fields: saved.missing_fields.join(", ") })}
         </span>
       )}
     </p>
