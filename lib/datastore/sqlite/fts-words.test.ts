@@ -1,9 +1,14 @@
 // SQLite's full-text words in a resource's language: each language's lexemes are PostgreSQL's
 // (to_tsvector('ds_<language>', word) as PostgreSQL 15.18 printed it), text is read word by
 // word with stop words left out, and query words meet the index's.
+import Database from "better-sqlite3";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { isStopWord, words } from "../full-text";
 import { LANGUAGES } from "../text-language";
+import { ftsColumnExpr, ftsTokenizer, registerFtsFunctions } from "./fts-text";
 import { indexWords, lexeme, queryPieces } from "./fts-words";
+import { compileFts } from "./sql";
 
 const POSTGRES: [language: string, word: string, lexeme: string][] = [
   ["french", "chevaux", "cheval"],
@@ -72,5 +77,49 @@ describe("queryPieces", () => {
     // The search's language reads the words; the index keeps its own.
     expect(queryPieces("running", "english", "french")).toEqual(["run"]);
     expect(queryPieces("chevaux", "french", "english")).toEqual(["cheval"]);
+  });
+});
+
+describe("an index in French or German", () => {
+  const texty = fc
+    .array(
+      fc.oneof(
+        fc.constantFrom(..." ,.'-:()éèÉàçœßäöü0123456789aeiou".split("")),
+        fc.constantFrom("chevaux", "élève", "Häuser", "le", "les", "und", "13.4", "-4", "été", "Straße", "aujourd'hui", "2001-01-14T21:55:00"),
+      ),
+      { maxLength: 12 },
+    )
+    .map((a) => a.join(""));
+
+  it.each(["french", "german"])("finds every word of a text in %s, whole and as a prefix (the query reads as the index does)", (lang) => {
+    const db = new Database(":memory:");
+    registerFtsFunctions(db);
+    db.exec("CREATE TABLE t (_id INTEGER PRIMARY KEY, c1 TEXT)");
+    db.exec(`CREATE VIEW t_text AS SELECT _id, ${ftsColumnExpr("c1", "text", lang)} AS c1 FROM t`);
+    db.exec(`CREATE VIRTUAL TABLE t_fts USING fts5(c1, content='t_text', content_rowid='_id', detail=column, tokenize='${ftsTokenizer(lang)}')`);
+    const insert = db.prepare("INSERT INTO t (_id, c1) VALUES (?, ?)");
+    const index = db.prepare("INSERT INTO t_fts (rowid, c1) SELECT _id, c1 FROM t_text WHERE _id = ?");
+    const find = db.prepare("SELECT count(*) FROM t_fts WHERE t_fts MATCH ? AND rowid = ?").pluck();
+    let id = 0;
+    try {
+      fc.assert(
+        fc.property(texty, (text) => {
+          const rowid = ++id;
+          insert.run(rowid, text);
+          index.run(rowid);
+          for (const w of words(text).filter((x) => !isStopWord(x, lang))) {
+            for (const prefix of [false, true]) {
+              const expr = compileFts({ op: "term", word: w, prefix }, { query: lang, index: lang }).expr;
+              expect(find.get(expr, BigInt(rowid)), `${w}${prefix ? ":*" : ""} in ${text}`).toBe(1);
+            }
+          }
+        }),
+        { numRuns: 300 },
+      );
+      // The integrity check reads every row back through the view: index and view agree.
+      expect(() => db.exec("INSERT INTO t_fts (t_fts, rank) VALUES ('integrity-check', 1)")).not.toThrow();
+    } finally {
+      db.close();
+    }
   });
 });
