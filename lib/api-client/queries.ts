@@ -69,10 +69,12 @@ export function searchQuery(s: Session, req: SearchRequest) {
     queryFn: ({ signal }) =>
       callAction<SearchResult>("datastore_search", { ...req, include_total: true }, s, signal),
     // while the next page loads, keep showing this one, but never another resource's rows
-    // (or rows read with another token)
+    // (or rows read with another token, or as of another moment: past rows never stand in for
+    // current ones)
     placeholderData: (previous, previousQuery) => {
       const key = previousQuery?.queryKey;
-      return key && key[1] === s.epoch && (key[3] as SearchRequest).resource_id === req.resource_id ? previous : undefined;
+      const before = key?.[3] as SearchRequest | undefined;
+      return key && key[1] === s.epoch && before?.resource_id === req.resource_id && before?.as_of === req.as_of ? previous : undefined;
     },
     staleTime: 10_000,
     retry: noRetryOnClientErrors,
