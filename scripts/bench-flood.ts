@@ -1,18 +1,21 @@
 // `npm run bench -- --only flood`: issue 29's flood goal. One anonymous client (127.0.0.3) sends
 // 200 requests a second, on a clock, whatever the answers; another (127.0.0.2) reads cheap pages
-// a few times a second. Its median beside the same client's on a quiet server, and the
-// flooder's answers (200, 429, other, no answer within 10 s), under the default budgets and
-// with them off, through `npm start`'s server and `next start`.
+// five times a second, in windows with and without the flood by turns. Its median in flooded
+// windows beside quiet ones, and the flooder's answers (200, 429, other, no answer within
+// 10 s), under the default budgets and with them off, through `npm start` and `next start`.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
+import os from "node:os";
 import path from "node:path";
 import { NO_QUOTAS } from "../lib/test/no-quotas";
 import { freePort, startArgs } from "../lib/test/server";
 
 const TOKEN = "bench-flood-admin";
 const ROWS = 10_000;
-const PHASE_MS = Number(process.env.BENCH_FLOOD_SECONDS ?? 20) * 1000;
+/** Windows of each kind (quiet, flooded), taking turns. */
+const WINDOWS = Number(process.env.BENCH_FLOOD_WINDOWS ?? 4);
+const WINDOW_MS = 5000;
 const FLOOD_PER_SECOND = 200;
 const READER_EVERY_MS = 200;
 const TIMEOUT_MS = 10_000;
@@ -72,37 +75,47 @@ async function stop(proc: ChildProcess): Promise<void> {
   await new Promise((r) => proc.once("exit", r));
 }
 
-/** The reader's cheap pages for one phase, with the flooder on or not. */
-async function phase(port: number, resourceId: string, flood: boolean) {
+/**
+ * The reader's cheap pages in windows of WINDOW_MS, quiet and flooded by turns (the flooder
+ * sending on a clock, whatever the answers), so that a load the shared machine carries meanwhile
+ * weighs on both alike. Medians of the reader's answers in each kind of window.
+ */
+async function phase(port: number, resourceId: string) {
   const readerAgent = new http.Agent({ keepAlive: true, maxSockets: 2 });
   const floodAgent = new http.Agent({ keepAlive: true, maxSockets: 256 });
-  const until = performance.now() + PHASE_MS;
+  const quiet: number[] = [];
+  const flooded: number[] = [];
   const floods: Promise<Asked>[] = [];
-  const flooding = (async () => {
-    if (!flood) return;
-    const every = 1000 / FLOOD_PER_SECOND;
-    for (let next = performance.now(); next < until; next += every) {
-      const wait = next - performance.now();
-      if (wait > 1) await sleep(wait);
-      floods.push(ask(port, "127.0.0.3", floodAgent, "datastore_search", { resource_id: resourceId, limit: 20, offset: floods.length % 1000 }));
+  let readerFailed = 0;
+  for (let w = 0; w < WINDOWS * 2; w++) {
+    const flood = w % 2 === 1;
+    const until = performance.now() + WINDOW_MS;
+    const flooding = (async () => {
+      if (!flood) return;
+      const every = 1000 / FLOOD_PER_SECOND;
+      for (let next = performance.now(); next < until; next += every) {
+        const wait = next - performance.now();
+        if (wait > 1) await sleep(wait);
+        floods.push(ask(port, "127.0.0.3", floodAgent, "datastore_search", { resource_id: resourceId, limit: 20, offset: floods.length % 1000 }));
+      }
+    })();
+    for (let i = 0; performance.now() < until; i++) {
+      const started = performance.now();
+      const r = await ask(port, "127.0.0.2", readerAgent, "datastore_search", { resource_id: resourceId, limit: 20, offset: (i * 37 + w * 101) % 1000 });
+      if (r.status === 200) (flood ? flooded : quiet).push(r.ms);
+      else readerFailed++;
+      await sleep(Math.max(0, READER_EVERY_MS - (performance.now() - started)));
     }
-  })();
-  const reads: Asked[] = [];
-  for (let i = 0; performance.now() < until; i++) {
-    const started = performance.now();
-    reads.push(await ask(port, "127.0.0.2", readerAgent, "datastore_search", { resource_id: resourceId, limit: 20, offset: (i * 37) % 1000 }));
-    await sleep(Math.max(0, READER_EVERY_MS - (performance.now() - started)));
+    await flooding;
   }
-  await flooding;
-  const flooded = await Promise.all(floods);
+  const answers = await Promise.all(floods);
   readerAgent.destroy();
   floodAgent.destroy();
-  const ok = reads.filter((r) => r.status === 200);
   const mix: Record<string, number> = {};
-  for (const f of flooded) mix[String(f.status)] = (mix[String(f.status)] ?? 0) + 1;
+  for (const f of answers) mix[String(f.status)] = (mix[String(f.status)] ?? 0) + 1;
   return {
-    reader: { asked: reads.length, ok: ok.length, medianMs: median(ok.map((r) => r.ms)), p95Ms: p95(ok.map((r) => r.ms)) },
-    flooder: { sent: flooded.length, perSecond: flooded.length / (PHASE_MS / 1000), mix, medianMs: median(flooded.map((f) => f.ms)), p95Ms: p95(flooded.map((f) => f.ms)) },
+    reader: { quietMedianMs: median(quiet), floodedMedianMs: median(flooded), ratio: median(flooded) / median(quiet), floodedP95Ms: p95(flooded), asked: quiet.length + flooded.length + readerFailed, failed: readerFailed },
+    flooder: { sent: answers.length, perSecond: answers.length / ((WINDOWS * WINDOW_MS) / 1000), mix, medianMs: median(answers.map((f) => f.ms)), p95Ms: p95(answers.map((f) => f.ms)) },
   };
 }
 
@@ -112,7 +125,9 @@ export async function benchFlood(dir: string, results: string): Promise<void> {
   fs.mkdirSync(dir, { recursive: true });
   const out: Record<string, unknown> = {};
   const lines: string[] = [];
-  for (const via of ["npm start", "next start"] as const) {
+  // BENCH_FLOOD_VIA="npm start" (or "next start") runs one way of serving only.
+  const vias = (["npm start", "next start"] as const).filter((v) => !process.env.BENCH_FLOOD_VIA || process.env.BENCH_FLOOD_VIA === v);
+  for (const via of vias) {
     const db = path.join(dir, `flood-${via.replace(" ", "-")}.db`);
     for (const f of [db, `${db}-wal`, `${db}-shm`]) fs.rmSync(f, { force: true });
     let server = await start(via, db, {});
@@ -126,22 +141,22 @@ export async function benchFlood(dir: string, results: string): Promise<void> {
       });
       req.end(JSON.stringify({ resource: { name: "flood" }, fields: [{ id: "n", type: "int" }, { id: "word", type: "text" }], records }));
     });
-    const quiet = await phase(server.port, created, false);
-    const limited = await phase(server.port, created, true);
+    const limited = await phase(server.port, created);
     await stop(server.proc);
     server = await start(via, db, { ...NO_QUOTAS });
-    const unlimited = await phase(server.port, created, true);
+    const unlimited = await phase(server.port, created);
     await stop(server.proc);
-    out[via] = { quiet, limited, unlimited };
+    out[via] = { limited, unlimited };
     const mix = (m: Record<string, number>) => Object.entries(m).map(([k, v]) => `${k}: ${v}`).join(", ");
+    const reader = (r: typeof limited.reader) => `median quiet ${r.quietMedianMs.toFixed(1)} ms, flooded ${r.floodedMedianMs.toFixed(1)} ms (${r.ratio.toFixed(2)}x; p95 ${r.floodedP95Ms.toFixed(1)} ms)`;
     lines.push(
-      `${via}: reader's cheap page median quiet ${quiet.reader.medianMs.toFixed(1)} ms; under the flood, default budgets ${limited.reader.medianMs.toFixed(1)} ms (${(limited.reader.medianMs / quiet.reader.medianMs).toFixed(2)}x, p95 ${limited.reader.p95Ms.toFixed(1)}), budgets off ${unlimited.reader.medianMs.toFixed(1)} ms (${(unlimited.reader.medianMs / quiet.reader.medianMs).toFixed(2)}x, p95 ${unlimited.reader.p95Ms.toFixed(1)})`,
+      `${via} (load average ${os.loadavg()[0].toFixed(1)}): the reader's cheap pages, default budgets: ${reader(limited.reader)}; budgets off: ${reader(unlimited.reader)}`,
       `  flooder with budgets: ${limited.flooder.sent} sent (${limited.flooder.perSecond.toFixed(0)}/s): ${mix(limited.flooder.mix)}; median answer ${limited.flooder.medianMs.toFixed(1)} ms, p95 ${limited.flooder.p95Ms.toFixed(1)}`,
       `  flooder without: ${unlimited.flooder.sent} sent: ${mix(unlimited.flooder.mix)}; median answer ${unlimited.flooder.medianMs.toFixed(1)} ms, p95 ${unlimited.flooder.p95Ms.toFixed(1)}`,
     );
     console.log(lines.slice(-3).join("\n"));
   }
   const previous = fs.existsSync(results) ? (JSON.parse(fs.readFileSync(results, "utf8")) as Record<string, unknown>) : {};
-  fs.writeFileSync(results, JSON.stringify({ ...previous, flood: { phaseSeconds: PHASE_MS / 1000, perSecond: FLOOD_PER_SECOND, ...out } }, null, 2));
+  fs.writeFileSync(results, JSON.stringify({ ...previous, flood: { windows: WINDOWS, windowSeconds: WINDOW_MS / 1000, perSecond: FLOOD_PER_SECOND, ...out } }, null, 2));
   console.log(`\nJSON: ${results} (key "flood")`);
 }
