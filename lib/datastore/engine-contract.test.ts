@@ -522,6 +522,20 @@ describe.each(ENGINES)("engine contract: $name", ({ name, open }) => {
       expect(changes).toMatchObject({ total: 4, records: 3 });
     });
 
+    it("removes the images no version from a time on reads, and reads from the newest version before it", async () => {
+      await engine.createResource(meta("p"), [{ id: "n", type: "int4" }, { id: "s", type: "text" }]);
+      await engine.write("p", [{ n: 1, s: "a" }], "insert");
+      await engine.write("p", [{ _id: 1, s: "b" }], "update");
+      const kept = (await state("p")).version;
+      const cut = new Date(Date.now() + 1000).toISOString();
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      await engine.write("p", [{ _id: 1, s: "c" }], "update");
+      expect(await engine.pruneHistory(cut)).toBe(1);
+      expect(await state("p")).toMatchObject({ oldest: kept });
+      expect(await engine.historySize((await engine.getResource("p"))!)).toMatchObject({ rows: 1 });
+      expect(await at("p", kept)).toEqual({ rows: [[1, 1, "b"]], total: 1 });
+    });
+
     it("history: false keeps no images, and only the current version is readable", async () => {
       await engine.createResource({ ...meta("s"), history: false }, [{ id: "n", type: "int4" }, { id: "s", type: "text" }]);
       await engine.write("s", [{ n: 1, s: "a" }], "insert");
