@@ -17,15 +17,9 @@ import { NumbersTable } from "./chart/numbers-table";
 import { PlotChart } from "./chart/plot-chart";
 import { useChartData } from "./chart/use-chart-data";
 import { useChartPlan } from "./chart/use-chart-plan";
+import { useT } from "@/components/i18n/i18n-provider";
 import { ErrorState } from "./error-state";
 import type { ViewProps } from "./view-props";
-
-const NOTHING_TO_DRAW: Record<ResolvedChart["type"], string> = {
-  bar: "This resource has no field to group by.",
-  line: "A line chart needs a date or time field, and this resource has none.",
-  scatter: "A scatter plot needs two number fields, and this resource has fewer.",
-  histogram: "A histogram needs a number, date or time field, and this resource has none.",
-};
 
 function isEmpty(data: ChartData): boolean {
   if (data.kind === "aggregate") return data.result.groups.length === 0;
@@ -38,6 +32,7 @@ export function ChartView({ view, fields, title, onChange, onOpenRecord }: ViewP
   const plan = useChartPlan(view, fields.length ? fields : undefined, true);
   const { data, error, fetching, refetch } = useChartData(plan.call);
   const svgRef = useRef<SVGSVGElement | null>(null);
+  const t = useT();
   const chart = plan.chart;
   // a histogram read from a sample has no total of its own
   const sampled = data?.kind === "histogram" && data.result.partial;
@@ -48,34 +43,34 @@ export function ChartView({ view, fields, title, onChange, onOpenRecord }: ViewP
   const drawable = chart.x !== null && (chart.type !== "scatter" || chart.y !== null);
   let body;
   if (!drawable) {
-    body = <Notice title="Nothing to draw">{NOTHING_TO_DRAW[chart.type]}</Notice>;
+    body = <Notice title={t("chart.nothing")}>{t(`chart.nothing.${chart.type}`)}</Notice>;
   } else if (error) {
     body = <ErrorState error={error} what="chart" onRetry={refetch} />;
   } else if (!data) {
     body = (
       <div role="status">
-        <span className="sr-only">Drawing the chart…</span>
+        <span className="sr-only">{t("chart.drawing")}</span>
         <Skeleton className="h-80 w-full" />
       </div>
     );
   } else if (data.kind === "aggregate" && data.result.partial && data.result.rows === 0) {
     body = (
-      <Notice title="Too few rows to count quickly" role="status">
-        The matching rows are too rare for a quick sample of this table to find them. The Table tab lists them; narrowing the
-        search with an indexed field helps the chart too.
+      <Notice title={t("chart.tooFew")} role="status">
+        {t("chart.tooFewBody")}
       </Notice>
     );
   } else if (isEmpty(data)) {
     body = (
-      <Notice title="No rows to draw" role="status">
-        No matching row has a value for {fieldLabel(fields, chart.x)}
-        {chart.type === "scatter" ? ` and ${fieldLabel(fields, chart.y)}` : ""}. Change the search or the filters.
+      <Notice title={t("chart.noRows")} role="status">
+        {chart.type === "scatter"
+          ? t("chart.noValues", { x: fieldLabel(fields, chart.x), y: fieldLabel(fields, chart.y) })
+          : t("chart.noValue", { x: fieldLabel(fields, chart.x) })}
       </Notice>
     );
   } else {
-    const caption = chartCaption(title, chart, data, fields);
-    const notes = chartNotes(chart, data, fields, count.data ? { n: count.data.total, estimated: count.data.estimated } : undefined);
-    const numbers = chartNumbers(chart, data, fields);
+    const caption = chartCaption(title, chart, data, fields, t);
+    const notes = chartNotes(chart, data, fields, count.data ? { n: count.data.total, estimated: count.data.estimated } : undefined, t);
+    const numbers = chartNumbers(chart, data, fields, t);
     body = (
       <div className="space-y-3">
         <figure aria-busy={fetching} className="space-y-2">
@@ -93,7 +88,7 @@ export function ChartView({ view, fields, title, onChange, onOpenRecord }: ViewP
             data={data}
             fields={fields}
             label={caption}
-            description={`${[...notes, "The numbers are in the table below the chart."].join(" ")}`}
+            description={[...notes, t("chart.numbersBelow")].join(" ")}
             svgRef={svgRef}
             onOpenRecord={onOpenRecord}
           />
@@ -105,7 +100,7 @@ export function ChartView({ view, fields, title, onChange, onOpenRecord }: ViewP
   }
 
   return (
-    <section aria-label="Chart" className="space-y-4">
+    <section aria-label={t("tab.chart")} className="space-y-4">
       <ChartControls chart={chart} fields={fields} onChange={(settings) => onChange({ chart: settings })} />
       {body}
     </section>

@@ -2,11 +2,8 @@
 // The chart's settings as labelled selects. Each choice goes into the URL (view.chart).
 import type { DatastoreField } from "@/lib/api-client";
 import { CHART_AGGS, CHART_TYPES, PERIODS, type ChartAgg, type ChartSettings, type ChartType, type Period } from "@/lib/view-state";
+import { useT } from "@/components/i18n/i18n-provider";
 import { fieldLabel, xChoices, yChoices, type ResolvedChart } from "./chart-fields";
-
-const TYPE_NAMES: Record<ChartType, string> = { bar: "Bar", line: "Line", scatter: "Scatter", histogram: "Histogram" };
-const AGG_NAMES: Record<ChartAgg, string> = { count: "Count", sum: "Sum", avg: "Average" };
-const PERIOD_NAMES: Record<Period, string> = { day: "Day", week: "Week", month: "Month", quarter: "Quarter", year: "Year" };
 
 export function Select({
   id,
@@ -21,6 +18,7 @@ export function Select({
   options: { value: string; name: string }[];
   onChange: (value: string) => void;
 }) {
+  const t = useT();
   return (
     <div className="flex flex-col gap-1">
       <label htmlFor={id} className="text-sm font-medium">
@@ -33,7 +31,7 @@ export function Select({
         onChange={(e) => onChange(e.target.value)}
         className="max-w-64 rounded-md border bg-white px-2 py-1.5 text-sm dark:bg-zinc-900"
       >
-        {options.length === 0 && <option value="">(none)</option>}
+        {options.length === 0 && <option value="">{t("chart.none")}</option>}
         {options.map((o) => (
           <option key={o.value} value={o.value}>
             {o.name}
@@ -69,19 +67,20 @@ export function ChartControls({
   const set = (patch: Partial<ChartSettings>) => onChange({ ...chart, ...patch });
   const grouped = chart.type === "bar" || chart.type === "line";
   const ys = fieldOptions(yChoices(fields), fields);
+  const t = useT();
 
   return (
-    <div role="group" aria-label="Chart settings" className="flex flex-wrap items-end gap-3">
+    <div role="group" aria-label={t("chart.settings")} className="flex flex-wrap items-end gap-3">
       <Select
         id="chart-type"
-        label="Chart type"
+        label={t("chart.typeLabel")}
         value={chart.type}
-        options={CHART_TYPES.map((t) => ({ value: t, name: TYPE_NAMES[t] }))}
+        options={CHART_TYPES.map((type) => ({ value: type, name: t(`chart.type.${type}`) }))}
         onChange={(v) => setType(v as ChartType)}
       />
       <Select
         id="chart-x"
-        label={grouped ? "Group by" : "Field"}
+        label={grouped ? t("chart.groupBy") : t("chart.field")}
         value={chart.x ?? ""}
         options={fieldOptions(xChoices(chart.type, fields), fields)}
         onChange={(x) => set({ x })}
@@ -89,24 +88,24 @@ export function ChartControls({
       {chart.type === "line" && (
         <Select
           id="chart-period"
-          label="Period"
+          label={t("chart.periodLabel")}
           value={chart.period ?? "month"}
-          options={PERIODS.map((p) => ({ value: p, name: PERIOD_NAMES[p] }))}
+          options={PERIODS.map((p) => ({ value: p, name: t(`chart.period.${p}`) }))}
           onChange={(v) => set({ period: v as Period })}
         />
       )}
       {grouped && (
         <Select
           id="chart-agg"
-          label="Measure"
+          label={t("chart.measure")}
           value={chart.agg}
           // sum and average read a number: none without a numeric field
-          options={CHART_AGGS.filter((a) => a === "count" || ys.length > 0).map((a) => ({ value: a, name: AGG_NAMES[a] }))}
+          options={CHART_AGGS.filter((a) => a === "count" || ys.length > 0).map((a) => ({ value: a, name: t(`chart.agg.${a}`) }))}
           onChange={(v) => set({ agg: v as ChartAgg })}
         />
       )}
       {((grouped && chart.agg !== "count") || chart.type === "scatter") && (
-        <Select id="chart-y" label="Value" value={chart.y ?? ""} options={ys} onChange={(y) => set({ y })} />
+        <Select id="chart-y" label={t("chart.value")} value={chart.y ?? ""} options={ys} onChange={(y) => set({ y })} />
       )}
     </div>
   );

@@ -1,6 +1,7 @@
 "use client";
 // Download PNG, SVG and CSV (the numbers) of the chart on screen.
 import { useState, type RefObject } from "react";
+import { useT } from "@/components/i18n/i18n-provider";
 import { Button } from "@/components/ui/button";
 import { saveBlob } from "@/lib/api-client";
 import { pngBlob, svgBlob } from "./chart-download";
@@ -17,6 +18,7 @@ export function ChartDownloads({
   fileName: (ext: Format) => string;
 }) {
   const [error, setError] = useState<string | null>(null);
+  const t = useT();
 
   async function download(format: Format) {
     setError(null);
@@ -26,7 +28,7 @@ export function ChartDownloads({
         return;
       }
       const svg = svgRef.current;
-      if (!svg) throw new Error("The chart is not drawn yet.");
+      if (!svg) throw new Error(t("chart.notDrawn"));
       saveBlob(format === "svg" ? svgBlob(svg) : await pngBlob(svg), fileName(format));
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));
@@ -36,11 +38,11 @@ export function ChartDownloads({
   return (
     <div role="group" aria-labelledby="chart-download-label" className="flex flex-wrap items-center gap-2">
       <span id="chart-download-label" className="text-sm font-medium">
-        Download the chart
+        {t("chart.download")}
       </span>
       {(["png", "svg", "csv"] as const).map((f) => (
         <Button key={f} onClick={() => download(f)}>
-          Download {f.toUpperCase()}
+          {t("export.download", { format: f.toUpperCase() })}
         </Button>
       ))}
       {error && (

@@ -3,7 +3,8 @@
 // the download and the tests read the same figures.
 import type { AggregateResult, DatastoreField, HistogramResult, SearchResult } from "@/lib/api-client";
 import type { Period } from "@/lib/view-state";
-import { formatCount, plural, totalText } from "../format";
+import { english, type Translate } from "@/lib/i18n";
+import { formatCount, totalText } from "../format";
 import { fieldLabel, type ResolvedChart } from "./chart-fields";
 
 /** A chart's result, tagged by the request that fetched it. */
@@ -15,8 +16,6 @@ export type ChartData =
 export type Cell = string | number | boolean | null;
 
 export type ChartNumbers = { columns: string[]; rows: Cell[][] };
-
-const PERIOD_NAMES: Record<Period, string> = { day: "Day", week: "Week", month: "Month", quarter: "Quarter", year: "Year" };
 
 /** A period's start ("2001-04-01") as its usual short name: 2001-04, 2001-Q2, 2001. */
 export function periodText(key: unknown, period: Period | null): string {
@@ -30,23 +29,27 @@ export function periodText(key: unknown, period: Period | null): string {
 }
 
 /** The measure's column: "Rows", "Sum of Delay (min)", "Average Delay (min)". */
-export function measureLabel(chart: ResolvedChart, fields: DatastoreField[]): string {
+export function measureLabel(chart: ResolvedChart, fields: DatastoreField[], t: Translate = english): string {
   const y = fieldLabel(fields, chart.y);
-  return chart.agg === "sum" ? `Sum of ${y}` : chart.agg === "avg" ? `Average ${y}` : "Rows";
+  return chart.agg === "sum" ? t("chart.sumOf", { y }) : chart.agg === "avg" ? t("chart.averageOf", { y }) : t("summary.rows");
 }
 
 function keyCell(value: unknown): Cell {
   return value === null || value === undefined || value === "" ? null : (value as Cell);
 }
 
-export function chartNumbers(chart: ResolvedChart, data: ChartData, fields: DatastoreField[]): ChartNumbers {
+export function chartNumbers(chart: ResolvedChart, data: ChartData, fields: DatastoreField[], t: Translate = english): ChartNumbers {
   const x = fieldLabel(fields, chart.x);
   if (data.kind === "aggregate") {
     const counted = chart.agg !== "count";
     const line = chart.type === "line";
     const groups = line ? data.result.groups.filter((g) => keyCell(g.key[0]) !== null) : data.result.groups;
     return {
-      columns: [line && chart.period ? `${PERIOD_NAMES[chart.period]} of ${x}` : x, measureLabel(chart, fields), ...(counted ? ["Rows"] : [])],
+      columns: [
+        line && chart.period ? t("chart.col.periodOf", { period: t(`chart.period.${chart.period}`), x }) : x,
+        measureLabel(chart, fields, t),
+        ...(counted ? [t("summary.rows")] : []),
+      ],
       rows: groups.map((g) => [
         line ? periodText(g.key[0], chart.period) : keyCell(g.key[0]),
         counted ? g.value : g.count,
@@ -62,7 +65,7 @@ export function chartNumbers(chart: ResolvedChart, data: ChartData, fields: Data
     };
   }
   return {
-    columns: [`${x} from`, `${x} to`, "Rows"],
+    columns: [t("chart.col.from", { x }), t("chart.col.to", { x }), t("summary.rows")],
     rows: data.result.bins.map((b) => [b.from, b.to, b.count]),
   };
 }
@@ -84,71 +87,90 @@ export function toCsv(numbers: ChartNumbers): string {
 }
 
 /** What the chart shows, in a few words: "rows per origin, count". */
-export function chartWhat(chart: ResolvedChart, fields: DatastoreField[]): string {
+export function chartWhat(chart: ResolvedChart, fields: DatastoreField[], t: Translate = english): string {
   const x = fieldLabel(fields, chart.x);
   const y = fieldLabel(fields, chart.y);
-  const agg = chart.agg === "avg" ? "average" : chart.agg;
-  const measured = chart.agg === "count" ? "rows" : y;
+  const agg = t(`chart.aggWord.${chart.agg}`);
+  const measured = chart.agg === "count" ? t("chart.rowsWord") : y;
   switch (chart.type) {
     case "bar":
-      return `${measured} per ${x}, ${agg}`;
+      return t("chart.what.bar", { measured, x, agg });
     case "line":
-      return `${measured} per ${chart.period ?? "period"} of ${x}, ${agg}`;
+      return t("chart.what.line", { measured, period: t(`chart.periodWord.${chart.period ?? "none"}`), x, agg });
     case "scatter":
-      return `${y} against ${x}`;
+      return t("chart.what.scatter", { y, x });
     case "histogram":
-      return `distribution of ${x}`;
+      return t("chart.what.histogram", { x });
   }
 }
 
 /** How many rows the figures cover: "20,000 rows", "the first 2,000 of 19,987 matching rows". */
-function rowsText(data: ChartData): string {
+function rowsText(data: ChartData, t: Translate): string {
+  const rows = (count: number) => t("count.rows", { count });
   switch (data.kind) {
     case "aggregate":
-      return data.result.partial ? `a sample of ${plural(data.result.rows, "row")}` : plural(data.result.total, "row");
+      return data.result.partial ? t("chart.sampleOf", { rows: rows(data.result.rows) }) : rows(data.result.total);
     case "scatter": {
       const shown = data.result.records.length;
       const total = data.result.total ?? shown;
       const estimated = Boolean(data.result.total_was_estimated);
-      if (shown >= total && !estimated) return plural(shown, "row");
-      return `the first ${formatCount(shown)} of ${totalText(total, estimated)} matching rows`;
+      if (shown >= total && !estimated) return rows(shown);
+      return t("chart.firstOf", { shown: formatCount(shown, t.locale), total: totalText(total, estimated, t) });
     }
     case "histogram": {
       const counted = data.result.bins.reduce((n, b) => n + b.count, 0);
-      return `${plural(counted, "row")} with a value`;
+      return t("chart.withValue", { rows: rows(counted) });
     }
   }
 }
 
 /** The figure's caption: "US flights: rows per origin, count, 20,000 rows". */
-export function chartCaption(title: string, chart: ResolvedChart, data: ChartData, fields: DatastoreField[]): string {
-  return `${title}: ${chartWhat(chart, fields)}, ${rowsText(data)}`;
+export function chartCaption(title: string, chart: ResolvedChart, data: ChartData, fields: DatastoreField[], t: Translate = english): string {
+  return `${title}: ${chartWhat(chart, fields, t)}, ${rowsText(data, t)}`;
 }
 
 /** What the chart leaves out or estimates, as sentences. `total` is the search's count, for a
  *  histogram drawn from a sample (its result has none). */
-export function chartNotes(chart: ResolvedChart, data: ChartData, fields: DatastoreField[], total?: { n: number; estimated: boolean }): string[] {
+export function chartNotes(
+  chart: ResolvedChart,
+  data: ChartData,
+  fields: DatastoreField[],
+  total?: { n: number; estimated: boolean },
+  t: Translate = english,
+): string[] {
   const notes: string[] = [];
+  const rows = (count: number) => t("count.rows", { count });
+  const n = (count: number) => formatCount(count, t.locale);
   if (data.kind === "aggregate") {
     const r = data.result;
-    if (r.partial) notes.push(`Counted in a sample of ${formatCount(r.rows)} of ${totalText(r.total, true)} rows.`);
+    if (r.partial) notes.push(t("chart.note.sample", { rows: n(r.rows), total: totalText(r.total, true, t) }));
     if (chart.type === "bar" && r.others.groups > 0) {
       const shown = r.groups.length;
       notes.push(
-        `The top ${plural(shown, "value")} ${shown === 1 ? "is" : "are"} shown, and ${plural(r.others.groups, "more value", "more values")} (${plural(r.others.count, "row")}).`,
+        t("chart.note.top", {
+          count: shown,
+          values: t("chart.values", { count: shown }),
+          more: t("chart.moreValues", { count: r.others.groups }),
+          rows: rows(r.others.count),
+        }),
       );
     }
     if (chart.type === "line") {
       const empty = r.groups.filter((g) => keyCell(g.key[0]) === null).reduce((n, g) => n + g.count, 0);
-      if (empty > 0) notes.push(`${plural(empty, "row")} without ${fieldLabel(fields, chart.x)} ${empty === 1 ? "is" : "are"} left out.`);
-      if (r.others.groups > 0) notes.push(`The first ${plural(r.groups.length, chart.period ?? "period")} are shown, and ${formatCount(r.others.groups)} more.`);
+      if (empty > 0) notes.push(t("chart.note.empty", { count: empty, rows: rows(empty), x: fieldLabel(fields, chart.x) }));
+      if (r.others.groups > 0) {
+        const periods = chart.period
+          ? t(`period.${chart.period}`, { count: r.groups.length })
+          : `${n(r.groups.length)} ${t("chart.periodWord.none")}`;
+        notes.push(t("chart.note.firstPeriods", { periods, more: n(r.others.groups) }));
+      }
     }
   } else if (data.kind === "histogram" && data.result.partial) {
     const counted = data.result.bins.reduce((n, b) => n + b.count, 0);
     notes.push(
       total
-        ? `Counted in a sample of ${formatCount(counted)} of ${totalText(total.n, total.estimated)} rows.`
-        : `Counted in a sample of ${formatCount(counted)} rows.`,
+        ? t("chart.note.sample", { rows: n(counted), total: totalText(total.n, total.estimated, t) })
+        : t("chart.note.sampleOnly", { rows: n(counted) }),
     );
   }
   return notes;

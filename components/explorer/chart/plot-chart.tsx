@@ -8,6 +8,7 @@ import type { DatastoreField } from "@/lib/api-client";
 import type { ResolvedChart } from "./chart-fields";
 import type { ChartData } from "./chart-numbers";
 import { plotOptions } from "./plot-options";
+import { useT } from "@/components/i18n/i18n-provider";
 
 type PickedPoint = { _id?: unknown };
 
@@ -31,6 +32,7 @@ export function PlotChart({
 }) {
   const box = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState(0);
+  const t = useT();
 
   useEffect(() => {
     const el = box.current;
@@ -48,7 +50,7 @@ export function PlotChart({
   useEffect(() => {
     const el = box.current;
     if (!el || width <= 0) return;
-    const drawn = Plot.plot({ ...plotOptions(chart, data, fields, width), ariaLabel: label, ariaDescription: description });
+    const drawn = Plot.plot({ ...plotOptions(chart, data, fields, width, t), ariaLabel: label, ariaDescription: description });
     const svg = drawn instanceof SVGSVGElement ? drawn : drawn.querySelector("svg");
     svg?.setAttribute("role", "img");
     const pick = () => {
@@ -63,7 +65,7 @@ export function PlotChart({
       drawn.remove();
       if (svgRef.current === svg) svgRef.current = null;
     };
-  }, [chart, data, fields, width, label, description, svgRef]);
+  }, [chart, data, fields, width, label, description, svgRef, t]);
 
   return <div ref={box} className="w-full min-h-24 text-zinc-800 dark:text-zinc-200" />;
 }

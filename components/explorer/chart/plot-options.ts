@@ -1,6 +1,7 @@
 // A chart's Observable Plot specification for a width: horizontal bars per value, a line over
 // periods, dots for a pair of numbers, bars over bins. Marks only: the caption, the numbers and
 // their table are the figure's, in HTML.
+import { english, type Translate } from "@/lib/i18n";
 import * as Plot from "@observablehq/plot";
 import type { DatastoreField } from "@/lib/api-client";
 import { fieldLabel, isTemporal, parseTime, type ResolvedChart } from "./chart-fields";
@@ -31,9 +32,9 @@ function keyLabel(value: unknown): string {
   return value === null || value === undefined || value === "" ? EMPTY : String(value);
 }
 
-export function plotOptions(chart: ResolvedChart, data: ChartData, fields: DatastoreField[], width: number): Plot.PlotOptions {
+export function plotOptions(chart: ResolvedChart, data: ChartData, fields: DatastoreField[], width: number, t: Translate = english): Plot.PlotOptions {
   const xLabel = fieldLabel(fields, chart.x);
-  const measure = measureLabel(chart, fields);
+  const measure = measureLabel(chart, fields, t);
   const base = { width, style: "--plot-background: Canvas" };
 
   if (data.kind === "aggregate" && chart.type === "bar") {
@@ -110,7 +111,7 @@ export function plotOptions(chart: ResolvedChart, data: ChartData, fields: Datas
     height: HEIGHT,
     marginLeft: 56,
     x: temporal ? { label: xLabel, type: "utc" } : { label: xLabel, type: "linear", tickFormat: tick },
-    y: { label: "Rows", grid: true, tickFormat: tick },
+    y: { label: t("summary.rows"), grid: true, tickFormat: tick },
     marks: [
       Plot.rectY(bins, { x1: "from", x2: "to", y: "count", fill: CHART_COLOR, insetLeft: 0.5, insetRight: 0.5, tip: HIDDEN, ...HIDDEN }),
       Plot.ruleY([0], HIDDEN),
