@@ -9,7 +9,7 @@ import { toMatchRequest } from "@/lib/view-state";
 import { useToken } from "@/components/token/token-provider";
 import { Notice } from "@/components/ui/notice";
 import { Skeleton } from "@/components/ui/skeleton";
-import { fieldLabel, type ResolvedChart } from "./chart/chart-fields";
+import { fieldLabel } from "./chart/chart-fields";
 import { ChartControls } from "./chart/chart-controls";
 import { ChartDownloads } from "./chart/chart-downloads";
 import { chartCaption, chartFileName, chartNotes, chartNumbers, toCsv, type ChartData } from "./chart/chart-numbers";

@@ -47,7 +47,7 @@ export function ChartDownloads({
       ))}
       {error && (
         <p role="alert" className="text-sm text-red-700 dark:text-red-400">
-          Download failed: {error}
+          {t("common.downloadFailed", { reason: error })}
         </p>
       )}
     </div>

@@ -30,4 +30,5 @@ export const common = defineMessages({
   "token.remembered": { en: "A token is in use and remembered on this device.", fr: "Un jeton est utilisé et mémorisé sur cet appareil.", de: "Ein Token ist in Verwendung und auf diesem Gerät gespeichert." },
   "token.untilClose": { en: "A token is in use until you close this tab.", fr: "Un jeton est utilisé jusqu’à la fermeture de cet onglet.", de: "Ein Token ist in Verwendung, bis Sie diesen Tab schließen." },
   "token.none": { en: "No token: you see public data only.", fr: "Pas de jeton : vous ne voyez que les données publiques.", de: "Kein Token: Sie sehen nur öffentliche Daten." },
+  "common.downloadFailed": { en: "Download failed: {reason}", fr: "Échec du téléchargement : {reason}", de: "Download fehlgeschlagen: {reason}" },
 });
