@@ -3,8 +3,8 @@
 // datastore_search's `_links`. No datastore logic here.
 import { ACTIONS, runAction } from "../datastore/actions";
 import type { Params } from "../datastore/validate";
-import { envelopeParts, json, partsResponse, success } from "./envelope";
-import { bodyParams, queryParams, type ApiRequest } from "./params";
+import { envelopeParts, partsResponse, success } from "./envelope";
+import { BadRequest, bodyParams, queryParams, type ApiRequest } from "./params";
 import { serve } from "./pipeline";
 
 const CALLBACK_RE = /^[A-Za-z_$][\w$.]{0,63}$/;
@@ -48,13 +48,26 @@ async function readParams(request: ApiRequest, url: URL, method: string): Promis
 
 export async function handleAction(request: ApiRequest, name: string): Promise<Response> {
   const action = Object.hasOwn(ACTIONS, name) ? ACTIONS[name] : undefined;
-  if (!action) return json(`Bad request - Action name not known: ${name}`, 400);
   const method = request.method.toUpperCase();
-  if (method !== "GET" && method !== "POST") {
-    return json(`Bad request - Method not allowed: ${method}`, 405, { allow: action.read ? "GET, POST" : "POST" });
-  }
-  if (method === "GET" && !action.read) {
-    return json("Bad request - JSON Error: Invalid request. Please use POST method for your request", 400);
+  const refusal = !action
+    ? new BadRequest(`Bad request - Action name not known: ${name}`)
+    : method !== "GET" && method !== "POST"
+      ? new BadRequest(`Bad request - Method not allowed: ${method}`, 405)
+      : method === "GET" && !action.read
+        ? new BadRequest("Bad request - JSON Error: Invalid request. Please use POST method for your request")
+        : undefined;
+  if (refusal) {
+    // Refused before its parameters are read, but through the pipeline: it spends a request of
+    // its caller's budget as every request does (rate-limit.ts).
+    const refused = await serve(request, {
+      name,
+      params: () => {
+        throw refusal;
+      },
+      run: async () => undefined,
+    });
+    if (refusal.status === 405) refused.headers.set("allow", action!.read ? "GET, POST" : "POST");
+    return refused;
   }
   return serve(request, {
     name,

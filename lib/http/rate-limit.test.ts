@@ -86,10 +86,15 @@ describe("request budgets", () => {
     expect([upload.status, upload.body.error?.__type]).toEqual([429, "Rate Limit Error"]);
     const unreadable = await ask("/api/action/datastore_search", { from: "10.0.0.3", body: "{not json" });
     expect(unreadable.status).toBe(429);
+    expect((await ask("/api/action/no_such_action", { from: "10.0.0.3" })).status).toBe(429);
     // and an unreadable request, before the budget is spent, counts as one
     const fresh = await ask("/api/action/datastore_search", { from: "10.0.0.4", body: "{not json" });
     expect(fresh.status).toBe(400);
     expect(fresh.headers.get("ratelimit")).toMatch(/^"anonymous";r=4;/);
+    const unknown = await ask("/api/action/no_such_action", { from: "10.0.0.4" });
+    expect([unknown.status, unknown.body, unknown.headers.get("ratelimit")?.slice(0, 16)]).toEqual([400, '"Bad request - Action name not known: no_such_action"', '"anonymous";r=3;']);
+    const put = await ask(WHOAMI, { from: "10.0.0.4", method: "PUT" });
+    expect([put.status, put.headers.get("allow"), put.headers.get("ratelimit")?.slice(0, 16)]).toEqual([405, "GET, POST", '"anonymous";r=2;']);
   });
 
   it("a token's budget is the token's, from any address; the operator's own token and in-process callers have none", async () => {
