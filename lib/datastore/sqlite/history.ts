@@ -125,44 +125,60 @@ function insertedAt(c: Conn, r: Internal, rowId: number): number {
   return (c.cache.get("SELECT min(version) FROM datastore_versions WHERE resource_id = ? AND version >= ? AND id_to >= ?", "pluck").get(r.id, epoch(c, r.id), rowId) as number | null) ?? 0;
 }
 
-/** The copies atVersion made: their rows come in `_id` order (the view's ORDER BY, merged). */
+/** The copies atVersion made in `_id` order: their rows come sorted (the view's ORDER BY, merged). */
 const pastCopies = new WeakSet<Internal>();
 
 export function inIdOrderAlready(r: Internal): boolean {
   return pastCopies.has(r);
 }
 
-/** Per connection: the temporary views it made for `as_of` reads, oldest first. */
-const views = new WeakMap<Conn, string[]>();
+/** Per connection: the temporary views it made for `as_of` reads (oldest first), and each
+ *  one's row count. */
+const views = new WeakMap<Conn, Map<string, number>>();
 const MAX_VIEWS = 16;
+
+/** Whether a read wants rows in `_id` order (pages by `_id`, keyset walks, a plain first page):
+ *  then the view merges its two parts in that order; else it leaves them unordered, so each
+ *  part's conditions use that part's indexes. */
+function wantsIdOrder(query: SearchQuery): boolean {
+  if (query.sort.length === 0) return query.filters.length === 0;
+  return query.sort.length === 1 && query.sort[0].field === "_id" && !query.sort[0].desc;
+}
 
 /**
  * The resource as it was at `query.asOf`: the same resource over a temporary view of the rows
- * valid then (live rows inserted by then and not updated since, and the images valid then), in
- * `_id` order so a page in that order merges the two without sorting, with that version's count.
+ * valid then (live rows inserted by then and not updated since, and the images valid then),
+ * with that version's row count. A row updated since is told by one lookup in `_ver`.
  */
 export function atVersion(c: Conn, r: Internal, query: SearchQuery): Internal {
   const v = query.asOf;
   if (v === undefined) return r;
   // The full-text index holds today's rows only: a past row's words are not in it.
   if (query.fts.length) throw DatastoreError.field("as_of", "q (full text) cannot be combined with as_of on this store (SQLite): filter instead, or search the current version");
-  const name = `${r.table}@${v}@${r.version}`;
-  let made = views.get(c);
-  if (!made) views.set(c, (made = []));
-  const last = lastIdAt(c, r.id, v);
   const hasHist = exists(c, histTable(r.table));
-  if (!made.includes(name)) {
+  const ordered = hasHist && wantsIdOrder(query);
+  const name = `${r.table}@${v}@${r.version}${ordered ? "@id" : ""}`;
+  let made = views.get(c);
+  if (!made) views.set(c, (made = new Map()));
+  let rows = made.get(name);
+  if (rows === undefined) {
+    const last = lastIdAt(c, r.id, v);
     const cols = ["_id", ...[...r.columns.values()].map((f) => q(f.column))].join(", ");
     const sql = hasHist
-      ? `SELECT ${cols} FROM main.${q(r.table)} WHERE _id <= ${last} AND _id NOT IN (SELECT _id FROM main.${q(verTable(r.table))} WHERE v > ${v})
-         UNION ALL SELECT ${cols} FROM main.${q(histTable(r.table))} WHERE _valid_to > ${v} AND _valid_from <= ${v} AND _id <= ${last} ORDER BY _id`
+      ? `SELECT ${cols} FROM main.${q(r.table)} AS l WHERE _id <= ${last} AND NOT EXISTS (SELECT 1 FROM main.${q(verTable(r.table))} AS m WHERE m._id = l._id AND m.v > ${v})
+         UNION ALL SELECT ${cols} FROM main.${q(histTable(r.table))} WHERE _valid_to > ${v} AND _valid_from <= ${v} AND _id <= ${last}${ordered ? " ORDER BY _id" : ""}`
       : `SELECT ${cols} FROM main.${q(r.table)} WHERE _id <= ${last}`;
     c.db.exec(`CREATE TEMP VIEW IF NOT EXISTS ${q(name)} AS ${sql}`);
-    made.push(name);
-    while (made.length > MAX_VIEWS) c.db.exec(`DROP VIEW IF EXISTS temp.${q(made.shift()!)}`);
+    rows = rowsAt(c, r, v, last, hasHist);
+    made.set(name, rows);
+    for (const old of made.keys()) {
+      if (made.size <= MAX_VIEWS) break;
+      c.db.exec(`DROP VIEW IF EXISTS temp.${q(old)}`);
+      made.delete(old);
+    }
   }
-  const past = { ...r, table: name, rowCount: rowsAt(c, r, v, last, hasHist) };
-  if (hasHist) pastCopies.add(past);
+  const past = { ...r, table: name, rowCount: rows };
+  if (ordered) pastCopies.add(past);
   return past;
 }
 
