@@ -2,6 +2,7 @@
 // The Pivot tab: a cross-tab of the current result (search and filters) by one or two Rows
 // fields and an optional Columns field, a measure in each cell, totals over every matching row.
 // Its settings live in the URL (view.pivot); a cell opens its rows in the Table as chips.
+import { useT } from "@/components/i18n/i18n-provider";
 import { useMemo, useState } from "react";
 import type { DatastoreField } from "@/lib/api-client";
 import type { ViewState } from "@/lib/view-state";
@@ -10,7 +11,7 @@ import { Skeleton } from "@/components/ui/skeleton";
 import type { ApiView } from "./api-panel";
 import { safeFileName } from "./chart/chart-numbers";
 import { ErrorState } from "./error-state";
-import { plural, totalText } from "./format";
+import { totalText } from "./format";
 import { buildCrossTab, crossTabGrid, type CrossTab } from "./pivot/cross-tab";
 import { cellFilters } from "./pivot/pivot-chips";
 import { PivotControls } from "./pivot/pivot-controls";
@@ -28,6 +29,7 @@ export function pivotPanelApi(view: ViewState, fields: DatastoreField[]): ApiVie
 }
 
 export function PivotView({ view, fields, title, onChange }: ViewProps) {
+  const t = useT();
   const pivot = useMemo(() => (fields.length ? resolvePivot(view.pivot, fields) : null), [view.pivot, fields]);
   const { resource_id, q, filters } = view;
   const calls = useMemo(() => pivot && pivotCalls(view, pivot), [pivot, view]);
@@ -39,7 +41,7 @@ export function PivotView({ view, fields, title, onChange }: ViewProps) {
   const shown = built && data ? { table: built, total: data.cells.total, partial: data.cells.partial } : last?.rid === resource_id ? last : null;
 
   if (!fields.length) return <Skeleton className="h-80 w-full" />;
-  if (!pivot) return <Notice title="Nothing to pivot">This resource has no field to group by.</Notice>;
+  if (!pivot) return <Notice title={t("pivot.nothing")}>{t("pivot.noField")}</Notice>;
 
   const pick = (table: CrossTab, r: number, c: number) => {
     const keys = [];
@@ -55,14 +57,14 @@ export function PivotView({ view, fields, title, onChange }: ViewProps) {
   } else if (!shown) {
     body = (
       <div role="status">
-        <span className="sr-only">Counting…</span>
+        <span className="sr-only">{t("pivot.counting")}</span>
         <Skeleton className="h-80 w-full" />
       </div>
     );
   } else if (shown.total === 0) {
     body = (
-      <Notice title="Nothing to pivot" role="status">
-        {narrowed ? "No rows match the search and filters." : "This resource has no rows yet."}
+      <Notice title={t("pivot.nothing")} role="status">
+        {narrowed ? t("summary.noMatch") : t("summary.noRows")}
       </Notice>
     );
   } else {
@@ -74,9 +76,9 @@ export function PivotView({ view, fields, title, onChange }: ViewProps) {
           <p>
             <span className="font-medium">{table.caption}</span>
             {shown.partial
-              ? `, estimated from a sample of about ${totalText(shown.total, true)} matching rows.`
-              : `, over ${plural(shown.total, "row")}${narrowed ? " that match the search and filters" : ""}.`}{" "}
-            Pick a cell to see its rows in the Table.
+              ? t("pivot.sampled", { total: totalText(shown.total, true, t).replace(/^\S+ /, "") })
+              : t(narrowed ? "pivot.overMatching" : "pivot.over", { rows: t("count.rows", { count: shown.total }) })}{" "}
+            {t("pivot.pickCell")}
           </p>
           {table.notes.map((n) => (
             <p key={n} className="text-zinc-700 dark:text-zinc-300">
@@ -87,7 +89,7 @@ export function PivotView({ view, fields, title, onChange }: ViewProps) {
         <PivotTable table={table} stale={stale} onPick={({ r, c }) => pick(table, r, c)} />
         <PivotDownloads
           grid={() => crossTabGrid(table)}
-          title={title || "Pivot"}
+          title={title || t("tab.pivot")}
           fileName={(ext) => safeFileName(`${title || "pivot"} - ${table.caption}`, ext)}
         />
       </div>
@@ -95,7 +97,7 @@ export function PivotView({ view, fields, title, onChange }: ViewProps) {
   }
 
   return (
-    <section aria-label="Pivot" className="space-y-4">
+    <section aria-label={t("tab.pivot")} className="space-y-4">
       <PivotControls pivot={pivot} fields={fields} onChange={(settings) => onChange({ pivot: settings })} />
       {body}
     </section>

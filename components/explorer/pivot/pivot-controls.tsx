@@ -2,6 +2,7 @@
 // The pivot's settings as labelled controls: Rows (one or two fields), Columns (one, optional),
 // Measure and its Value; a date key's period, a number key's bin width. Each change goes into
 // the URL (view.pivot).
+import { useT } from "@/components/i18n/i18n-provider";
 import { useState } from "react";
 import type { DatastoreField } from "@/lib/api-client";
 import { PERIODS, PIVOT_FNS, type Period, type PivotFn, type PivotKey, type PivotSettings } from "@/lib/view-state";
@@ -10,8 +11,6 @@ import { fieldOptions, Select } from "../chart/chart-controls";
 import { isNumericType } from "../format";
 import { keyChoices, measureChoices, resolveKey } from "./pivot-fields";
 
-const FN_NAMES: Record<PivotFn, string> = { count: "Count", sum: "Sum", avg: "Average", min: "Minimum", max: "Maximum" };
-const PERIOD_NAMES: Record<Period, string> = { day: "Day", week: "Week", month: "Month", quarter: "Quarter", year: "Year" };
 const NONE = "";
 
 const control = "max-w-64 rounded-md border bg-white px-2 py-1.5 text-sm dark:bg-zinc-900";
@@ -19,6 +18,7 @@ const control = "max-w-64 rounded-md border bg-white px-2 py-1.5 text-sm dark:bg
 /** A bin width, applied on Enter or when the box is left; empty: each value apart. */
 function BinInput({ id, label, value, onChange }: { id: string; label: string; value: number | undefined; onChange: (bin: number | undefined) => void }) {
   const [draft, setDraft] = useState<string | null>(null);
+  const t = useT();
   const text = draft ?? (value === undefined ? "" : String(value));
   const commit = () => {
     if (draft === null) return;
@@ -38,7 +38,7 @@ function BinInput({ id, label, value, onChange }: { id: string; label: string; v
         min="0"
         step="any"
         inputMode="decimal"
-        placeholder="each value"
+        placeholder={t("pivot.eachValue")}
         value={text}
         onChange={(e) => setDraft(e.target.value)}
         onBlur={commit}
@@ -61,8 +61,9 @@ function KeyControls({ id, label, value, optional, choices, fields, onChange }: 
   fields: DatastoreField[];
   onChange: (key: PivotKey | null) => void;
 }) {
+  const t = useT();
   const field = value ? fields.find((f) => f.id === value.field) : undefined;
-  const options = [...(optional ? [{ value: NONE, name: "(none)" }] : []), ...fieldOptions(choices, fields)];
+  const options = [...(optional ? [{ value: NONE, name: t("chart.none") }] : []), ...fieldOptions(choices, fields)];
   return (
     <>
       <Select
@@ -75,9 +76,9 @@ function KeyControls({ id, label, value, optional, choices, fields, onChange }: 
       {value && field && isTemporal(field) && (
         <Select
           id={`${id}-period`}
-          label={`${label} period`}
+          label={t("pivot.keyPeriod", { label })}
           value={value.period ?? "month"}
-          options={PERIODS.map((p) => ({ value: p, name: PERIOD_NAMES[p] }))}
+          options={PERIODS.map((p) => ({ value: p, name: t(`chart.period.${p}`) }))}
           onChange={(p) => onChange({ field: value.field, period: p as Period })}
         />
       )}
@@ -85,7 +86,7 @@ function KeyControls({ id, label, value, optional, choices, fields, onChange }: 
         <BinInput
           key={`${value.field}:${value.bin}`}
           id={`${id}-bin`}
-          label={`${label} bin width`}
+          label={t("pivot.keyBin", { label })}
           value={value.bin}
           onChange={(bin) => onChange(bin === undefined ? { field: value.field } : { field: value.field, bin })}
         />
@@ -95,6 +96,7 @@ function KeyControls({ id, label, value, optional, choices, fields, onChange }: 
 }
 
 export function PivotControls({ pivot, fields, onChange }: { pivot: PivotSettings; fields: DatastoreField[]; onChange: (pivot: PivotSettings) => void }) {
+  const t = useT();
   const keys = keyChoices(fields);
   const numbers = measureChoices(fields);
   const [first, second] = pivot.rows;
@@ -104,10 +106,10 @@ export function PivotControls({ pivot, fields, onChange }: { pivot: PivotSetting
   const rowsWith = (rows: (PivotKey | null | undefined)[]) => rows.filter((k): k is PivotKey => Boolean(k));
 
   return (
-    <div role="group" aria-label="Pivot settings" className="flex flex-wrap items-end gap-3">
+    <div role="group" aria-label={t("pivot.settings")} className="flex flex-wrap items-end gap-3">
       <KeyControls
         id="pivot-rows"
-        label="Rows"
+        label={t("pivot.rows")}
         value={first ?? null}
         optional={false}
         choices={keys}
@@ -119,7 +121,7 @@ export function PivotControls({ pivot, fields, onChange }: { pivot: PivotSetting
       />
       <KeyControls
         id="pivot-rows-2"
-        label="Second row field"
+        label={t("pivot.secondRow")}
         value={second ?? null}
         optional
         choices={without(first?.field)}
@@ -131,7 +133,7 @@ export function PivotControls({ pivot, fields, onChange }: { pivot: PivotSetting
       />
       <KeyControls
         id="pivot-columns"
-        label="Columns"
+        label={t("pivot.columns")}
         value={pivot.columns}
         optional
         choices={without(first?.field, second?.field)}
@@ -140,10 +142,10 @@ export function PivotControls({ pivot, fields, onChange }: { pivot: PivotSetting
       />
       <Select
         id="pivot-measure"
-        label="Measure"
+        label={t("chart.measure")}
         value={pivot.measure.fn}
         // sum, average, minimum and maximum read a number: none without a number field
-        options={PIVOT_FNS.filter((fn) => fn === "count" || numbers.length > 0).map((fn) => ({ value: fn, name: FN_NAMES[fn] }))}
+        options={PIVOT_FNS.filter((fn) => fn === "count" || numbers.length > 0).map((fn) => ({ value: fn, name: t(`pivot.fn.${fn}`) }))}
         onChange={(v) => {
           const fn = v as PivotFn;
           set({ measure: fn === "count" ? { fn, field: null } : { fn, field: pivot.measure.field ?? numbers[0]?.id ?? null } });
@@ -152,7 +154,7 @@ export function PivotControls({ pivot, fields, onChange }: { pivot: PivotSetting
       {pivot.measure.fn !== "count" && (
         <Select
           id="pivot-value"
-          label="Value"
+          label={t("chart.value")}
           value={pivot.measure.field ?? ""}
           options={fieldOptions(numbers, fields)}
           onChange={(field) => set({ measure: { fn: pivot.measure.fn, field } })}

@@ -1,5 +1,6 @@
 "use client";
 // Download CSV and Download XLSX of the cross-tab: exactly its cells as shown.
+import { useT } from "@/components/i18n/i18n-provider";
 import { useState } from "react";
 import { saveBlob } from "@/lib/api-client";
 import { Button } from "@/components/ui/button";
@@ -12,6 +13,7 @@ type Format = "csv" | "xlsx";
 export function PivotDownloads({ grid, title, fileName }: { grid: () => GridCell[][]; title: string; fileName: (ext: Format) => string }) {
   const [busy, setBusy] = useState<Format | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const t = useT();
 
   async function download(format: Format) {
     if (busy) return;
@@ -33,16 +35,16 @@ export function PivotDownloads({ grid, title, fileName }: { grid: () => GridCell
   return (
     <div role="group" aria-labelledby="pivot-download-label" className="flex flex-wrap items-center gap-2">
       <span id="pivot-download-label" className="text-sm font-medium">
-        Download the pivot
+        {t("pivot.download")}
       </span>
       {(["csv", "xlsx"] as const).map((f) => (
         <Button key={f} onClick={() => download(f)} aria-disabled={busy !== null}>
-          {busy === f ? `Preparing ${f.toUpperCase()}…` : `Download ${f.toUpperCase()}`}
+          {busy === f ? t("export.preparing", { format: f.toUpperCase() }) : t("export.download", { format: f.toUpperCase() })}
         </Button>
       ))}
       {error && (
         <p role="alert" className="text-sm text-red-700 dark:text-red-400">
-          Download failed: {error}
+          {t("common.downloadFailed", { reason: error })}
         </p>
       )}
     </div>

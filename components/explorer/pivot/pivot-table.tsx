@@ -2,6 +2,7 @@
 // The cross-tab as a real table: the row keys as row headers, the column values as column
 // headers, the cells shaded by their value. A cell (or a total) is a button that shows its rows
 // in the Table; the buttons are one Tab stop, the arrow keys move between them as in a grid.
+import { useT } from "@/components/i18n/i18n-provider";
 import { useState, type KeyboardEvent } from "react";
 import { UNREAD, type CrossTab, type Value } from "./cross-tab";
 
@@ -31,6 +32,7 @@ export function PivotTable({
   /** `r`: a row's index, or rows.length for the totals row; `c`: a column's, or columns.length for the Total column. */
   onPick: (pos: Pos) => void;
 }) {
+  const t = useT();
   const [active, setActive] = useState<Pos>({ r: 0, c: 0 });
   const nRows = table.rows.length;
   const nCols = table.columns.length;
@@ -112,7 +114,7 @@ export function PivotTable({
       className={`max-h-[70vh] overflow-auto rounded-md border transition-opacity ${stale ? "opacity-60" : ""}`}
     >
       <p id="pivot-cell-hint" hidden>
-        Shows the rows of this cell in the Table.
+        {t("pivot.cellHint")}
       </p>
       <table className="border-collapse text-sm">
         <caption className="sr-only">{table.caption}</caption>
@@ -139,7 +141,7 @@ export function PivotTable({
             ))}
             {table.rowTotals && (
               <th scope="col" className={`border-l text-right ${head}`}>
-                Total
+                {t("pivot.total")}
               </th>
             )}
           </tr>
@@ -160,7 +162,7 @@ export function PivotTable({
         <tfoot className="sticky bottom-0 border-t-2 bg-zinc-50 dark:bg-zinc-900">
           <tr>
             <th scope="row" colSpan={keyCols} className="px-2 py-1 text-left font-semibold">
-              Total
+              {t("pivot.total")}
             </th>
             {table.columnTotals.map((_, c) => cell(nRows, c, true))}
             {table.rowTotals && cell(nRows, nCols, true)}
