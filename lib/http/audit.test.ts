@@ -2,11 +2,14 @@
 // token name (never the secret), action, resource and rows, in its own transaction (a write
 // rolled back records nothing), and datastore_audit_list reads it: admins everything, a write
 // token one resource it may write; filtered by resource, token and time; paged.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDatastore } from "../datastore";
 import { ACTIONS } from "../datastore/actions";
 import { pruneAudit } from "../datastore/audit-retention";
-import { call, freshDb } from "../test/api";
+import { call, freshDb, send } from "../test/api";
 import { admin, denied, invalid, ok } from "../test/contract";
 
 let writer: { id: string; token: string };
@@ -107,6 +110,28 @@ describe("every write action of the registry records an entry", () => {
     ok(await admin(name, params));
     const after = await entries(undefined, { limit: 10 });
     expect(after.filter((e) => e.id > newest).map((e) => [e.action, e.token])).toEqual([[name, "DATASTORE_ADMIN_TOKEN"]]);
+  });
+});
+
+describe("uploads", () => {
+  const CSV = "city,people\nOslo,709000\nLima,10000000\n";
+  const upload = async (auth: string) =>
+    ok(await send("/api/upload?filename=c.csv", { body: CSV, token: auth, headers: { "content-type": "application/octet-stream" } })).upload_id as string;
+  const importIt = (id: string, params: Record<string, unknown>, auth: string) =>
+    send(`/api/upload/${id}/import`, { body: JSON.stringify(params), token: auth, headers: { "content-type": "application/json" } });
+
+  it("an import is recorded with its uploader; a token limited to resources imports into its own only", async () => {
+    process.env.DATASTORE_UPLOAD_DIR = fs.mkdtempSync(path.join(os.tmpdir(), "audit-uploads-"));
+    const made = ok(await importIt(await upload(writer.token), { mode: "new" }, writer.token)).resource_id as string;
+    expect((await brief(made)).slice(0, 2)).toEqual([
+      ["import", "etl", 2],
+      ["datastore_create", "etl", 0],
+    ]);
+    const limited = ok(await admin("api_token_create", { name: "partner", scope: "write", resources: [made] })).token;
+    denied(await importIt(await upload(limited), { mode: "new" }, limited));
+    denied(await importIt(await upload(limited), { mode: "append", resource_id: R }, limited));
+    ok(await importIt(await upload(limited), { mode: "append", resource_id: made }, limited));
+    expect((await brief(made))[0]).toEqual(["import", "partner", 2]);
   });
 });
 
