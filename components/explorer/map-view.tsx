@@ -9,7 +9,9 @@ import { useToken } from "@/components/token/token-provider";
 import { Button } from "@/components/ui/button";
 import { Notice } from "@/components/ui/notice";
 import { ErrorState } from "./error-state";
-import { formatCount, plural, totalText } from "./format";
+import type { Translate } from "@/lib/i18n";
+import { useRichT, useT } from "@/components/i18n/i18n-provider";
+import { formatCount, totalText } from "./format";
 import { CoordinateFields } from "./map/coordinate-fields";
 import { labelField, numericFields, resolveCoordinates } from "./map/detect";
 import { contains, fitExtent, TAIL, showsUs, type Extent, type Located } from "./map/extent";
@@ -46,20 +48,23 @@ function outside(layer: MapLayer, shown: Extent): number {
   return places(layer).reduce((n, p) => n + (contains(shown, p) ? 0 : (p.weight ?? 1)), 0);
 }
 
-function layerStatus(layer: MapLayer): string {
+function layerStatus(layer: MapLayer, t: Translate): string {
   const unplaced = layer.missing + layer.invalid;
-  const without = unplaced ? `; ${plural(unplaced, "row")} without usable coordinates` : "";
+  const rows = (count: number) => t("count.rows", { count });
+  const without = unplaced ? t("map.withoutCoords", { rows: rows(unplaced) }) : "";
   if (layer.kind === "points") {
-    const capped = layer.capped ? ` (the first ${formatCount(layer.points.length + unplaced)} rows)` : "";
-    return `Showing ${plural(layer.points.length, "row")}${capped}${without}`;
+    const capped = layer.capped ? t("map.firstRows", { count: layer.points.length + unplaced }) : "";
+    return t("map.showing", { rows: rows(layer.points.length), capped, without });
   }
-  const inCells = `in ${plural(layer.cells.length, "cell")} of ${formatSize(layer.size)}`;
-  if (layer.partial) return `A sample of ${formatCount(layer.rows)} of ${totalText(layer.total, true)} rows, ${inCells}${without}`;
-  return `${plural(layer.rows - unplaced, "row")} ${inCells}${without}`;
+  const cells = t("map.inCells", { count: layer.cells.length, size: formatSize(layer.size) });
+  if (layer.partial) return t("map.sample", { rows: formatCount(layer.rows, t.locale), total: totalText(layer.total, true, t), cells, without });
+  return t("map.rowsInCells", { rows: rows(layer.rows - unplaced), cells, without });
 }
 
 export function MapView({ view, fields, title, onChange, onOpenRecord }: ViewProps) {
   const { session, ready } = useToken();
+  const t = useT();
+  const rich = useRichT();
   const numeric = useMemo(() => numericFields(fields), [fields]);
   const { lat, lon } = useMemo(() => resolveCoordinates(fields, view.map), [fields, view.map]);
   const coords = useMemo(() => (lat && lon && lat !== lon ? { lat, lon } : null), [lat, lon]);
@@ -82,17 +87,16 @@ export function MapView({ view, fields, title, onChange, onOpenRecord }: ViewPro
   const setFields = (patch: { lat?: string | null; lon?: string | null }) => onChange({ map: { lat, lon, ...patch } });
   const selects = <CoordinateFields fields={numeric} lat={lat} lon={lon} onChange={setFields} />;
 
-  if (!fields.length) return <p role="status" className="text-sm">Loading the fields…</p>;
+  if (!fields.length) return <p role="status" className="text-sm">{t("map.loadingFields")}</p>;
   if (!numeric.length) {
-    return <Notice title="Nothing to map">This resource has no number fields, so no latitude and longitude to place its rows by.</Notice>;
+    return <Notice title={t("map.nothing")}>{t("map.noNumbers")}</Notice>;
   }
   if (!coords) {
     return (
       <div className="space-y-3">
-        <Notice title={lat && lat === lon ? "Choose two different fields" : "No latitude and longitude fields found"}>
+        <Notice title={lat && lat === lon ? t("map.twoDifferent") : t("map.noCoordFields")}>
           <p>
-            The map places each row by a latitude and a longitude field (found by their names, or by{" "}
-            <code>info.geo</code> in the data dictionary). Choose the number fields that hold them:
+            {rich("map.howPlaced", { geo: <code>info.geo</code> })}
           </p>
         </Notice>
         {selects}
@@ -110,31 +114,30 @@ export function MapView({ view, fields, title, onChange, onOpenRecord }: ViewPro
   const zoomed = [coords.lat, coords.lon].some((f) => chipForField(view.filters, f)?.kind === "range");
   const zoomOut = () => onChange({ filters: withoutChip(withoutChip(view.filters, fieldKey(coords.lat)), fieldKey(coords.lon)) });
 
-  const status = layer ? layerStatus(layer) : "";
+  const status = layer ? layerStatus(layer, t) : "";
   const empty = layer !== null && (layer.kind === "points" ? layer.points.length === 0 : layer.cells.length === 0);
   const shown = fit && frame ? frameExtent(fit, frame) : null;
   const left = layer && shown ? outside(layer, shown) : 0;
   const badRange = (layer?.invalid ?? 0) > 0;
   const hint =
     layer?.kind === "cells"
-      ? "Click a cell to zoom in (a cell of one row opens its record); bigger dots hold more rows."
-      : "Click a point to open its record.";
+      ? t("map.hintCells")
+      : t("map.hintPoints");
 
   return (
     <div className="space-y-3">
       <div className="flex flex-wrap items-center justify-between gap-x-4 gap-y-2">
         {selects}
         {zoomed && (
-          <Button onClick={zoomOut} title="Remove the latitude and longitude ranges">
-            Zoom out
+          <Button onClick={zoomOut} title={t("map.zoomOutTitle")}>
+            {t("map.zoomOut")}
           </Button>
         )}
       </div>
       {badRange && (
-        <Notice tone="warning" title="Some values are not coordinates">
+        <Notice tone="warning" title={t("map.badValues")}>
           <p>
-            Latitudes lie between −90 and 90 and longitudes between −180 and 180; rows with other values in “{coords.lat}” or “
-            {coords.lon}” are left off the map.
+            {t("map.badValuesBody", { lat: coords.lat, lon: coords.lon })}
           </p>
         </Notice>
       )}
@@ -145,7 +148,7 @@ export function MapView({ view, fields, title, onChange, onOpenRecord }: ViewPro
           <div ref={box} className={`w-full ${data.stale ? "opacity-60" : ""}`}>
             {layer && empty ? (
               <p className="rounded-md border p-4 text-sm">
-                {layer.missing + layer.invalid > 0 ? "No matching row has coordinates to map." : "No rows match."}
+                {layer.missing + layer.invalid > 0 ? t("map.noCoords") : t("map.noRows")}
               </p>
             ) : layer && fit && frame ? (
               <MapPlot
@@ -154,7 +157,7 @@ export function MapView({ view, fields, title, onChange, onOpenRecord }: ViewPro
                 frame={frame}
                 basemap={basemap}
                 tiles={tiles}
-                label={`Map of ${title}`}
+                label={t("map.of", { title })}
                 description={status}
                 onPick={pick}
               />
@@ -167,10 +170,10 @@ export function MapView({ view, fields, title, onChange, onOpenRecord }: ViewPro
               {layer ? (
                 <>
                   <span className="font-medium">{status}</span>
-                  {status && ` by “${coords.lat}” and “${coords.lon}”.`}
+                  {status && t("map.by", { lat: coords.lat, lon: coords.lon })}
                 </>
               ) : (
-                "Loading the map…"
+                t("tab.loadingMap")
               )}
             </p>
             {layer && !empty && (
@@ -180,10 +183,10 @@ export function MapView({ view, fields, title, onChange, onOpenRecord }: ViewPro
                   <>
                     {" "}
                     <span>
-                      {plural(left, "row")} {left === 1 ? "lies" : "lie"} outside this view.
+                      {t("map.outside", { count: left, rows: t("count.rows", { count: left }) })}
                     </span>{" "}
                     <button type="button" className="underline" onClick={() => setFitAll(true)}>
-                      Show every point
+                      {t("map.showEvery")}
                     </button>
                   </>
                 )}
@@ -191,13 +194,13 @@ export function MapView({ view, fields, title, onChange, onOpenRecord }: ViewPro
                   <>
                     {" "}
                     <button type="button" className="underline" onClick={() => setFitAll(false)}>
-                      Fit the map to most points
+                      {t("map.fitMost")}
                     </button>
                   </>
                 )}
               </p>
             )}
-            {tiles && config?.map_attribution && <p className="text-xs text-zinc-600 dark:text-zinc-400">Map tiles: {config.map_attribution}</p>}
+            {tiles && config?.map_attribution && <p className="text-xs text-zinc-600 dark:text-zinc-400">{t("map.tiles", { attribution: config.map_attribution })}</p>}
           </figcaption>
         </figure>
       )}
