@@ -1,6 +1,7 @@
 "use client";
 // The two selects that say which fields hold the coordinates ("Latitude field", "Longitude
 // field"; `lat` and `lon` in the URL), over the resource's number fields.
+import { useT } from "@/components/i18n/i18n-provider";
 import type { DatastoreField } from "@/lib/api-client";
 
 function FieldSelect({
@@ -16,6 +17,7 @@ function FieldSelect({
   fields: DatastoreField[];
   onChange: (field: string | null) => void;
 }) {
+  const t = useT();
   return (
     <div className="flex items-center gap-2">
       <label htmlFor={id} className="text-sm font-medium">
@@ -27,7 +29,7 @@ function FieldSelect({
         onChange={(e) => onChange(e.target.value || null)}
         className="rounded-md border bg-white px-2 py-1.5 text-sm dark:bg-zinc-900"
       >
-        {value === null && <option value="">Choose a field</option>}
+        {value === null && <option value="">{t("map.chooseField")}</option>}
         {fields.map((f) => (
           <option key={f.id} value={f.id}>
             {f.id}
@@ -50,10 +52,11 @@ export function CoordinateFields({
   lon: string | null;
   onChange: (patch: { lat?: string | null; lon?: string | null }) => void;
 }) {
+  const t = useT();
   return (
     <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
-      <FieldSelect id="map-lat" label="Latitude field" value={lat} fields={fields} onChange={(v) => onChange({ lat: v })} />
-      <FieldSelect id="map-lon" label="Longitude field" value={lon} fields={fields} onChange={(v) => onChange({ lon: v })} />
+      <FieldSelect id="map-lat" label={t("map.latField")} value={lat} fields={fields} onChange={(v) => onChange({ lat: v })} />
+      <FieldSelect id="map-lon" label={t("map.lonField")} value={lon} fields={fields} onChange={(v) => onChange({ lon: v })} />
     </div>
   );
 }

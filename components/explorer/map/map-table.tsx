@@ -1,6 +1,7 @@
 "use client";
 // The map as a table, for screen readers and keyboards: each point (or cell) with a button that
 // does what clicking it on the map does. Rows are made only once the details are opened.
+import { useT } from "@/components/i18n/i18n-provider";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { formatCount } from "../format";
@@ -16,37 +17,38 @@ function range(lo: number, size: number): string {
 
 export function MapTable({ layer, onPick }: { layer: MapLayer; onPick: (picked: Picked) => void }) {
   const [open, setOpen] = useState(false);
+  const t = useT();
   const cells = layer.kind === "cells";
   return (
     <details onToggle={(e) => setOpen(e.currentTarget.open)} className="rounded-md border px-3 py-2 text-sm">
-      <summary className="font-medium">{cells ? "Show the cells as a table" : "Show the points as a table"}</summary>
+      <summary className="font-medium">{cells ? t("map.table.cells") : t("map.table.points")}</summary>
       {open && (
         <div className="mt-2 max-h-96 overflow-auto">
           <table className="w-full border-collapse text-left tabular-nums">
-            <caption className="sr-only">{cells ? "Cells of the map, the fullest first" : "Points of the map"}</caption>
+            <caption className="sr-only">{cells ? t("map.table.cellsCaption") : t("map.table.pointsCaption")}</caption>
             <thead className="sticky top-0 bg-white dark:bg-zinc-950">
               <tr className="border-b">
-                {!cells && <th scope="col" className="py-1 pr-3 font-medium">Name</th>}
-                <th scope="col" className="py-1 pr-3 font-medium">Latitude</th>
-                <th scope="col" className="py-1 pr-3 font-medium">Longitude</th>
+                {!cells && <th scope="col" className="py-1 pr-3 font-medium">{t("save.name")}</th>}
+                <th scope="col" className="py-1 pr-3 font-medium">{t("map.latitude")}</th>
+                <th scope="col" className="py-1 pr-3 font-medium">{t("map.longitude")}</th>
                 {cells && (
                   <th scope="col" className="py-1 pr-3 text-right font-medium">
-                    {layer.partial ? "Rows in the sample" : "Rows"}
+                    {layer.partial ? t("map.table.rowsInSample") : t("summary.rows")}
                   </th>
                 )}
-                <th scope="col" className="py-1 font-medium"><span className="sr-only">Action</span></th>
+                <th scope="col" className="py-1 font-medium"><span className="sr-only">{t("map.table.action")}</span></th>
               </tr>
             </thead>
             <tbody>
               {layer.kind === "points"
                 ? layer.points.map((p) => (
                     <tr key={p.id} className="border-b last:border-0">
-                      <td className="py-1 pr-3">{p.label ?? `Record ${p.id}`}</td>
+                      <td className="py-1 pr-3">{p.label ?? t("map.table.record", { id: String(p.id) })}</td>
                       <td className="py-1 pr-3">{coordinate(p.lat)}</td>
                       <td className="py-1 pr-3">{coordinate(p.lon)}</td>
                       <td className="py-1">
                         <Button variant="ghost" onClick={() => onPick({ kind: "point", point: p })}>
-                          Open record {p.id}
+                          {t("map.table.open", { id: String(p.id) })}
                         </Button>
                       </td>
                     </tr>
@@ -66,9 +68,9 @@ export function MapTable({ layer, onPick }: { layer: MapLayer; onPick: (picked: 
                             <Button
                               variant="ghost"
                               onClick={() => onPick({ kind: "cell", cell: c })}
-                              aria-label={opens ? undefined : `Zoom in to latitude ${lat}, longitude ${lon}`}
+                              aria-label={opens ? undefined : t("map.table.zoomTo", { lat, lon })}
                             >
-                              {opens ? `Open record ${c.id}` : "Zoom in"}
+                              {opens ? t("map.table.open", { id: String(c.id) }) : t("map.table.zoomIn")}
                             </Button>
                           </td>
                         </tr>
