@@ -8,6 +8,7 @@
 // server memory, import rate, index build times and file size. Every figure comes from this run.
 // `--engine postgres` runs the PostgreSQL engine's scenarios instead (bench-postgres.ts);
 // `--only aggregate` only the exact aggregate and summary beside their floors (bench-aggregate.ts),
+// `--only fts-language` a 100k-row full-text index built in each language (bench-fts-language.ts),
 // `--only catalog` creating 10,000 resources, the landing page and datastore_search_all (bench-catalog.ts),
 // `--only history` upserts, file size and searches with and without history (bench-history.ts),
 // `--only upload` runs only the upload scenario (bench-upload.ts), `--only flood` one anonymous
@@ -552,6 +553,10 @@ async function main() {
   if (process.argv.includes("--only") && process.argv[process.argv.indexOf("--only") + 1] === "flood") {
     const { benchFlood } = await import("./bench-flood");
     return benchFlood(path.join(DIR, "flood"), RESULTS);
+  }
+  // Nor does a full-text index in each language: a table made up of its own (bench-fts-language.ts).
+  if (process.argv.includes("--only") && process.argv[process.argv.indexOf("--only") + 1] === "fts-language") {
+    return (await import("./bench-fts-language")).ftsLanguageOnly(RESULTS);
   }
   // a CSV (and so a database) from before the coordinates were added is built again
   const current = fs.existsSync(CSV) && firstLine(CSV) === CSV_HEADER;
