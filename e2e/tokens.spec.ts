@@ -8,7 +8,8 @@ import { ADMIN_TOKEN, shot } from "./helpers/explorer";
 async function whoami(request: APIRequestContext, token: string) {
   const res = await request.post("/api/action/datastore_whoami", { data: {}, headers: { Authorization: token } });
   expect(res.status()).toBe(200);
-  return (await res.json()).result as { scope: string | null; name: string | null };
+  const { scope, name } = (await res.json()).result as { scope: string | null; name: string | null };
+  return { scope, name };
 }
 
 async function apiCreateToken(request: APIRequestContext, name: string, scope: string) {

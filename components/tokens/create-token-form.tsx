@@ -21,6 +21,8 @@ export function CreateTokenForm() {
   const [days, setDays] = useState("");
   const [resources, setResources] = useState<ChosenResource[]>([]);
   const [actions, setActions] = useState<string[]>([]);
+  // a new key after each token made: the resource search starts empty again
+  const [made, setMade] = useState(0);
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const [secret, setSecret] = useState<string | null>(null);
@@ -39,6 +41,7 @@ export function CreateTokenForm() {
       setDays("");
       setResources([]);
       setActions([]);
+      setMade((n) => n + 1);
       await queryClient.invalidateQueries({ queryKey: tokenKeys.list(session) });
     } catch (err) {
       setError(err);
@@ -104,7 +107,7 @@ export function CreateTokenForm() {
             className={`${FIELD} w-32`}
           />
         </span>
-        <ResourceLimit chosen={resources} onChange={setResources} disabled={scope === "admin"} />
+        <ResourceLimit key={made} chosen={resources} onChange={setResources} disabled={scope === "admin"} />
         <ActionLimit chosen={actions} onChange={setActions} />
         <Button type="submit" variant="primary" disabled={pending}>
           {pending ? "Creating…" : "Create token"}
