@@ -120,13 +120,14 @@ async function phase(port: number, resourceId: string) {
 }
 
 export async function benchFlood(dir: string, results: string): Promise<void> {
-  const ensure = spawnSync(process.execPath, ["scripts/ensure-build.mjs"], { stdio: "inherit" });
+  // BENCH_FLOOD_VIA="npm start" (or "next start") runs one way of serving only; npm start's
+  // API-only server needs no pages built.
+  const vias = (["npm start", "next start"] as const).filter((v) => !process.env.BENCH_FLOOD_VIA || process.env.BENCH_FLOOD_VIA === v);
+  const ensure = spawnSync(process.execPath, ["scripts/ensure-build.mjs", ...(vias.includes("next start") ? [] : ["--server"])], { stdio: "inherit" });
   if (ensure.status !== 0) throw new Error("build failed");
   fs.mkdirSync(dir, { recursive: true });
   const out: Record<string, unknown> = {};
   const lines: string[] = [];
-  // BENCH_FLOOD_VIA="npm start" (or "next start") runs one way of serving only.
-  const vias = (["npm start", "next start"] as const).filter((v) => !process.env.BENCH_FLOOD_VIA || process.env.BENCH_FLOOD_VIA === v);
   for (const via of vias) {
     const db = path.join(dir, `flood-${via.replace(" ", "-")}.db`);
     for (const f of [db, `${db}-wal`, `${db}-shm`]) fs.rmSync(f, { force: true });
