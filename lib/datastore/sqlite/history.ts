@@ -137,12 +137,13 @@ export function inIdOrderAlready(r: Internal): boolean {
 const views = new WeakMap<Conn, Map<string, number>>();
 const MAX_VIEWS = 16;
 
-/** Whether a read wants rows in `_id` order (pages by `_id`, keyset walks, a plain first page):
- *  then the view merges its two parts in that order; else it leaves them unordered, so each
- *  part's conditions use that part's indexes. */
+/** Whether a read takes rows in `_id` order from the whole table (a plain page, a keyset walk
+ *  without filters): then the view merges its two parts in that order, and the page reads
+ *  only its rows. A filtered read gets the parts unordered, so each part's conditions use its
+ *  indexes, and the matches are sorted as today's read sorts them. */
 function wantsIdOrder(query: SearchQuery): boolean {
-  if (query.sort.length === 0) return query.filters.length === 0;
-  return query.sort.length === 1 && query.sort[0].field === "_id" && !query.sort[0].desc;
+  if (query.filters.length > 0) return false;
+  return query.sort.length === 0 || (query.sort.length === 1 && query.sort[0].field === "_id" && !query.sort[0].desc);
 }
 
 /**
