@@ -74,20 +74,25 @@ describe("request budgets", () => {
     expect(ok).toBeGreaterThanOrEqual(270);
   });
 
-  it("charges work after it is done: a debt refuses until repaid, then admits again", async () => {
+  it("charges work after it is done: a debt refuses until repaid, then admits again; a debt is at most one burst", async () => {
     const c = clock();
     const b = new Budgets(new MemoryBudgets(c.now), c.now);
     const work: RatePolicy = { name: "expensive", perMinute: 60_000, burst: 60_000 };
     expect((await b.admit("a", work)).ok).toBe(true);
-    b.charge("a", work, 90_000); // one read of 90 s: 30 s in debt
+    b.charge("a", work, 30_000); // half the budget: still admitted
+    expect((await b.admit("a", work)).ok).toBe(true);
+    b.charge("a", work, 600_000); // ten minutes of reading: owed, but no more than a burst
     const refused = await b.admit("a", work);
     expect(refused.ok).toBe(false);
-    expect(refused.retryAfter).toBeGreaterThanOrEqual(30);
-    c.advance(20_000);
+    expect(b.waitFor("a", work)).toBe(refused.retryAfter);
+    // 28.5 s were left of the shared budget, 60 s are owed (not 600), and a slice (1.5 s) must
+    // refill: 33 s
+    expect(refused.retryAfter).toBe(33);
+    c.advance(30_000);
     expect((await b.admit("a", work)).ok).toBe(false);
-    // repaid, and a slice (1.5 s) refilled
-    c.advance(12_000);
+    c.advance(3_100);
     expect((await b.admit("a", work)).ok).toBe(true);
+    expect(b.waitFor("a", work)).toBe(0);
   });
 
   it("lets requests through when the store cannot be reached", async () => {

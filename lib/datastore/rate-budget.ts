@@ -155,9 +155,12 @@ export class Budgets {
     return Math.max(1, Math.ceil((l.emptyUntil - now) / 1000));
   }
 
-  /** Work done (an expensive read's time): owed until the next lease pays it to the store. */
+  /** Work done (an expensive read's time): owed until the next lease pays it to the store. A
+   *  debt is at most one burst: a client that read alone for an hour (nobody refused it) then
+   *  waits at most a burst's refill once others come, not the hour. */
   charge(key: string, p: RatePolicy, units: number): void {
-    this.local(key, p).balance -= units;
+    const l = this.local(key, p);
+    l.balance = Math.max(l.balance - units, -p.burst);
   }
 
   /** What the headers say now, without spending. */
