@@ -7,15 +7,19 @@ import { useLocale, useT } from "@/components/i18n/i18n-provider";
 import { useScope } from "@/components/token/use-scope";
 import { useToken } from "@/components/token/token-provider";
 import { Button } from "@/components/ui/button";
+import { whoamiQuery } from "@/lib/api-client";
 import { recentChangesQuery } from "@/lib/api-client/audit";
 import { formatWhen } from "./when";
 
 export function RecentChanges({ resourceId }: { resourceId: string }) {
   const { canWrite } = useScope();
+  const { session, ready } = useToken();
+  // the same query as useScope's: a token limited to actions may not read the trail
+  const { data: me } = useQuery({ ...whoamiQuery(session), enabled: ready && Boolean(session.token) });
   const [open, setOpen] = useState(false);
   const id = useId();
   const t = useT();
-  if (!canWrite) return null;
+  if (!canWrite || (me?.actions && !me.actions.includes("datastore_audit_list"))) return null;
   return (
     <section aria-labelledby={`${id}-heading`} className="rounded-lg border">
       <h2 id={`${id}-heading`} className="m-0">

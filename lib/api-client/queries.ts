@@ -123,7 +123,13 @@ export function histogramQuery(s: Session, req: HistogramRequest) {
   });
 }
 
-export type Whoami = { scope: "read" | "write" | "admin" | null; name: string | null };
+export type Whoami = {
+  scope: "read" | "write" | "admin" | null;
+  name: string | null;
+  /** The token's limits (null: none). */
+  resources?: string[] | null;
+  actions?: string[] | null;
+};
 
 /** What the session's token may do (datastore_whoami): which controls a page offers. */
 export function whoamiQuery(s: Session) {
