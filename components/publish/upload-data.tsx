@@ -1,6 +1,7 @@
 "use client";
 // "Upload data": for a token that may write, a dialog that sends a file, previews it, and imports
 // it as a new resource or into an existing one. Closing it at any step leaves nothing behind.
+import { useT } from "@/components/i18n/i18n-provider";
 import { useCallback, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
@@ -11,6 +12,7 @@ import { UploadSteps } from "./upload-steps";
 export function UploadData({ onDone }: { onDone: (resourceId: string) => void }) {
   const { canWrite } = useScope();
   const [open, setOpen] = useState(false);
+  const t = useT();
   const done = useCallback(
     (resourceId: string) => {
       setOpen(false);
@@ -28,7 +30,7 @@ export function UploadData({ onDone }: { onDone: (resourceId: string) => void })
   if (!canWrite && !open) return null;
   return (
     <>
-      <Button onClick={() => setOpen(true)}>Upload data</Button>
+      <Button onClick={() => setOpen(true)}>{t("upload.button")}</Button>
       <Dialog open={open} onClose={close} title="Upload data" className="md:max-w-4xl">
         <UploadSteps flow={flow} onCancel={close} />
       </Dialog>

@@ -1,6 +1,7 @@
 "use client";
 // "File": a file input inside a zone that also takes a dropped file. The file is handed on as a
 // File, which the browser streams from disk when sent: it is never read here.
+import { useT } from "@/components/i18n/i18n-provider";
 import { useId, useState } from "react";
 
 export const UPLOAD_ACCEPT = ".csv,.tsv,.tab,.txt,.json,.ndjson,.jsonl,.xlsx,.parquet,.pq";
@@ -8,6 +9,7 @@ export const UPLOAD_ACCEPT = ".csv,.tsv,.tab,.txt,.json,.ndjson,.jsonl,.xlsx,.pa
 export function UploadFileInput({ onFile }: { onFile: (file: File) => void }) {
   const id = useId();
   const [over, setOver] = useState(false);
+  const t = useT();
   return (
     <div
       onDragOver={(e) => {
@@ -28,7 +30,7 @@ export function UploadFileInput({ onFile }: { onFile: (file: File) => void }) {
       }`}
     >
       <label htmlFor={id} className="block text-sm font-medium">
-        File
+        {t("upload.file")}
       </label>
       <input
         id={id}
@@ -43,7 +45,7 @@ export function UploadFileInput({ onFile }: { onFile: (file: File) => void }) {
         className="mx-auto block max-w-full text-sm file:mr-3 file:rounded-md file:border file:border-zinc-300 file:bg-white file:px-3 file:py-1.5 file:text-sm file:font-medium file:text-zinc-900 hover:file:bg-zinc-100 dark:file:border-zinc-600 dark:file:bg-zinc-900 dark:file:text-zinc-100"
       />
       <p id={`${id}-hint`} className="text-sm text-zinc-600 dark:text-zinc-400">
-        Or drop a file here. CSV, TSV, XLSX, JSON, NDJSON or Parquet; it is sent as it is read, so large files work.
+        {t("upload.drop")}
       </p>
     </div>
   );

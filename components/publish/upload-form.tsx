@@ -1,6 +1,7 @@
 "use client";
 // The import's details: where the rows go (a new resource, or append to or replace one), and a
 // new resource's Name, Description and Private flag.
+import { useT } from "@/components/i18n/i18n-provider";
 import { useQuery } from "@tanstack/react-query";
 import { useId } from "react";
 import { resourcesQuery } from "@/lib/api-client";
@@ -9,18 +10,13 @@ import { useToken } from "@/components/token/token-provider";
 import { resourceLabel } from "@/components/explorer/format";
 import type { UploadDraft } from "./upload-draft";
 
-const MODES: { mode: ImportMode; label: string }[] = [
-  { mode: "new", label: "New resource" },
-  { mode: "append", label: "Append to a resource" },
-  { mode: "replace", label: "Replace a resource" },
-];
-
-export const SUBMIT_LABEL: Record<ImportMode, string> = { new: "Create resource", append: "Append rows", replace: "Replace data" };
+const MODES: ImportMode[] = ["new", "append", "replace"];
 
 const input = "w-full rounded-md border border-zinc-300 bg-white px-2 py-1.5 text-sm dark:border-zinc-600 dark:bg-zinc-900";
 
 export function UploadForm({ draft, onChange }: { draft: UploadDraft; onChange: (draft: UploadDraft) => void }) {
   const id = useId();
+  const t = useT();
   const { session, ready } = useToken();
   const resources = useQuery({ ...resourcesQuery(session), enabled: ready && draft.mode !== "new" });
   const set = (patch: Partial<UploadDraft>) => onChange({ ...draft, ...patch });
@@ -29,12 +25,12 @@ export function UploadForm({ draft, onChange }: { draft: UploadDraft; onChange: 
   return (
     <div className="space-y-3">
       <fieldset className="space-y-1">
-        <legend className="text-sm font-medium">Import into</legend>
+        <legend className="text-sm font-medium">{t("upload.importInto")}</legend>
         <div className="flex flex-wrap gap-x-4 gap-y-1">
-          {MODES.map(({ mode, label }) => (
+          {MODES.map((mode) => (
             <label key={mode} className="flex items-center gap-1.5 text-sm">
               <input type="radio" name={`${id}-mode`} checked={draft.mode === mode} onChange={() => set({ mode })} />
-              {label}
+              {t(`upload.mode.${mode}`)}
             </label>
           ))}
         </div>
@@ -44,28 +40,28 @@ export function UploadForm({ draft, onChange }: { draft: UploadDraft; onChange: 
         <>
           <div className="space-y-1">
             <label htmlFor={`${id}-name`} className="block text-sm font-medium">
-              Name
+              {t("save.name")}
             </label>
             <input id={`${id}-name`} value={draft.name} onChange={(e) => set({ name: e.target.value })} className={input} />
           </div>
           <div className="space-y-1">
             <label htmlFor={`${id}-description`} className="block text-sm font-medium">
-              Description
+              {t("save.description")}
             </label>
             <textarea id={`${id}-description`} rows={2} value={draft.description} onChange={(e) => set({ description: e.target.value })} className={input} />
           </div>
           <label className="flex items-center gap-1.5 text-sm">
             <input type="checkbox" checked={draft.private} onChange={(e) => set({ private: e.target.checked })} />
-            Private
+            {t("upload.private")}
           </label>
         </>
       ) : (
         <div className="space-y-1">
           <label htmlFor={`${id}-target`} className="block text-sm font-medium">
-            Target resource
+            {t("upload.target")}
           </label>
           <select id={`${id}-target`} value={draft.target} onChange={(e) => set({ target: e.target.value })} className={input}>
-            <option value="">{resources.isLoading ? "Loading…" : "Choose…"}</option>
+            <option value="">{resources.isLoading ? t("upload.loading") : t("upload.choose")}</option>
             {choices.map((r) => (
               <option key={r.id} value={r.id}>
                 {resourceLabel(r)}
@@ -74,8 +70,8 @@ export function UploadForm({ draft, onChange }: { draft: UploadDraft; onChange: 
           </select>
           <p className="text-xs text-zinc-600 dark:text-zinc-400">
             {draft.mode === "append"
-              ? "The rows are added with the resource's own field types and key."
-              : "The resource keeps its id, name, description and privacy; its fields and rows become the file's."}
+              ? t("upload.appendHint")
+              : t("upload.replaceHint")}
           </p>
         </div>
       )}

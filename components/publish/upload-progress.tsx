@@ -1,11 +1,15 @@
+"use client";
 // One progress bar for both halves of an upload: bytes sent, then rows imported.
+import { useT } from "@/components/i18n/i18n-provider";
+
 export function UploadProgress({ percent, text }: { percent: number | null; text: string }) {
+  const t = useT();
   const now = percent === null ? undefined : Math.max(0, Math.min(100, Math.round(percent)));
   return (
     <div className="space-y-1">
       <div
         role="progressbar"
-        aria-label="Upload progress"
+        aria-label={t("upload.progress")}
         aria-valuemin={0}
         aria-valuemax={100}
         aria-valuenow={now}

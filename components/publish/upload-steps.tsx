@@ -1,11 +1,12 @@
 "use client";
 // The upload dialog's contents for each step: choose a file, watch it being sent, review the
 // preview and details, watch the import. Errors show the server's words and what happens next.
+import { useT } from "@/components/i18n/i18n-provider";
 import { Button } from "@/components/ui/button";
 import { Notice } from "@/components/ui/notice";
 import { UploadFileInput } from "./upload-file-input";
 import type { useUploadFlow } from "./upload-flow";
-import { SUBMIT_LABEL, UploadForm } from "./upload-form";
+import { UploadForm } from "./upload-form";
 import { importText, sentText } from "./upload-format";
 import { UploadPreview } from "./upload-preview";
 import { UploadProgress } from "./upload-progress";
@@ -14,9 +15,10 @@ type Flow = ReturnType<typeof useUploadFlow>;
 
 export function UploadSteps({ flow, onCancel }: { flow: Flow; onCancel: () => void }) {
   const { stage, draft, setDraft, problem } = flow;
+  const t = useT();
   const cancel = (
     <Button onClick={onCancel} variant={stage.step === "sending" || stage.step === "importing" ? "danger" : "secondary"}>
-      Cancel
+      {t("common.cancel")}
     </Button>
   );
 
@@ -40,7 +42,7 @@ export function UploadSteps({ flow, onCancel }: { flow: Flow; onCancel: () => vo
           <p className="text-sm font-medium break-all">{stage.file.name}</p>
           <UploadProgress
             percent={stage.total > 0 ? (stage.sent / stage.total) * 100 : null}
-            text={stage.total > 0 && stage.sent >= stage.total ? `${sentText(stage.sent, stage.total)} · reading the preview…` : sentText(stage.sent, stage.total)}
+            text={stage.total > 0 && stage.sent >= stage.total ? t("upload.readingPreview", { sent: sentText(stage.sent, stage.total) }) : sentText(stage.sent, stage.total)}
           />
           <div className="flex justify-end">{cancel}</div>
         </>
@@ -63,11 +65,11 @@ export function UploadSteps({ flow, onCancel }: { flow: Flow; onCancel: () => vo
           <UploadForm draft={draft} onChange={setDraft} />
           <div className="flex flex-wrap justify-end gap-2">
             <Button variant="ghost" onClick={flow.abandon}>
-              Choose another file
+              {t("upload.chooseAnother")}
             </Button>
             {cancel}
             <Button type="submit" variant="primary">
-              {SUBMIT_LABEL[draft.mode]}
+              {t(`upload.submit.${draft.mode}`)}
             </Button>
           </div>
         </form>
@@ -75,10 +77,10 @@ export function UploadSteps({ flow, onCancel }: { flow: Flow; onCancel: () => vo
 
       {stage.step === "importing" && (
         <>
-          <p className="text-sm font-medium break-all">Importing {stage.preview.filename}</p>
+          <p className="text-sm font-medium break-all">{t("upload.importing", { file: stage.preview.filename })}</p>
           <UploadProgress
             percent={stage.progress ? stage.progress.fraction * 100 : null}
-            text={stage.progress ? importText(stage.progress) : "Starting the import…"}
+            text={stage.progress ? importText(stage.progress) : t("upload.starting")}
           />
           <div className="flex justify-end">{cancel}</div>
         </>
