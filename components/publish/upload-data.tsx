@@ -31,7 +31,7 @@ export function UploadData({ onDone }: { onDone: (resourceId: string) => void })
   return (
     <>
       <Button onClick={() => setOpen(true)}>{t("upload.button")}</Button>
-      <Dialog open={open} onClose={close} title="Upload data" className="md:max-w-4xl">
+      <Dialog open={open} onClose={close} title={t("upload.button")} className="md:max-w-4xl">
         <UploadSteps flow={flow} onCancel={close} />
       </Dialog>
     </>
