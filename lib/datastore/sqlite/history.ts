@@ -90,12 +90,14 @@ export class ImageKeeper {
   /** Before an update: the row's image, once per row and version, and its new version. */
   beforeUpdate(id: number | bigint): void {
     const { hist, ver } = this.tables;
-    const known = this.c.cache.get(`SELECT v FROM ${q(ver)} WHERE _id = ?`, "pluck").get(id) as number | undefined;
-    if (known === this.version) return;
-    this.c.cache
-      .get(`INSERT INTO ${q(hist)} (_valid_from, _valid_to, ${this.cols}) SELECT ?, ?, ${this.cols} FROM ${q(this.r.table)} WHERE _id = ?`)
-      .run(known ?? 0, this.version, id);
-    this.c.cache.get(`INSERT OR REPLACE INTO ${q(ver)} (_id, v) VALUES (?, ?)`).run(id, this.version);
+    // Two statements a row: each crossing into SQLite costs as much as the lookups themselves.
+    const kept = this.c.cache
+      .get(
+        `INSERT INTO ${q(hist)} (_valid_from, _valid_to, ${this.cols}) SELECT coalesce((SELECT v FROM ${q(ver)} WHERE _id = @id), 0), @v, ${this.cols}
+         FROM ${q(this.r.table)} WHERE _id = @id AND NOT EXISTS (SELECT 1 FROM ${q(ver)} WHERE _id = @id AND v = @v)`,
+      )
+      .run({ id, v: this.version }).changes;
+    if (kept) this.c.cache.get(`INSERT OR REPLACE INTO ${q(ver)} (_id, v) VALUES (?, ?)`).run(id, this.version);
   }
 
   /** Before a delete of the rows matching `cond` (over alias `t`): their images. */
