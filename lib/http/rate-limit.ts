@@ -15,9 +15,6 @@ import type { Budgets, RatePolicy, Verdict } from "../datastore/rate-budget";
 import { setReadGate } from "../datastore/read-gate";
 import { clientKey, type ApiRequest } from "./params";
 
-/** A caller, with the budget an admin may have given its token (null: the default; 0: none). */
-type Caller = Principal & { ratePerMinute?: number | null };
-
 /** What a request spent, for its answer's headers; `refused` when it may not go on. */
 export interface Quota {
   /** Whose budgets these are: the read scheduler's name for the client (params.ts clientKey). */
@@ -29,7 +26,7 @@ export interface Quota {
 /** The request budget that applies, if any. The operator's own token (DATASTORE_ADMIN_TOKEN) has
  *  none, nor does a client whose address cannot be told (a handler called in-process: limiting
  *  it would limit every such caller together). */
-export function requestPolicy(user: Caller, client: string): RatePolicy | undefined {
+export function requestPolicy(user: Principal, client: string): RatePolicy | undefined {
   if (user.tokenId) {
     if (user.ratePerMinute === 0) return undefined;
     if (user.ratePerMinute) return { name: "token", perMinute: user.ratePerMinute, burst: user.ratePerMinute };
@@ -42,7 +39,7 @@ export function requestPolicy(user: Caller, client: string): RatePolicy | undefi
 }
 
 /** The expensive reads' budget, in milliseconds of read time. */
-export function expensivePolicy(user: Caller, client: string): RatePolicy | undefined {
+export function expensivePolicy(user: Principal, client: string): RatePolicy | undefined {
   if ((user.scope !== null && !user.tokenId) || client === "address:unknown") return undefined;
   const e = config.rateExpensive;
   return e ? { name: "expensive", perMinute: e.perMinute * 1000, burst: e.burst * 1000 } : undefined;
@@ -80,7 +77,7 @@ function activityOf(budgets: Budgets): Activity {
 }
 
 /** Spends one request of the caller's budget (and finds where its expensive reads stand). */
-export async function spend(request: ApiRequest, user: Caller, budgets: Budgets): Promise<Quota> {
+export async function spend(request: ApiRequest, user: Principal, budgets: Budgets): Promise<Quota> {
   const client = clientKey(request, user);
   installGate(budgets);
   const activity = activityOf(budgets);
