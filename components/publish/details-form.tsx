@@ -3,6 +3,7 @@
 // dictionary, one group per field with its Label and Description (all on one screen: a field's
 // Label is one step from "Edit details"). Save sends only what changed (resource_patch, then
 // datastore_create with the changed fields' info) and, once the page has read it back, closes.
+import { useT } from "@/components/i18n/i18n-provider";
 import { useMutation } from "@tanstack/react-query";
 import { useId } from "react";
 import { errorLines, type DatastoreField, type Resource } from "@/lib/api-client";
@@ -31,6 +32,7 @@ export function DetailsForm({
 }) {
   const { session } = useToken();
   const baseId = useId();
+  const t = useT();
   const refresh = useRefreshAfterWrite();
 
   const save = useMutation({
@@ -64,13 +66,13 @@ export function DetailsForm({
     >
       <div className="space-y-1">
         <label htmlFor={`${baseId}-name`} className="block text-sm font-medium">
-          Name
+          {t("save.name")}
         </label>
         <input id={`${baseId}-name`} value={draft.name} onChange={(e) => setDraft({ ...draft, name: e.target.value })} className={INPUT_CLASS} />
       </div>
       <div className="space-y-1">
         <label htmlFor={`${baseId}-description`} className="block text-sm font-medium">
-          Description
+          {t("save.description")}
         </label>
         <textarea
           id={`${baseId}-description`}
@@ -82,7 +84,7 @@ export function DetailsForm({
       </div>
       <label className="flex items-center gap-2 text-sm font-medium">
         <input type="checkbox" checked={draft.private} onChange={(e) => setDraft({ ...draft, private: e.target.checked })} />
-        Private
+        {t("upload.private")}
       </label>
       <DictionaryFields
         fields={fields}
@@ -91,7 +93,7 @@ export function DetailsForm({
       />
 
       {save.error && (
-        <Notice tone="error" role="alert" title="Not saved">
+        <Notice tone="error" role="alert" title={t("save.notSaved")}>
           {errorLines(save.error).map((line, i) => (
             <p key={i}>{line}</p>
           ))}
@@ -100,12 +102,12 @@ export function DetailsForm({
 
       <div className="flex flex-wrap items-center justify-between gap-2 border-t pt-3">
         <Button variant="danger" onClick={onDelete} disabled={save.isPending}>
-          Delete resource
+          {t("details.deleteResource")}
         </Button>
         <span className="flex gap-2">
-          <Button onClick={onDone}>Cancel</Button>
+          <Button onClick={onDone}>{t("common.cancel")}</Button>
           <Button type="submit" variant="primary" disabled={save.isPending} aria-busy={save.isPending}>
-            Save
+            {t("common.save")}
           </Button>
         </span>
       </div>

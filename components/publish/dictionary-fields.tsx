@@ -2,6 +2,7 @@
 // The data dictionary part of Edit details: per field a Label and a Description (CKAN's
 // `info.label` and `info.notes`). Each field is a group named by its id, so its two controls
 // can keep the plain names "Label" and "Description".
+import { useT } from "@/components/i18n/i18n-provider";
 import { useId } from "react";
 import type { DatastoreField } from "@/lib/api-client";
 import type { DictionaryEntry } from "@/lib/api-client/details";
@@ -19,13 +20,14 @@ export function DictionaryFields({
   onChange: (id: string, entry: DictionaryEntry) => void;
 }) {
   const baseId = useId();
+  const t = useT();
   const headingId = `${baseId}-heading`;
   return (
     <section aria-labelledby={headingId} className="space-y-2">
       <h3 id={headingId} className="text-sm font-semibold">
-        Data dictionary
+        {t("details.dictionary")}
       </h3>
-      <p className="text-sm text-zinc-600 dark:text-zinc-400">A column’s Label is shown as its header; its Description explains what it holds.</p>
+      <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("details.dictionaryHint")}</p>
       {fields.map((f, i) => {
         const entry = entries[f.id] ?? { label: "", notes: "" };
         // field ids may hold spaces: not usable in an id reference
@@ -34,17 +36,17 @@ export function DictionaryFields({
         return (
           <fieldset key={f.id} className="space-y-2 rounded-md border p-3">
             <legend className="px-1 text-sm font-medium">
-              {f.id} <span className="font-normal text-zinc-600 dark:text-zinc-400">({typeInWords(f.type)})</span>
+              {f.id} <span className="font-normal text-zinc-600 dark:text-zinc-400">({typeInWords(f.type, t)})</span>
             </legend>
             <div className="space-y-1">
               <label htmlFor={labelId} className="block text-sm">
-                Label
+                {t("details.label")}
               </label>
               <input id={labelId} value={entry.label} onChange={(e) => onChange(f.id, { ...entry, label: e.target.value })} className={INPUT_CLASS} />
             </div>
             <div className="space-y-1">
               <label htmlFor={notesId} className="block text-sm">
-                Description
+                {t("save.description")}
               </label>
               <textarea id={notesId} rows={2} value={entry.notes} onChange={(e) => onChange(f.id, { ...entry, notes: e.target.value })} className={INPUT_CLASS} />
             </div>

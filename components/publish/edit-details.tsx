@@ -1,6 +1,7 @@
 "use client";
 // Edit details: for tokens that may write, a dialog to change the resource's name, description,
 // private flag and data dictionary, and to delete it (after a second step that asks).
+import { useT } from "@/components/i18n/i18n-provider";
 import { useState } from "react";
 import { createPortal } from "react-dom";
 import type { DatastoreField, Resource } from "@/lib/api-client";
@@ -14,6 +15,7 @@ import { DetailsForm } from "./details-form";
 export function EditDetails({ resource, fields, onDeleted }: { resource: Resource; fields: DatastoreField[]; onDeleted: () => void }) {
   const { canWrite } = useScope();
   const [step, setStep] = useState<"closed" | "edit" | "delete">("closed");
+  const t = useT();
   // what is typed, kept while the delete step asks; each opening starts from the resource as it is
   const [draft, setDraft] = useState<DetailsDraft | null>(null);
   if (!canWrite) return null;
@@ -27,11 +29,11 @@ export function EditDetails({ resource, fields, onDeleted }: { resource: Resourc
         }}
         className="ml-1 font-medium"
       >
-        Edit details
+        {t("details.button")}
       </Button>
       {/* out of the page heading the button sits in: the dialog is not part of its name */}
       {createPortal(
-        <Dialog open={step !== "closed"} onClose={close} title="Edit details">
+        <Dialog open={step !== "closed"} onClose={close} title={t("details.button")}>
           {step === "delete" ? (
             <ConfirmDelete
               resource={resource}
