@@ -14,7 +14,7 @@ describe("catalog words", () => {
       name: "Bird strikes",
       description: "Wildlife strikes",
       aliases: ["birdstrikes"],
-      fields: [{ id: "Origin State", type: "text", info: { label: "État d'origine", notes: "not indexed" } }, { id: "n", type: "int" }],
+      fields: [{ id: "Origin State", type: "text", info: { label: "État d'origine", notes: "not indexed" } }, { id: "n", type: "int4" }],
     });
     expect(words.split(" ")).toEqual(["abc", "123", "bird", "strikes", "wildlife", "birdstrikes", "origin", "state", "etat", "d", "origine", "n"]);
   });
