@@ -95,6 +95,19 @@ describe("request budgets", () => {
     expect(b.waitFor("a", work)).toBe(0);
   });
 
+  it("work nobody was refused for leaves the budget empty at most, never in debt", async () => {
+    const c = clock();
+    const b = new Budgets(new MemoryBudgets(c.now), c.now);
+    const work: RatePolicy = { name: "expensive", perMinute: 60_000, burst: 60_000 };
+    expect((await b.admit("a", work)).ok).toBe(true);
+    b.charge("a", work, 600_000, true);
+    const now = await b.admit("a", work);
+    // empty: only a slice's refill (1.5 s) away
+    expect([now.ok, now.remaining, now.retryAfter]).toEqual([false, 0, 2]);
+    c.advance(1_600);
+    expect((await b.admit("a", work)).ok).toBe(true);
+  });
+
   it("lets requests through when the store cannot be reached", async () => {
     const c = clock();
     const b = new Budgets({ lease: () => Promise.reject(new Error("connection refused")) }, c.now);

@@ -155,12 +155,13 @@ export class Budgets {
     return Math.max(1, Math.ceil((l.emptyUntil - now) / 1000));
   }
 
-  /** Work done (an expensive read's time): owed until the next lease pays it to the store. A
-   *  debt is at most one burst: a client that read alone for an hour (nobody refused it) then
-   *  waits at most a burst's refill once others come, not the hour. */
-  charge(key: string, p: RatePolicy, units: number): void {
+  /** Work done (an expensive read's time): owed until the next lease pays it to the store, at
+   *  most one burst. `toEmpty`: work nobody was refused for (a client alone) leaves the budget
+   *  at most empty, never in debt: the client waits a slice's refill once others come. */
+  charge(key: string, p: RatePolicy, units: number, toEmpty = false): void {
     const l = this.local(key, p);
-    l.balance = Math.max(l.balance - units, -p.burst);
+    const floor = toEmpty ? -Math.max(0, refilled(p, l.shared, this.now() - l.sharedAt)) : -p.burst;
+    l.balance = Math.max(l.balance - units, Math.min(floor, l.balance));
   }
 
   /** What the headers say now, without spending. */

@@ -212,11 +212,11 @@ describe("the budget of expensive reads, through the read scheduler", () => {
     const CHEAP = JSON.stringify({ resource_id: id, limit: 5 });
     const search = (from: string, body: string) => ask("/api/action/datastore_search", { from, body });
     expect((await search("10.6.0.1", SLOW(29_990))).status).toBe(200);
-    // this client's reading so far, as if it had scanned for five minutes (owed: one burst, a
-    // minute); and another client is about, so an address's budget binds (a kept answer, the
-    // same page again, would read nothing)
-    readGate()!.charge("address:10.6.0.1", 300_000);
+    // another client is about, so an address's budget binds; and this client's reading so far,
+    // as if it had scanned for five minutes (owed: one burst, a minute; a kept answer, the same
+    // page again, would read nothing)
     await bystander();
+    readGate()!.charge("address:10.6.0.1", 300_000);
     const refused = await search("10.6.0.1", SLOW(29_980));
     expect([refused.status, refused.body.error?.__type, refused.body.error?.policy]).toEqual([429, "Rate Limit Error", "expensive"]);
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);

@@ -137,7 +137,8 @@ function installGate(budgets: Budgets): void {
     },
     charge: (client, ms) => {
       const p = policy(client);
-      if (p) budgets.charge(client, p, ms);
+      // An address alone was refused nothing: its reading leaves its budget empty at most.
+      if (p) budgets.charge(client, p, ms, client.startsWith("address:") && !activityOf(budgets).shared(client));
     },
   });
 }
