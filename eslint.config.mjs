@@ -23,7 +23,7 @@ const config = [
     rules: {
       "i18n/no-raw-text": [
         "warn",
-        { allow: ["Datastore Explorer", "CKAN", "DataStore", "API", "CSV", "TSV", "JSON", "NDJSON", "GeoJSON", "XLSX", "Parquet", "SQL", "SVG", "PNG", "URL", "curl", "Python", "JavaScript", "R", "OK"] },
+        { allow: ["Datastore Explorer", "CKAN", "DataStore", "API", "CSV", "TSV", "JSON", "NDJSON", "GeoJSON", "XLSX", "Parquet", "SQL", "SVG", "PNG", "URL", "curl", "Python", "JavaScript", "R", "OK", "null", "true", "false", "info.geo"] },
       ],
     },
   },

@@ -1,6 +1,7 @@
 "use client";
 // Creates a token and shows its secret once. The secret lives only in this component's state:
 // not in the query cache, the URL or storage, and it is gone on "Done" or when the page goes.
+import { useT } from "@/components/i18n/i18n-provider";
 import { useQueryClient } from "@tanstack/react-query";
 import { useId, useState, type FormEvent } from "react";
 import { useToken } from "@/components/token/token-provider";
@@ -17,6 +18,7 @@ export function CreateTokenForm() {
   const queryClient = useQueryClient();
   const id = useId();
   const [name, setName] = useState("");
+  const t = useT();
   const [scope, setScope] = useState<TokenScope>("read");
   const [days, setDays] = useState("");
   const [resources, setResources] = useState<ChosenResource[]>([]);
@@ -54,7 +56,7 @@ export function CreateTokenForm() {
     // not a region named by its heading: "Create token" would answer a getByLabel("Token") too
     <section className="space-y-3">
       <h3 className="text-base font-semibold">
-        Create token
+        {t("tokens.create")}
       </h3>
       {secret && (
         <NewTokenNotice
@@ -68,7 +70,7 @@ export function CreateTokenForm() {
       <form onSubmit={submit} className="flex flex-wrap items-end gap-3">
         <span className="flex flex-col gap-1">
           <label htmlFor={`${id}-name`} className="text-sm font-medium">
-            Name
+            {t("tokens.name")}
           </label>
           <input
             id={`${id}-name`}
@@ -81,7 +83,7 @@ export function CreateTokenForm() {
         </span>
         <span className="flex flex-col gap-1">
           <label htmlFor={`${id}-scope`} className="text-sm font-medium">
-            Scope
+            {t("tokens.scope")}
           </label>
           <select id={`${id}-scope`} value={scope} onChange={(e) => setScope(e.target.value as TokenScope)} className={FIELD}>
             {TOKEN_SCOPES.map((s) => (
@@ -93,7 +95,7 @@ export function CreateTokenForm() {
         </span>
         <span className="flex flex-col gap-1">
           <label htmlFor={`${id}-days`} className="text-sm font-medium">
-            Expires in days
+            {t("tokens.expiresInDays")}
           </label>
           <input
             id={`${id}-days`}
@@ -110,10 +112,10 @@ export function CreateTokenForm() {
         <ResourceLimit key={made} chosen={resources} onChange={setResources} disabled={scope === "admin"} />
         <ActionLimit chosen={actions} onChange={setActions} />
         <Button type="submit" variant="primary" disabled={pending}>
-          {pending ? "Creating…" : "Create token"}
+          {pending ? t("tokens.creating") : t("tokens.create")}
         </Button>
         <p id={`${id}-days-hint`} className="w-full text-xs text-zinc-600 dark:text-zinc-400">
-          Leave “Expires in days” empty for a token that never expires.
+          {t("tokens.neverHint")}
         </p>
       </form>
       {error !== null && <ErrorMessages error={error} />}

@@ -1,5 +1,6 @@
 "use client";
 // Asks before revoking a token, then revokes it by id and reads the list again.
+import { useT } from "@/components/i18n/i18n-provider";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useToken } from "@/components/token/token-provider";
 import { queryKeys } from "@/lib/api-client";
@@ -19,8 +20,9 @@ export function RevokeDialog({
   onRevoked: () => void;
   returnFocusTo?: string;
 }) {
+  const t = useT();
   return (
-    <Dialog open={token !== null} onClose={onClose} title={token ? `Revoke “${token.name}”?` : ""} returnFocusTo={returnFocusTo}>
+    <Dialog open={token !== null} onClose={onClose} title={token ? t("tokens.revokeTitle", { name: token.name }) : ""} returnFocusTo={returnFocusTo}>
       {/* keyed: each question starts without the last one's answer */}
       {token && <RevokeConfirm key={token.id} token={token} onCancel={onClose} onRevoked={onRevoked} />}
     </Dialog>
@@ -28,6 +30,7 @@ export function RevokeDialog({
 }
 
 function RevokeConfirm({ token, onCancel, onRevoked }: { token: ApiToken; onCancel: () => void; onRevoked: () => void }) {
+  const t = useT();
   const { session } = useToken();
   const queryClient = useQueryClient();
   const revoke = useMutation({
@@ -44,14 +47,14 @@ function RevokeConfirm({ token, onCancel, onRevoked }: { token: ApiToken; onCanc
 
   return (
     <div className="space-y-3">
-      <p className="text-sm">Programs using it will lose access at once.</p>
+      <p className="text-sm">{t("tokens.revokeBody")}</p>
       {revoke.error && <ErrorMessages error={revoke.error} />}
       <div className="flex justify-end gap-2">
         <Button onClick={onCancel} disabled={revoke.isPending}>
-          Cancel
+          {t("common.cancel")}
         </Button>
         <Button variant="danger" onClick={() => revoke.mutate()} disabled={revoke.isPending}>
-          {revoke.isPending ? "Revoking…" : "Revoke"}
+          {revoke.isPending ? t("tokens.revoking") : t("tokens.revoke")}
         </Button>
       </div>
     </div>

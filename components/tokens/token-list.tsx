@@ -1,6 +1,7 @@
 "use client";
 // The admin's table of API tokens (never their secrets), each with a Revoke button that asks
 // first. Revoking is by id, and the list is read again afterwards.
+import { useT } from "@/components/i18n/i18n-provider";
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useToken } from "@/components/token/token-provider";
@@ -19,11 +20,12 @@ const COLUMNS = ["Name", "Scope", "Created", "Last used", "Expires"] as const;
 const COLUMN_COUNT = COLUMNS.length + 1;
 
 function Expiry({ at }: { at: string | null }) {
-  if (!at) return <>never</>;
+  const tr = useT();
+  if (!at) return <>{tr("tokens.never")}</>;
   return (
     <>
-      <time dateTime={at}>{when(at, "never")}</time>
-      {isPast(at) && <span className="ml-1 text-red-800 dark:text-red-300">(expired)</span>}
+      <time dateTime={at}>{when(at, tr("tokens.never"))}</time>
+      {isPast(at) && <span className="ml-1 text-red-800 dark:text-red-300">{tr("tokens.expired")}</span>}
     </>
   );
 }
@@ -32,13 +34,14 @@ export function TokenList() {
   const { session } = useToken();
   const { data: tokens, error, isPending } = useQuery(tokensQuery(session));
   const [target, setTarget] = useState<ApiToken | null>(null);
+  const tr = useT();
   const [revoked, setRevoked] = useState(false);
 
   if (error) return <ErrorMessages error={error} />;
   if (isPending) {
     return (
       <p role="status" className="text-sm text-zinc-700 dark:text-zinc-300">
-        Loading tokens…
+        {tr("tokens.loading")}
       </p>
     );
   }
@@ -46,17 +49,17 @@ export function TokenList() {
   return (
     <section className="overflow-x-auto">
       <table id={TABLE_ID} tabIndex={-1} className="w-full min-w-[36rem] border-collapse text-left text-sm">
-        <caption className="mb-2 text-left text-base font-semibold">API tokens</caption>
+        <caption className="mb-2 text-left text-base font-semibold">{tr("tokens.caption")}</caption>
         <thead>
           <tr className="border-b">
             {COLUMNS.map((c) => (
               <th key={c} scope="col" className="px-2 py-1.5 font-medium">
-                {c}
+                {tr(`tokens.col.${c}`)}
               </th>
             ))}
             <TokenLimitsHeader />
             <th scope="col" className="px-2 py-1.5">
-              <span className="sr-only">Actions</span>
+              <span className="sr-only">{tr("tokens.actions")}</span>
             </th>
           </tr>
         </thead>
@@ -64,7 +67,7 @@ export function TokenList() {
           {tokens.length === 0 && (
             <tr>
               <td colSpan={COLUMN_COUNT + 1} className="px-2 py-3 text-zinc-700 dark:text-zinc-300">
-                No tokens yet. Create one below.
+                {tr("tokens.none")}
               </td>
             </tr>
           )}
@@ -78,7 +81,7 @@ export function TokenList() {
                 <time dateTime={t.created_at}>{when(t.created_at, "")}</time>
               </td>
               <td className="px-2 py-1.5">
-                {t.last_access ? <time dateTime={t.last_access}>{when(t.last_access, "not yet")}</time> : "not yet"}
+                {t.last_access ? <time dateTime={t.last_access}>{when(t.last_access, tr("tokens.notYet"))}</time> : tr("tokens.notYet")}
               </td>
               <td className="px-2 py-1.5">
                 <Expiry at={t.expires_at} />
@@ -87,11 +90,11 @@ export function TokenList() {
                 <TokenLimits resources={t.resources} actions={t.actions} />
               </td>
               <td className="px-2 py-1.5 text-right">
-                <Button variant="danger" aria-label={`Revoke ${t.name}`} onClick={() => {
+                <Button variant="danger" aria-label={tr("tokens.revokeNamed", { name: t.name })} onClick={() => {
                     setRevoked(false);
                     setTarget(t);
                   }}>
-                  Revoke
+                  {tr("tokens.revoke")}
                 </Button>
               </td>
             </tr>

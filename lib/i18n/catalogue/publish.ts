@@ -48,7 +48,7 @@ export const publish = defineMessages({
   "details.deleteConfirm": {
     en: "Delete “{name}” and its {records}? This cannot be undone.",
     fr: "Supprimer « {name} » et ses {records} ? Cette action est irréversible.",
-    de: "„{name}“ und seine {records} löschen? Das kann nicht rückgängig gemacht werden.",
+    de: "„{name}“ und ihre {records} löschen? Das kann nicht rückgängig gemacht werden.",
   },
   "details.deleteResource": { en: "Delete resource", fr: "Supprimer la ressource", de: "Ressource löschen" },
 });
