@@ -20,9 +20,14 @@ import { RecordHistory } from "./record-history";
 import { usePrimaryKey } from "./use-primary-key";
 import { useLocale } from "./use-locale";
 
+function EmptyText() {
+  const t = useT();
+  return <span className="text-xs text-zinc-600 italic dark:text-zinc-400">{t("values.emptyText")}</span>;
+}
+
 function FullValue({ value, field, locale }: { value: unknown; field: DatastoreField; locale: string }) {
   if (value === null || value === undefined) return <NullMark />;
-  if (value === "") return <span className="text-xs text-zinc-600 italic dark:text-zinc-400">(empty text)</span>;
+  if (value === "") return <EmptyText />;
   if (typeof value === "object")
     return <pre className="overflow-x-auto rounded bg-zinc-100 p-2 text-xs dark:bg-zinc-800">{JSON.stringify(value, null, 2)}</pre>;
   const raw = String(value);
@@ -40,12 +45,13 @@ function FullValue({ value, field, locale }: { value: unknown; field: DatastoreF
 function FieldName({ field }: { field: DatastoreField }) {
   const label = fieldLabel(field);
   const notes = fieldNotes(field);
+  const t = useT();
   return (
     <>
       <span className="block">{label ?? field.id}</span>
       <span className="block text-xs font-normal text-zinc-600 dark:text-zinc-400">
         {label && <>{field.id} · </>}
-        {field.id === "_id" ? "record number" : typeInWords(field.type)}
+        {field.id === "_id" ? t("record.number") : typeInWords(field.type, t)}
       </span>
       {notes && <span className="mt-0.5 block text-xs font-normal text-zinc-700 dark:text-zinc-300">{notes}</span>}
     </>
@@ -109,7 +115,7 @@ export function RecordDetail({
     canWrite && asOf === null && key && key.fields.length > 0 && complete && allFields ? { resourceId: key.resourceId, record: complete, keys: key.fields, fields: allFields } : null;
 
   return (
-    <Dialog side open={id !== null} onClose={onClose} title={typeof id === "number" ? `Record ${id}` : "Record"}>
+    <Dialog side open={id !== null} onClose={onClose} title={typeof id === "number" ? t("map.table.record", { id: String(id) }) : t("record.title")}>
       {writable && step.mode === "edit" ? (
         <EditRecord resourceId={writable.resourceId} record={writable.record} fields={writable.fields} keys={writable.keys} onDone={back} />
       ) : (
@@ -122,7 +128,7 @@ export function RecordDetail({
           )}
           {canWrite && asOf !== null && shownRecord && <p className="mb-2 text-xs text-zinc-600 dark:text-zinc-400">{t("history.record.readOnly")}</p>}
           {canWrite && asOf === null && key?.fields.length === 0 && shownRecord && (
-            <p className="mb-2 text-xs text-zinc-600 dark:text-zinc-400">Editing needs a primary key (set one with datastore_create).</p>
+            <p className="mb-2 text-xs text-zinc-600 dark:text-zinc-400">{t("record.needsKey")}</p>
           )}
           {shownRecord && (
             <dl className="divide-y divide-zinc-200 dark:divide-zinc-800">
@@ -142,9 +148,9 @@ export function RecordDetail({
           )}
         </>
       )}
-      {partial && full.isLoading && <p className="mt-2 text-sm">{loaded ? "Loading the other fields…" : "Loading the record…"}</p>}
-      {missing && <p className="p-4 text-sm">There is no record {id} in this resource (it may have been deleted).</p>}
-      {full.error && <p className="p-4 text-sm">The record could not be read: {full.error.message}</p>}
+      {partial && full.isLoading && <p className="mt-2 text-sm">{loaded ? t("record.loadingOthers") : t("record.loading")}</p>}
+      {missing && <p className="p-4 text-sm">{t("record.missing", { id: String(id) })}</p>}
+      {full.error && <p className="p-4 text-sm">{t("record.unreadable", { reason: full.error.message })}</p>}
       {typeof id === "number" && step.mode === "view" && (
         <RecordHistory resourceId={resourceId} recordId={id} fields={allFields ?? []} onShowAsOf={onShowAsOf} />
       )}

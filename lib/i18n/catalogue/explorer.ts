@@ -204,4 +204,10 @@ export const explorer = defineMessages({
   "record.keyRequired": { en: " · key, required", fr: " · clé, obligatoire", de: " · Schlüssel, erforderlich" },
   "record.emptyOption": { en: "(empty)", fr: "(vide)", de: "(leer)" },
   "record.number": { en: "record number", fr: "numéro d’enregistrement", de: "Datensatznummer" },
+  "record.title": { en: "Record", fr: "Enregistrement", de: "Datensatz" },
+  "record.needsKey": { en: "Editing needs a primary key (set one with datastore_create).", fr: "La modification demande une clé primaire (à définir avec datastore_create).", de: "Zum Bearbeiten ist ein Primärschlüssel nötig (festzulegen mit datastore_create)." },
+  "record.loadingOthers": { en: "Loading the other fields…", fr: "Chargement des autres champs…", de: "Weitere Felder werden geladen…" },
+  "record.loading": { en: "Loading the record…", fr: "Chargement de l’enregistrement…", de: "Datensatz wird geladen…" },
+  "record.missing": { en: "There is no record {id} in this resource (it may have been deleted).", fr: "Il n’y a pas d’enregistrement {id} dans cette ressource (il a peut-être été supprimé).", de: "In dieser Ressource gibt es keinen Datensatz {id} (er wurde vielleicht gelöscht)." },
+  "record.unreadable": { en: "The record could not be read: {reason}", fr: "L’enregistrement n’a pas pu être lu : {reason}", de: "Der Datensatz konnte nicht gelesen werden: {reason}" },
 });
