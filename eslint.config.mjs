@@ -22,7 +22,7 @@ const config = [
     plugins: { i18n: { rules: { "no-raw-text": noRawText } } },
     rules: {
       "i18n/no-raw-text": [
-        "warn",
+        "error",
         { allow: ["Datastore Explorer", "CKAN", "DataStore", "API", "CSV", "TSV", "JSON", "NDJSON", "GeoJSON", "XLSX", "Parquet", "SQL", "SVG", "PNG", "URL", "curl", "Python", "JavaScript", "R", "OK", "null", "true", "false", "info.geo"] },
       ],
     },
