@@ -26,6 +26,15 @@ export function parseAsOf(value: unknown, field = "as_of"): AsOf | undefined {
   throw DatastoreError.field(field, `${field} must be a version number or an ISO 8601 time, such as 2026-01-31T12:00:00Z`);
 }
 
+/** The actions that read the past; the dump (not an action) takes `as_of` too. */
+const READS_AS_OF = new Set(["datastore_search"]);
+
+/** Every other action answers `as_of` with a 409, rather than today's rows presented as the past. */
+export function refuseAsOf(action: string, params: Record<string, unknown>): void {
+  if (READS_AS_OF.has(action) || params.as_of === undefined || params.as_of === null || params.as_of === "") return;
+  throw DatastoreError.field("as_of", `as_of is taken only by datastore_search and the dump, not by ${action}`);
+}
+
 /** The version an `as_of` reads, and the time that version was written. */
 export interface ResolvedVersion {
   version: number;

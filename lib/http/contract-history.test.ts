@@ -85,6 +85,18 @@ describe("datastore_search as_of", () => {
     expect(res.text.trim().split(/\r?\n/)).toEqual(["k,n", "a,1", "b,2", "c,3"]);
   });
 
+  it("is refused (409) by the actions that would answer it with today's rows", async () => {
+    const reads: [string, Record<string, unknown>][] = [
+      ["datastore_summary", {}],
+      ["datastore_aggregate", { group_by: "k" }],
+      ["datastore_value_counts", { field: "k" }],
+      ["datastore_histogram", { field: "n" }],
+    ];
+    for (const [action, params] of reads) {
+      fails(await call(action, { resource_id: R, as_of: versions[0], ...params }), 409, { as_of: [expect.stringMatching(/only by datastore_search and the dump/)] });
+    }
+  });
+
   it("history: false keeps only the current version readable", async () => {
     const S = ok(await admin("datastore_create", { resource: { name: "scratch" }, history: false, fields: [{ id: "n", type: "int4" }], records: [{ n: 1 }] })).resource_id;
     ok(await admin("datastore_upsert", { resource_id: S, method: "insert", records: [{ n: 2 }] }));

@@ -1,6 +1,7 @@
 // The action registry: every name the API answers, and whether GET may call it
 // (CKAN: only read actions accept GET; everything else is POST-only).
 import { requireAction, type ActionContext } from "../context";
+import { refuseAsOf } from "../history";
 import type { Params } from "../validate";
 import { apiTokenPatch } from "./api-token-patch";
 import { apiTokenCreate, apiTokenList, apiTokenRevoke, datastoreWhoami } from "./api-tokens";
@@ -59,8 +60,9 @@ export const ACTIONS: Record<string, Action> = {
 };
 
 /** Runs the action `name` (one of ACTIONS) for the caller: a token limited to actions calls
- *  those alone (context.ts decides). */
+ *  those alone (context.ts decides); `as_of` only where the past is read. */
 export function runAction(ctx: ActionContext, name: string, params: Params): unknown {
   requireAction(ctx, name);
+  refuseAsOf(name, params);
   return ACTIONS[name].run(ctx, params);
 }
