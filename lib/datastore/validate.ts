@@ -35,6 +35,18 @@ export function asBool(v: unknown, fallback: boolean): boolean {
   return false;
 }
 
+const FALSE_WORDS = new Set(["false", "no", "f", "n", "0", "off"]);
+
+/** asBool's words, but a value that is neither a true nor a false word is a 409 under `key`:
+ *  for a setting where a typo read as false would lose data (datastore_create's `history`). */
+export function asBoolStrict(v: unknown, key: string, bag: ErrorBag, fallback: boolean): boolean {
+  if (isUnset(v) || typeof v === "boolean") return asBool(v, fallback);
+  const word = typeof v === "string" ? v.trim().toLowerCase() : typeof v === "number" ? String(v) : "";
+  if (TRUE_WORDS.has(word) || FALSE_WORDS.has(word)) return TRUE_WORDS.has(word);
+  bag.add(key, `${key} must be true or false, not ${JSON.stringify(v) ?? str(v)}`);
+  return fallback;
+}
+
 /**
  * Integer parameter: "Invalid integer" for non-integers, `negative` message below zero.
  * With `max`, larger integers (however large) are clamped to it, as CKAN clamps `limit`.

@@ -104,6 +104,14 @@ describe("datastore_search as_of", () => {
     expect(meta.history).toMatchObject({ enabled: false, rows: 0, oldest_version: meta.version });
     fails(await call("datastore_search", { resource_id: S, as_of: meta.version - 1 }), 409, { as_of: [expect.stringMatching(/keeps no history/)] });
   });
+
+  it("datastore_create's history is a boolean: anything else is a 409, not history turned off", async () => {
+    for (const history of ["maybe", { on: true }, 2]) {
+      fails(await admin("datastore_create", { resource: { name: "typo" }, history, fields: [{ id: "n", type: "int4" }] }), 409, { history: [expect.stringMatching(/true or false/)] });
+    }
+    const S = ok(await admin("datastore_create", { resource: { name: "words" }, history: "no", fields: [{ id: "n", type: "int4" }] })).resource_id;
+    expect((await info(S)).history.enabled).toBe(false);
+  });
 });
 
 describe("datastore_record_history", () => {

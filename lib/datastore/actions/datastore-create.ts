@@ -8,7 +8,7 @@ import type { Field, Resource } from "../engine";
 import { DatastoreError, ErrorBag } from "../errors";
 import { parseLanguage } from "../text-language";
 import { guessType, resolveType } from "../types";
-import { asBool, asList, fieldNameError, isEmptyParam, isPlainObject, isUnset, requireResourceId, str, type Params } from "../validate";
+import { asBool, asBoolStrict, asList, fieldNameError, isEmptyParam, isPlainObject, isUnset, requireResourceId, str, type Params } from "../validate";
 
 interface DeclaredField {
   id: string;
@@ -123,6 +123,7 @@ export async function datastoreCreate(ctx: ActionContext, params: Params) {
     if (fieldNameError(a) || a.includes("%")) bag.add("alias", `"${a}" is not a valid alias name`);
   }
   const deleteFields = asBool(params.delete_fields, false);
+  const history = asBoolStrict(params.history, "history", bag, true);
   const language = parseLanguage(params.language, bag);
   bag.throwIfAny();
 
@@ -175,7 +176,7 @@ export async function datastoreCreate(ctx: ActionContext, params: Params) {
           description: typeof meta?.description === "string" ? meta.description : "",
           private: asBool(meta?.private, false),
           ...(language ? { language } : {}),
-          history: asBool(params.history, true),
+          history,
         },
         newFields,
       );
