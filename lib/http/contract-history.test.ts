@@ -158,6 +158,24 @@ describe("datastore_changes", () => {
     expect(ok(await call("datastore_changes", { resource_id: R, since: versions[0] - 1, limit: 0 })).total).toBeGreaterThanOrEqual(4);
   });
 
+  it("pages by limit 1 through a batch that inserts a key and updates it again: one change, its final row", async () => {
+    const since = versions[2];
+    ok(await admin("datastore_upsert", { resource_id: R, records: [{ k: "a", n: 10 }, { k: "d", n: 1 }, { k: "d", n: 2 }] }));
+    const seen: unknown[] = [];
+    let next: string | null = null;
+    do {
+      const page = ok(await call("datastore_changes", { resource_id: R, since, limit: 1, ...(next ? { next_page: next } : {}) }));
+      seen.push(...page.changes.map((c: { kind: string; record: { k: string; n: number } }) => [c.kind, c.record.k, c.record.n]));
+      next = page.next_page;
+    } while (next && seen.length < 10);
+    expect(seen).toEqual([
+      ["update", "a", 10],
+      ["insert", "d", 2],
+    ]);
+    const d = ok(await call("datastore_record_history", { resource_id: R, key: { k: "d" } }));
+    expect(d.versions.map((v: { kind: string; record: { n: number } }) => [v.kind, v.record.n])).toEqual([["insert", 2]]);
+  });
+
   it("refuses with 409 a missing since and a cursor it did not give", async () => {
     fails(await call("datastore_changes", { resource_id: R }), 409, { since: [expect.any(String)] });
     fails(await call("datastore_changes", { resource_id: R, since: versions[0], next_page: "nope" }), 409, { next_page: [expect.any(String)] });

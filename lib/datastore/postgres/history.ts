@@ -55,11 +55,14 @@ export async function dropHistory(db: Queryable, table: string): Promise<void> {
 }
 
 /** Logs the version a write just recorded in the catalog (after catalog.touch), with the
- *  table's largest `_id` now. */
+ *  largest `_id` ever given (ids are not reused: a delete of the last rows must not make their
+ *  ids look inserted later; a create starts a new table, counted from its rows). */
 export async function logVersion(db: Queryable, r: PgResource, kind: string, author: WriteAuthor | undefined): Promise<void> {
   await db.query(
     `INSERT INTO datastore_versions (resource_id, version, at, kind, token_id, token_name, id_to)
-     SELECT id, version, $1, $2, $3, $4, (SELECT coalesce(max("_id"), 0) FROM ${q(r.table)}) FROM datastore_resources WHERE id = $5
+     SELECT id, version, $1, $2, $3, $4, greatest((SELECT coalesce(max("_id"), 0) FROM ${q(r.table)}),
+       CASE WHEN $2 = 'create' THEN 0 ELSE (SELECT p.id_to FROM datastore_versions AS p WHERE p.resource_id = $5 AND p.version < datastore_resources.version ORDER BY p.version DESC LIMIT 1) END)
+     FROM datastore_resources WHERE id = $5
      ON CONFLICT (resource_id, version) DO UPDATE SET at = EXCLUDED.at, kind = EXCLUDED.kind, token_id = EXCLUDED.token_id, token_name = EXCLUDED.token_name, id_to = EXCLUDED.id_to;
      `,
     [new Date().toISOString(), kind, author?.tokenId ?? null, author?.tokenName ?? null, r.id],
@@ -73,6 +76,9 @@ export class ImageKeeper {
   constructor(
     private readonly r: PgResource,
     private readonly version: number,
+    /** The largest `_id` before this version: rows past it are this version's inserts, and
+     *  updating one again in the same batch keeps no image (no reader could see it). */
+    private readonly insertedAfter: number | null,
   ) {
     this.cols = ['"_id"', '"_full_text"', ...[...r.columns.values()].map((f) => q(f.column))];
   }
@@ -83,7 +89,7 @@ export class ImageKeeper {
     const t = q(this.r.table);
     const ver = q(verTable(this.r.table));
     const v = this.version;
-    return `WITH ds_old AS (SELECT t."_id", coalesce(m.v, 0) AS f FROM ${t} AS t LEFT JOIN ${ver} AS m ON m."_id" = t."_id" WHERE t."_id" = ANY(${ids}) AND m.v IS DISTINCT FROM ${v}),
+    return `WITH ds_old AS (SELECT t."_id", coalesce(m.v, 0) AS f FROM ${t} AS t LEFT JOIN ${ver} AS m ON m."_id" = t."_id" WHERE t."_id" = ANY(${ids}) AND m.v IS DISTINCT FROM ${v}${this.insertedAfter === null ? "" : ` AND t."_id" <= ${this.insertedAfter}`}),
       ds_kept AS (INSERT INTO ${q(histTable(this.r.table))} ("_valid_from", "_valid_to", ${this.cols.join(", ")}) SELECT o.f, ${v}, ${this.cols.map((c) => `t.${c}`).join(", ")} FROM ds_old AS o JOIN ${t} AS t ON t."_id" = o."_id"),
       ds_marked AS (INSERT INTO ${ver} ("_id", v) SELECT "_id", ${v} FROM ds_old ON CONFLICT ("_id") DO UPDATE SET v = EXCLUDED.v) `;
   }
@@ -103,6 +109,12 @@ export class ImageKeeper {
 async function one<T>(db: Queryable, sql: string, params: unknown[]): Promise<T | undefined> {
   const { rows } = await db.query(sql, params);
   return rows[0] as T | undefined;
+}
+
+/** The largest `_id` before version v (null: none logged). */
+export async function lastIdBefore(db: Queryable, id: string, v: number): Promise<number | null> {
+  const row = await one<{ id_to: string }>(db, "SELECT id_to FROM datastore_versions WHERE resource_id = $1 AND version < $2 ORDER BY version DESC LIMIT 1", [id, v]);
+  return row ? Number(row.id_to) : null;
 }
 
 /** The largest `_id` at version v (the newest logged at or before it). */

@@ -12,7 +12,7 @@ import { isDataError, isUniqueViolation } from "./errors";
 import { quoteIdent as q, type PgResource, type Queryable, type StoredField } from "./resource";
 import { columnType, toParam } from "./values";
 import { whereSql } from "./where";
-import { ensureHistoryTables, ImageKeeper, keepsHistory, logVersion } from "./history";
+import { ensureHistoryTables, ImageKeeper, keepsHistory, lastIdBefore, logVersion } from "./history";
 
 /** Bound parameters PostgreSQL takes in one statement. */
 const MAX_PARAMS = 65535;
@@ -32,7 +32,7 @@ export async function writeRecords(db: Queryable, r: PgResource, records: Record
 
 async function imageKeeper(db: Queryable, r: PgResource): Promise<ImageKeeper> {
   await ensureHistoryTables(db, r);
-  return new ImageKeeper(r, r.version + 1);
+  return new ImageKeeper(r, r.version + 1, await lastIdBefore(db, r.id, r.version + 1));
 }
 
 /** Deletes the rows matching every filter (all rows without filters) as one version, their

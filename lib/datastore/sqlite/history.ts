@@ -64,7 +64,11 @@ export function nextVersion(r: Internal): number {
 /** Logs the version a write just committed to the catalog (after catalog.touch), with the
  *  table's largest `_id` now. */
 export function logVersion(c: Conn, r: Internal, kind: string, author: WriteAuthor | undefined): void {
-  const last = c.cache.get(`SELECT coalesce(max(_id), 0) FROM ${q(r.table)}`, "pluck").get() as number;
+  // The largest `_id` ever given (ids are not reused): a delete of the last rows must not make
+  // their ids look inserted later. A create starts a new table, and counts from its rows.
+  const now = c.cache.get(`SELECT coalesce(max(_id), 0) FROM ${q(r.table)}`, "pluck").get() as number;
+  const before = kind === "create" ? 0 : (c.cache.get("SELECT id_to FROM datastore_versions WHERE resource_id = @id AND version < (SELECT version FROM datastore_resources WHERE id = @id) ORDER BY version DESC LIMIT 1", "pluck").get({ id: r.id }) as number | undefined) ?? 0;
+  const last = Math.max(now, before);
   c.cache
     .get(
       `INSERT OR REPLACE INTO datastore_versions (resource_id, version, at, kind, token_id, token_name, id_to)
@@ -85,10 +89,17 @@ export class ImageKeeper {
     private readonly version: number,
   ) {
     this.cols = ["_id", ...[...r.columns.values()].map((f) => q(f.column))].join(", ");
+    const logged = c.cache.get("SELECT id_to FROM datastore_versions WHERE resource_id = ? AND version < ? ORDER BY version DESC LIMIT 1", "pluck").get(r.id, version) as number | undefined;
+    this.insertedAfter = logged ?? Infinity;
   }
+
+  /** Rows past the largest `_id` before this version are this version's inserts: updating one
+   *  again in the same batch keeps no image (no reader could see it), and its insert stays one change. */
+  private readonly insertedAfter: number;
 
   /** Before an update: the row's image, once per row and version, and its new version. */
   beforeUpdate(id: number | bigint): void {
+    if (id > this.insertedAfter) return;
     const { hist, ver } = this.tables;
     // Two statements a row: each crossing into SQLite costs as much as the lookups themselves.
     const kept = this.c.cache
