@@ -51,14 +51,20 @@ export interface ResolvedVersion {
  */
 export async function resolveAsOf(engine: DatastoreEngine, r: Resource, asOf: AsOf, field = "as_of"): Promise<ResolvedVersion> {
   const state = await engine.historyState(r);
-  const notKept = (what: string) =>
-    state.enabled
-      ? `${field} ${what} is before the oldest version this resource keeps (${state.oldest})`
-      : `this resource keeps no history (datastore_create history: false): only its current version (${state.version}) can be read`;
+  /** `entry`: the logged version the as_of names, if the resource had one then. */
+  const notKept = async (what: string, entry: VersionEntry | undefined) => {
+    if (!state.enabled) return DatastoreError.field(field, `this resource keeps no history (datastore_create history: false): only its current version (${state.version}) can be read`);
+    // A replace (or datastore_delete, then create) starts a new table: the rows before it are not kept.
+    const start = entry && (await engine.versionAt(r, { version: state.oldest }));
+    if (start?.version === state.oldest && start.kind === "create") {
+      return DatastoreError.field(field, `${field} ${what} is before the replace on ${start.time}: history before the replace is not kept`);
+    }
+    return DatastoreError.field(field, `${field} ${what} is before the oldest version this resource keeps (${state.oldest})`);
+  };
   if ("version" in asOf) {
     if (asOf.version > state.version) throw DatastoreError.field(field, `${field} ${asOf.version} is after the current version (${state.version})`);
-    if (asOf.version < state.oldest) throw DatastoreError.field(field, notKept(String(asOf.version)));
     const entry = await engine.versionAt(r, asOf);
+    if (asOf.version < state.oldest) throw await notKept(String(asOf.version), entry);
     return { version: asOf.version, time: entry?.time ?? null, current: asOf.version >= state.written };
   }
   const created = catalogTime(r.created);
@@ -66,7 +72,7 @@ export async function resolveAsOf(engine: DatastoreEngine, r: Resource, asOf: As
   if (asOf.time < created && (!entry || entry.kind === "create")) {
     throw DatastoreError.field(field, `${field} ${asOf.time} is before the resource existed (it was created at ${created})`);
   }
-  if (!entry || entry.version < state.oldest) throw DatastoreError.field(field, notKept(asOf.time));
+  if (!entry || entry.version < state.oldest) throw await notKept(asOf.time, entry);
   // Versions the log does not list (a change of fields) hold the rows of the one before them.
   return { version: entry.version, time: entry.time, current: entry.version >= state.written };
 }

@@ -18,6 +18,8 @@ export interface Kept {
   aliases: string[];
   info: Map<string, Record<string, unknown>>;
   language?: string;
+  /** Whether it keeps history: a replace does not turn `history: false` back on. */
+  history: boolean;
 }
 
 /** The resource to append to, or what a replace keeps (its table dropped by now); neither for a
@@ -34,6 +36,7 @@ export async function target(tx: DatastoreEngine, opts: ImportOptions): Promise<
       aliases: existing.aliases,
       info: new Map(existing.fields.flatMap((f) => (f.info ? [[f.id, f.info] as const] : []))),
       language: existing.language,
+      history: (await tx.historyState(existing)).enabled,
     };
     await tx.dropTable(existing.id);
     return { kept };
@@ -58,7 +61,7 @@ export async function createResource(tx: DatastoreEngine, opts: ImportOptions, p
   try {
     if (opts.resourceId) {
       // An inactive resource keeps its name, description and private flag when created again.
-      id = String((await datastoreCreate(ctx, { resource_id: opts.resourceId, fields, force: true, ...lang })).resource_id);
+      id = String((await datastoreCreate(ctx, { resource_id: opts.resourceId, fields, force: true, ...lang, ...(kept ? { history: kept.history } : {}) })).resource_id);
       if (kept) {
         await tx.updateResourceMeta(id, { name, description: opts.description, private: opts.private });
         if (kept.aliases.length) await tx.setAliases(id, kept.aliases);
