@@ -156,7 +156,8 @@ export async function atVersion(db: Queryable, r: PgResource, query: SearchQuery
     parts.push(`(SELECT count(*) FROM ${q(verTable(r.table))} WHERE v > $2 AND "_id" <= $1)`);
     parts.push(`(SELECT count(*) FROM ${q(histTable(r.table))} WHERE "_valid_to" > $2 AND "_valid_from" <= $2 AND "_id" <= $1)`);
   }
-  const n = (await rows(db, `SELECT ${parts.map((p) => `${p}::int8`).join(", ")}`, [last, v]))[0].map(Number);
+  // Without history tables the statement names $1 only, and PostgreSQL refuses a second value.
+  const n = (await rows(db, `SELECT ${parts.map((p) => `${p}::int8`).join(", ")}`, hasHist ? [last, v] : [last]))[0].map(Number);
   return { ...r, source: sql, rowCount: r.rowCount - n[0] - (n[1] ?? 0) + (n[2] ?? 0) };
 }
 
