@@ -12,7 +12,7 @@ import { delimitedLine, objectText, rowLine, xmlRow, type ColumnInfo } from "./f
 import { featureText, geoPlan, type GeoPlan } from "./geojson";
 import { parquetWriter } from "./parquet";
 import { bindSearch, parseSearchParams } from "./search-query";
-import { parseAsOf, resolveAsOf } from "./history";
+import { parseAsOf, resolveAsOf, stillCurrent } from "./history";
 import { asBool, asInt, isUnset, type Params } from "./validate";
 import { XLSX_MAX_ROWS, xlsxWriter } from "./xlsx";
 
@@ -104,8 +104,15 @@ export async function openDump(ctx: ActionContext, idOrAlias: string, params: Pa
   const cols = bound.columns as ColumnInfo[];
   const geo = format === "geojson" ? geoPlan(resource, cols, { lat: params.lat, lon: params.lon }) : null;
   if (format === "xlsx") await mustFitASheet(ctx, resource, bound.query);
-  const chunks = ctx.engine.iterate(resource, bound.query);
-  const first = await chunks.next();
+  let chunks = ctx.engine.iterate(resource, bound.query);
+  let first = await chunks.next();
+  if (at?.current && !(await stillCurrent(ctx.engine, resource, at))) {
+    await chunks.return?.();
+    bound.query.asOf = at.version;
+    // The copy read before the write counts the rows of before it: read the resource again.
+    chunks = ctx.engine.iterate((await ctx.engine.getResource(resource.id)) ?? resource, bound.query);
+    first = await chunks.next();
+  }
   async function* text(render: Rendering): AsyncGenerator<string, void, undefined> {
     let head = (bom ? "\uFEFF" : "") + render.head;
     for (let next = first; !next.done; next = await chunks.next()) {

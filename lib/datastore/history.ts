@@ -77,6 +77,15 @@ export async function resolveAsOf(engine: DatastoreEngine, r: Resource, asOf: As
   return { version: entry.version, time: entry.time, current: entry.version >= state.written };
 }
 
+/**
+ * Whether a read of the current rows, begun (its snapshot taken) for a `current` version, read
+ * that version: no write changed rows since. Checked after the read starts, so a write landing
+ * between resolveAsOf and the read shows here, and the caller reads again as of the version.
+ */
+export async function stillCurrent(engine: DatastoreEngine, r: Resource, at: ResolvedVersion): Promise<boolean> {
+  return (await engine.historyState(r)).written <= at.version;
+}
+
 /** A catalog time (UTC to the second, without the zone) as ISO 8601. */
 function catalogTime(t: string): string {
   return /Z$/.test(t) ? t : `${t}Z`;
