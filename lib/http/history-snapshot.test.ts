@@ -1,8 +1,8 @@
 // as_of naming the current version, with a write landing between the version check and the read
 // (the explorer's "link to this version" on a live table): the answer must be that version's
 // rows, on both engines. A stand-in engine makes the write happen at that moment.
-// (On PostgreSQL a search given the copy of the resource from before the write fails with
-// "cannot be reached" instead of "changed": so the stand-in reads the resource again.)
+// The stand-in reads the resource again after the write: PostgreSQL's read checks its copy
+// against the catalog and retries the whole request, which would hide the window.
 import { beforeAll, expect, it } from "vitest";
 import { TokenStore } from "../auth/tokens";
 import { getDatastore } from "../datastore";
@@ -33,8 +33,6 @@ async function racing(): Promise<DatastoreEngine> {
   };
   return new Proxy(engine, {
     get(target, key) {
-      // The resource looked up again after the write, as the engine's own read does when the
-      // write lands before its snapshot.
       if (key === "search") return async (r: Resource, q: SearchQuery) => (await write(q), target.search((await target.getResource(r.id))!, q));
       if (key === "iterate")
         return async function* (r: Resource, q: SearchQuery) {
