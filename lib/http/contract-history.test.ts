@@ -105,6 +105,10 @@ describe("datastore_search as_of", () => {
     }
   });
 
+  it("_table_metadata keeps no history: as_of on it is a 409, not today's list", async () => {
+    fails(await call("datastore_search", { resource_id: "_table_metadata", as_of: versions[0] }), 409, { as_of: [expect.stringMatching(/_table_metadata/)] });
+  });
+
   it("history: false keeps only the current version readable", async () => {
     const S = ok(await admin("datastore_create", { resource: { name: "scratch" }, history: false, fields: [{ id: "n", type: "int4" }], records: [{ n: 1 }] })).resource_id;
     ok(await admin("datastore_upsert", { resource_id: S, method: "insert", records: [{ n: 2 }] }));

@@ -39,6 +39,7 @@ export async function datastoreSearch(ctx: ActionContext, params: Params) {
   if (typeof format !== "string" || !FORMATS.includes(format)) {
     bag.add("records_format", `Value must be one of ${FORMATS.join(", ")}`);
   }
+  if (asOf && resourceId === "_table_metadata") bag.add("as_of", "_table_metadata keeps no history: only its current list can be read");
   bag.throwIfAny();
 
   const encoding = (bound: Bound) => ({ format: format as RecordsFormat, columns: bound.columns as ColumnInfo[] });
