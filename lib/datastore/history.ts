@@ -69,7 +69,8 @@ export async function resolveAsOf(engine: DatastoreEngine, r: Resource, asOf: As
   }
   const created = catalogTime(r.created);
   const entry = await engine.versionAt(r, asOf);
-  if (asOf.time < created && (!entry || entry.kind === "create")) {
+  // As instants: the catalog's `created` has whole seconds, a time as_of names has milliseconds.
+  if (Date.parse(asOf.time) < Date.parse(created) && (!entry || entry.kind === "create")) {
     throw DatastoreError.field(field, `${field} ${asOf.time} is before the resource existed (it was created at ${created})`);
   }
   if (!entry || entry.version < state.oldest) throw await notKept(asOf.time, entry);

@@ -105,6 +105,13 @@ describe("datastore_search as_of", () => {
     }
   });
 
+  it("a time in the second the resource was created, at or after its creation, reads it", async () => {
+    const S = ok(await admin("datastore_create", { resource: { name: "empty" }, fields: [{ id: "n", type: "int4" }] })).resource_id;
+    const created = (await info(S)).version;
+    const time = ok(await call("datastore_search", { resource_id: S, as_of: created })).as_of.time;
+    expect(ok(await call("datastore_search", { resource_id: S, as_of: time })).as_of).toEqual({ version: created, time });
+  });
+
   it("_table_metadata keeps no history: as_of on it is a 409, not today's list", async () => {
     fails(await call("datastore_search", { resource_id: "_table_metadata", as_of: versions[0] }), 409, { as_of: [expect.stringMatching(/_table_metadata/)] });
   });
