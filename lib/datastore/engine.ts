@@ -574,8 +574,9 @@ export interface DatastoreEngine {
   versionAt(resource: Resource, at: { version: number } | { time: string }): Promise<VersionEntry | undefined>;
   /** The log's entries for these versions (those it has). */
   versionEntries(resource: Resource, versions: number[]): Promise<VersionEntry[]>;
-  /** The images of row `_id`, or of the newest row whose key fields held `key`, oldest first. */
-  rowImages(resource: Resource, row: { id: number } | { key: Record<string, unknown> }): Promise<{ id: number; images: RowImage[] } | undefined>;
+  /** The images of row `_id`, or of every row whose key fields held `key` (`ids`, oldest first;
+   *  `id` the newest), oldest first. */
+  rowImages(resource: Resource, row: { id: number } | { key: Record<string, unknown> }): Promise<{ id: number; ids: number[]; images: RowImage[] } | undefined>;
   /** Row changes after version `since`, in (version, _id) order, past `after`, at most `limit`. */
   changes(resource: Resource, since: number, after: { version: number; id: number } | null, limit: number): Promise<ChangesPage>;
   /** Removes row images no version from `before` (an ISO time) on can read; returns how many went. */

@@ -139,6 +139,7 @@ describe("datastore_record_history", () => {
     expect(byKey).toEqual({
       resource_id: R,
       _id: 2,
+      _ids: [2],
       versions: [
         { version: versions[0], time: expect.any(String), kind: "insert", token: "DATASTORE_ADMIN_TOKEN", record: { _id: 2, k: "b", n: 2 }, changed: { k: { old: null, new: "b" }, n: { old: null, new: 2 } } },
         { version: versions[1], time: expect.any(String), kind: "update", token: "etl", record: { _id: 2, k: "b", n: 20 }, changed: { n: { old: 2, new: 20 } } },
@@ -148,6 +149,17 @@ describe("datastore_record_history", () => {
     expect(deleted.versions.map((v: { kind: string; record: unknown }) => [v.kind, v.record])).toEqual([
       ["insert", { _id: 3, k: "c", n: 3 }],
       ["delete", null],
+    ]);
+  });
+
+  it("by key, lists every row that held the key: deleted, then inserted again under a new _id", async () => {
+    ok(await admin("datastore_upsert", { resource_id: R, method: "insert", records: [{ k: "c", n: 30 }] }));
+    const byKey = ok(await call("datastore_record_history", { resource_id: R, key: { k: "c" } }));
+    expect(byKey._ids).toEqual([3, 4]);
+    expect(byKey.versions.map((v: { kind: string; record: { _id: number; n: number } | null }) => [v.kind, v.record && [v.record._id, v.record.n]])).toEqual([
+      ["insert", [3, 3]],
+      ["delete", null],
+      ["insert", [4, 30]],
     ]);
   });
 

@@ -47,7 +47,7 @@ export async function datastoreRecordHistory(ctx: ActionContext, params: Params)
   const found = await ctx.engine.rowImages(r, row);
   if (!found) throw DatastoreError.notFound(`no record ${"id" in row ? `with _id ${row.id}` : `with key ${JSON.stringify(row.key)}`} in resource "${r.id}" or its history`);
   const log = byVersion(await ctx.engine.versionEntries(r, imageVersions(found.images)));
-  return { resource_id: r.id, _id: found.id, versions: recordVersions(found.images, log) };
+  return { resource_id: r.id, _id: found.id, _ids: found.ids, versions: recordVersions(found.images, log) };
 }
 
 export async function datastoreChanges(ctx: ActionContext, params: Params) {

@@ -441,7 +441,7 @@ export class PostgresEngine implements DatastoreEngine {
     return this.guard(async () => history.versionEntries(this.db, await this.current(resource), versions));
   }
 
-  rowImages(resource: Resource, row: { id: number } | { key: Record<string, unknown> }): Promise<{ id: number; images: RowImage[] } | undefined> {
+  rowImages(resource: Resource, row: { id: number } | { key: Record<string, unknown> }): Promise<{ id: number; ids: number[]; images: RowImage[] } | undefined> {
     return this.guard(async () => history.rowImages(this.db, await this.current(resource), row));
   }
 

@@ -231,11 +231,11 @@ async function rows(db: Queryable, sql: string, params: unknown[]): Promise<unkn
   return (await db.query({ text: sql, values: params, rowMode: "array" })).rows as unknown[][];
 }
 
-export async function rowImages(db: Queryable, r: PgResource, row: { id: number } | { key: Record<string, unknown> }): Promise<{ id: number; images: RowImage[] } | undefined> {
+export async function rowImages(db: Queryable, r: PgResource, row: { id: number } | { key: Record<string, unknown> }): Promise<{ id: number; ids: number[]; images: RowImage[] } | undefined> {
   const hist = histTable(r.table);
   const hasHist = await exists(db, hist);
-  let id: number | undefined;
-  if ("id" in row) id = row.id;
+  let ids: number[];
+  if ("id" in row) ids = [row.id];
   else {
     const params: unknown[] = [];
     const cond = Object.keys(row.key)
@@ -247,22 +247,28 @@ export async function rowImages(db: Queryable, r: PgResource, row: { id: number 
         return f.type === "json" ? `${q(f.column)}::text = $${params.length}::text` : `${q(f.column)} = $${params.length}`;
       })
       .join(" AND ");
-    const found = await one<{ id: string | null }>(db, `SELECT max("_id") AS id FROM (SELECT "_id" FROM ${q(r.table)} WHERE ${cond}${hasHist ? ` UNION ALL SELECT "_id" FROM ${q(hist)} WHERE ${cond}` : ""}) AS k`, params);
-    id = found?.id == null ? undefined : Number(found.id);
+    // Every row that held the key, oldest first: a delete and insert again gives a new _id.
+    ids = (await rows(db, `SELECT "_id" FROM ${q(r.table)} WHERE ${cond}${hasHist ? ` UNION SELECT "_id" FROM ${q(hist)} WHERE ${cond}` : ""} ORDER BY 1`, params)).map((x) => Number(x[0]));
   }
-  if (id === undefined) return undefined;
   const { cols, decode } = decoder(r);
   const images: RowImage[] = [];
-  if (hasHist) {
-    for (const [from, to, deleted, ...rest] of await rows(db, `SELECT t."_valid_from", t."_valid_to", t."_deleted", ${cols} FROM ${q(hist)} AS t WHERE t."_id" = $1 ORDER BY t."_valid_from"`, [id])) {
-      images.push({ from: Number(from), to: Number(to), deleted: deleted === true, record: decode(rest) });
+  const found: number[] = [];
+  for (const id of ids) {
+    const own: RowImage[] = [];
+    if (hasHist) {
+      for (const [from, to, deleted, ...rest] of await rows(db, `SELECT t."_valid_from", t."_valid_to", t."_deleted", ${cols} FROM ${q(hist)} AS t WHERE t."_id" = $1 ORDER BY t."_valid_from"`, [id])) {
+        own.push({ from: Number(from), to: Number(to), deleted: deleted === true, record: decode(rest) });
+      }
     }
+    const live = (await rows(db, `SELECT ${hasHist ? `(SELECT v FROM ${q(verTable(r.table))} WHERE "_id" = t."_id")` : "NULL"}, ${cols} FROM ${q(r.table)} AS t WHERE t."_id" = $1`, [id]))[0];
+    if (live) own.push({ from: live[0] == null ? 0 : Number(live[0]), to: null, deleted: false, record: decode(live.slice(1)) });
+    if (own.length === 0) continue;
+    for (const img of own) if (img.from === 0) img.from = await insertedAt(db, r, id);
+    images.push(...own);
+    found.push(id);
   }
-  const live = (await rows(db, `SELECT ${hasHist ? `(SELECT v FROM ${q(verTable(r.table))} WHERE "_id" = t."_id")` : "NULL"}, ${cols} FROM ${q(r.table)} AS t WHERE t."_id" = $1`, [id]))[0];
-  if (live) images.push({ from: live[0] == null ? 0 : Number(live[0]), to: null, deleted: false, record: decode(live.slice(1)) });
-  if (images.length === 0) return undefined;
-  for (const img of images) if (img.from === 0) img.from = await insertedAt(db, r, id);
-  return { id, images };
+  if (found.length === 0) return undefined;
+  return { id: found[found.length - 1], ids: found, images };
 }
 
 /** Changes after `since`, in (version, _id) order, as the SQLite engine lists them (its

@@ -465,7 +465,7 @@ export class SqliteEngine implements DatastoreEngine {
     return this.reading(() => history.versionEntries(this.c, this.current(resource), versions));
   }
 
-  rowImages(resource: Resource, row: { id: number } | { key: Record<string, unknown> }): Promise<{ id: number; images: RowImage[] } | undefined> {
+  rowImages(resource: Resource, row: { id: number } | { key: Record<string, unknown> }): Promise<{ id: number; ids: number[]; images: RowImage[] } | undefined> {
     return this.reading(() => history.rowImages(this.c, this.current(resource), row));
   }
 

@@ -274,33 +274,40 @@ function decoder(r: Internal): { cols: string; decode: (row: Stored[]) => Record
   };
 }
 
-export function rowImages(c: Conn, r: Internal, row: { id: number } | { key: Record<string, unknown> }): { id: number; images: RowImage[] } | undefined {
+export function rowImages(c: Conn, r: Internal, row: { id: number } | { key: Record<string, unknown> }): { id: number; ids: number[]; images: RowImage[] } | undefined {
   const hist = histTable(r.table);
   const hasHist = exists(c, hist);
-  let id: number | undefined;
-  if ("id" in row) id = row.id;
+  let ids: number[];
+  if ("id" in row) ids = [row.id];
   else {
+    // Every row that held the key, oldest first: a delete and insert again gives a new _id.
     const keys = Object.keys(row.key).map((k) => ({ f: r.columns.get(k)!, v: row.key[k] }));
     const cond = keys.map(({ f }) => `${q(f.column)} IS ?`).join(" AND ");
     const values = keys.map(({ f, v }) => toStorage(f.type, v));
-    const sql = `SELECT max(_id) FROM (SELECT _id FROM ${q(r.table)} WHERE ${cond}${hasHist ? ` UNION ALL SELECT _id FROM ${q(hist)} WHERE ${cond}` : ""})`;
-    id = (c.db.prepare(sql).pluck().get(...values, ...(hasHist ? values : [])) as number | null) ?? undefined;
+    const sql = `SELECT _id FROM ${q(r.table)} WHERE ${cond}${hasHist ? ` UNION SELECT _id FROM ${q(hist)} WHERE ${cond}` : ""} ORDER BY _id`;
+    ids = c.db.prepare(sql).pluck().all(...values, ...(hasHist ? values : [])) as number[];
   }
-  if (id === undefined) return undefined;
   const { cols, decode } = decoder(r);
   const images: RowImage[] = [];
-  if (hasHist) {
-    const rows = c.db.prepare(`SELECT _valid_from, _valid_to, _deleted, ${cols} FROM ${q(hist)} WHERE _id = ? ORDER BY _valid_from`).raw(true).all(id) as Stored[][];
-    for (const [from, to, deleted, ...rest] of rows) images.push({ from: Number(from), to: Number(to), deleted: deleted === 1, record: decode(rest) });
+  const found: number[] = [];
+  for (const id of ids) {
+    const own: RowImage[] = [];
+    if (hasHist) {
+      const rows = c.db.prepare(`SELECT _valid_from, _valid_to, _deleted, ${cols} FROM ${q(hist)} WHERE _id = ? ORDER BY _valid_from`).raw(true).all(id) as Stored[][];
+      for (const [from, to, deleted, ...rest] of rows) own.push({ from: Number(from), to: Number(to), deleted: deleted === 1, record: decode(rest) });
+    }
+    const live = c.db.prepare(`SELECT ${cols} FROM ${q(r.table)} WHERE _id = ?`).raw(true).get(id) as Stored[] | undefined;
+    if (live) {
+      const v = hasHist ? (c.db.prepare(`SELECT v FROM ${q(verTable(r.table))} WHERE _id = ?`).pluck().get(id) as number | undefined) : undefined;
+      own.push({ from: v ?? 0, to: null, deleted: false, record: decode(live) });
+    }
+    if (own.length === 0) continue;
+    for (const img of own) if (img.from === 0) img.from = insertedAt(c, r, id);
+    images.push(...own);
+    found.push(id);
   }
-  const live = c.db.prepare(`SELECT ${cols} FROM ${q(r.table)} WHERE _id = ?`).raw(true).get(id) as Stored[] | undefined;
-  if (live) {
-    const v = hasHist ? (c.db.prepare(`SELECT v FROM ${q(verTable(r.table))} WHERE _id = ?`).pluck().get(id) as number | undefined) : undefined;
-    images.push({ from: v ?? 0, to: null, deleted: false, record: decode(live) });
-  }
-  if (images.length === 0) return undefined;
-  for (const img of images) if (img.from === 0) img.from = insertedAt(c, r, id);
-  return { id, images };
+  if (found.length === 0) return undefined;
+  return { id: found[found.length - 1], ids: found, images };
 }
 
 /**
