@@ -12,7 +12,7 @@ import { delimitedLine, objectText, rowLine, xmlRow, type ColumnInfo } from "./f
 import { featureText, geoPlan, type GeoPlan } from "./geojson";
 import { parquetWriter } from "./parquet";
 import { bindSearch, parseSearchParams } from "./search-query";
-import { parseAsOf, resolveAsOf, stillCurrent } from "./history";
+import { parseAsOf, readAgain, resolveAsOf } from "./history";
 import { asBool, asInt, isUnset, type Params } from "./validate";
 import { XLSX_MAX_ROWS, xlsxWriter } from "./xlsx";
 
@@ -106,7 +106,7 @@ export async function openDump(ctx: ActionContext, idOrAlias: string, params: Pa
   if (format === "xlsx") await mustFitASheet(ctx, resource, bound.query);
   let chunks = ctx.engine.iterate(resource, bound.query);
   let first = await chunks.next();
-  if (at?.current && !(await stillCurrent(ctx.engine, resource, at))) {
+  if (at && (await readAgain(ctx.engine, resource, at))) {
     await chunks.return?.();
     bound.query.asOf = at.version;
     // The copy read before the write counts the rows of before it: read the resource again.

@@ -79,12 +79,24 @@ export async function resolveAsOf(engine: DatastoreEngine, r: Resource, asOf: As
 }
 
 /**
- * Whether a read of the current rows, begun (its snapshot taken) for a `current` version, read
- * that version: no write changed rows since. Checked after the read starts, so a write landing
- * between resolveAsOf and the read shows here, and the caller reads again as of the version.
+ * After a read of version `at` has begun (its snapshot taken), whether to read again: for the
+ * current rows, when a write changed rows since (then read as of the version); and a 409 when a
+ * retention pass removed the version's images first (the read missed them). Checked after the
+ * read starts, so what landed between resolveAsOf and the read shows here.
  */
-export async function stillCurrent(engine: DatastoreEngine, r: Resource, at: ResolvedVersion): Promise<boolean> {
-  return (await engine.historyState(r)).written <= at.version;
+export async function readAgain(engine: DatastoreEngine, r: Resource, at: ResolvedVersion, field = "as_of"): Promise<boolean> {
+  const state = await engine.historyState(r);
+  const written = at.current && state.written > at.version;
+  // A current read nothing was written after read its rows itself; any other needs the images.
+  if (state.oldest > at.version && (!at.current || written)) {
+    throw DatastoreError.field(
+      field,
+      state.enabled
+        ? `${field} ${at.version} is before the oldest version this resource keeps (${state.oldest}): its history was trimmed while it was read`
+        : `this resource keeps no history (datastore_create history: false): version ${at.version} was replaced while it was read`,
+    );
+  }
+  return written;
 }
 
 /** A catalog time (UTC to the second, without the zone) as ISO 8601. */

@@ -64,3 +64,23 @@ it("the dump as_of the current version too", async () => {
   for await (const piece of dump.pieces) text += String(piece);
   expect(text.trim().split(/\r?\n/)).toEqual(["n", ...rows.map((r: { n: number }) => String(r.n))]);
 });
+
+it("a retention pass that removes a version's images while it is read makes the read a 409, not a short answer", async () => {
+  const S = ok(await admin("datastore_create", { resource: { name: "kept" }, primary_key: "k", fields: [{ id: "k", type: "text" }, { id: "n", type: "int4" }], records: [{ k: "a", n: 1 }] })).resource_id;
+  const old = ok(await admin("datastore_info", { resource_id: S })).meta.version;
+  ok(await admin("datastore_upsert", { resource_id: S, records: [{ k: "a", n: 2 }] }));
+  const { engine } = await getDatastore();
+  const pruning = new Proxy(engine, {
+    get(target, key) {
+      if (key === "search")
+        return async (r: Resource, q: SearchQuery) => {
+          if (q.asOf !== undefined) await target.pruneHistory(new Date(Date.now() + 60_000).toISOString());
+          return target.search(r, q);
+        };
+      const v: unknown = Reflect.get(target, key);
+      return typeof v === "function" ? v.bind(target) : v;
+    },
+  });
+  const refused = await datastoreSearch({ engine: pruning, tokens: new TokenStore(engine.tokens), user: { scope: "admin" } }, { resource_id: S, as_of: old }).catch((e: unknown) => e);
+  expect(refused).toMatchObject({ details: { as_of: [expect.stringMatching(/oldest version this resource keeps/)] } });
+});

@@ -6,7 +6,7 @@ import { EncodedJson, encodeRecords, type ColumnInfo, type RecordsFormat } from 
 import type { Resource, SearchOutput } from "../engine";
 import { bindSearch, parseSearchParams } from "../search-query";
 import { isUnset, requireResourceId, type Params } from "../validate";
-import { parseAsOf, resolveAsOf, stillCurrent, type AsOf, type ResolvedVersion } from "../history";
+import { parseAsOf, readAgain, resolveAsOf, type AsOf, type ResolvedVersion } from "../history";
 import { tableMetadataResource } from "./table-metadata";
 
 const KNOWN = new Set([
@@ -58,7 +58,7 @@ export async function datastoreSearch(ctx: ActionContext, params: Params) {
       const at = asOf && (await resolveAsOf(ctx.engine, r, asOf));
       const query = { ...bound.query, encode: encoding(bound), ...(at && !at.current ? { asOf: at.version } : {}) };
       let out = await ctx.engine.search(r, query);
-      if (at?.current && !(await stillCurrent(ctx.engine, r, at))) {
+      if (at && (await readAgain(ctx.engine, r, at))) {
         // The copy read before the write counts the rows of before it: read the resource again.
         out = await ctx.engine.search((await ctx.engine.getResource(r.id)) ?? r, { ...query, asOf: at.version });
       }
