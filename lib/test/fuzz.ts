@@ -447,7 +447,11 @@ export function judge(c: FuzzCase, sent: Sent, a: Answer, world: World, before: 
   if (!ALLOWED.has(a.status)) out.push(`status ${a.status}`);
   if (c.mustFail && a.status < 400) out.push(`accepted (${a.status}) a request that must fail`);
   out.push(...(c.action === "dump" ? dumpProblems(a) : envelopeProblems(a, c, sent)));
-  const dryRun = c.action === "datastore_upsert" && a.status === 200 && asBool((resolveValue(c.params, world) as Record<string, unknown>).dry_run, false);
+  // dry_run as the server read it: a form or a query string sends every value as text (-1.5 is
+  // then "-1.5", not a true word: a real upsert, as CKAN's boolean_validator reads it).
+  const asked = (resolveValue(c.params, world) as Record<string, unknown>).dry_run;
+  const textual = (c.encoding === "form" || c.encoding === "query") && asked !== undefined && asked !== null;
+  const dryRun = c.action === "datastore_upsert" && a.status === 200 && asBool(textual ? asText(asked) : asked, false);
   if (before !== after && (a.status !== 200 || isRead(c) || dryRun)) {
     out.push(`the database changed after ${a.status === 200 ? (dryRun ? "a dry run" : "a read") : `a rejected request (${a.status})`}`);
   }

@@ -39,11 +39,15 @@ export async function withClient<T>(url: string, fn: (client: pg.Client) => Prom
 }
 
 const IGNORED_COLUMNS: Record<string, string[]> = { api_tokens: ["last_used"] };
+// The quotas' shared budgets (postgres/rate-budgets.ts): made on first use and spent by every
+// request, refused or not, as a process's own counters are on SQLite.
+const IGNORED_TABLES = new Set(["rate_budgets"]);
 
 /**
  * A checksum of `schema` on `url`: every table's columns, every index, and every row of every
  * table (catalog, tokens, resource tables), so a rejected write is seen to change nothing. Only
- * api_tokens.last_used is left out: reading with a token may refresh it. Identity sequences are
+ * api_tokens.last_used is left out: reading with a token may refresh it; so is rate_budgets, the
+ * quotas' running state. Identity sequences are
  * left out too: PostgreSQL spends numbers on a rolled-back insert, as CKAN's tables do.
  * One connection, kept until close().
  */
@@ -69,7 +73,11 @@ export function schemaChecksummer(url: string, schema: string): { checksum(): Pr
           ORDER BY c.relname, a.attnum`,
         [schema],
       );
-      const indexes = await c.query<{ indexdef: string }>("SELECT indexdef FROM pg_indexes WHERE schemaname = $1 ORDER BY indexname", [schema]);
+      const indexes = await c.query<{ indexdef: string }>(
+        "SELECT indexdef FROM pg_indexes WHERE schemaname = $1 AND NOT tablename = ANY($2) ORDER BY indexname",
+        [schema, [...IGNORED_TABLES]],
+      );
+      columns.rows = columns.rows.filter((r) => !IGNORED_TABLES.has(r.table_name));
       const parts: string[] = [...columns.rows.map((r) => `${r.table_name}.${r.column_name}: ${r.type}`), ...indexes.rows.map((r) => r.indexdef)];
       const tables = new Map<string, string[]>();
       for (const r of columns.rows) if (!IGNORED_COLUMNS[r.table_name]?.includes(r.column_name)) tables.set(r.table_name, [...(tables.get(r.table_name) ?? []), r.column_name]);
