@@ -19,7 +19,9 @@ export function useResources(term = "") {
   const { session, ready } = useToken();
   const debounced = useDebounced(term.trim(), 200);
   const found = useQuery({ ...catalogQuery(session, { q: debounced, order_by: "name", offset: 0, limit: SUGGESTIONS, all: true }), enabled: ready });
-  return { resources: found.data?.results, isLoading: found.isLoading, error: found.error };
+  // Settled: the list shown is the answer for what is typed now, not the last term's kept on screen.
+  const settled = debounced === term.trim() && !found.isPlaceholderData && found.data !== undefined;
+  return { resources: found.data?.results, isLoading: found.isLoading, error: found.error, settled };
 }
 
 export function ResourceOption({ resource }: { resource: Resource }) {
@@ -55,7 +57,9 @@ export function ResourcePicker({
   const [term, setTerm] = useState<string | null>(null);
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(0);
-  const { resources, isLoading, error } = useResources(term ?? "");
+  const { resources, isLoading, error, settled } = useResources(term ?? "");
+  // Enter pressed before the list caught up with the typing: choose once it has.
+  const chooseWhenSettled = useRef(false);
   const listRef = useRef<HTMLUListElement>(null);
   const inputId = useId();
   const listId = useId();
@@ -65,6 +69,12 @@ export function ResourcePicker({
   useEffect(() => {
     listRef.current?.querySelector(`[data-index="${active}"]`)?.scrollIntoView({ block: "nearest" });
   }, [active, expanded]);
+
+  useEffect(() => {
+    if (!settled || !chooseWhenSettled.current) return;
+    chooseWhenSettled.current = false;
+    choose(options[0]);
+  });
 
   function close() {
     setOpen(false);
@@ -95,6 +105,7 @@ export function ResourcePicker({
         value={term ?? selectedLabel}
         onChange={(e) => {
           setTerm(e.target.value);
+          chooseWhenSettled.current = false;
           setActive(0);
           setOpen(true);
         }}
@@ -113,6 +124,9 @@ export function ResourcePicker({
             setActive(0);
           } else if (e.key === "End" && open) {
             setActive(options.length - 1);
+          } else if (e.key === "Enter" && open && !settled) {
+            e.preventDefault();
+            chooseWhenSettled.current = true;
           } else if (e.key === "Enter" && expanded) {
             e.preventDefault();
             choose(options[active]);
