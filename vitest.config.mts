@@ -1,4 +1,5 @@
 import { configDefaults, defineConfig } from "vitest/config";
+import { BaseSequencer, type TestSpecification } from "vitest/node";
 import os from "node:os";
 import path from "node:path";
 
@@ -21,11 +22,46 @@ const CONTRACT = ["lib/http/contract-*.test.ts"];
 const NOT_OVER_HTTP = ["lib/http/contract-totals.test.ts", "lib/http/contract-hostile.test.ts"];
 const OVER_HTTP = { env: { CONTRACT_VIA: "next-start" }, globalSetup: ["lib/test/http-global-setup.ts"], setupFiles: ["lib/test/http-setup.ts"] };
 
+// The order vitest starts test files in. Its own order, on a clean clone (no durations cached),
+// is project by project and larger files first, so a long file of the last project (SQLite's
+// faults) started minutes into the run and finished alone while the other worker sat idle. The
+// files below run longest (test-reports/vitest.json of a full `npm test`); they start first,
+// whatever their project, and the short files fill in around them.
+/** [project, file], longest first. A file missing here only starts later. */
+const SLOW_FIRST: [string, string][] = [
+  ["sqlite", "lib/test/faults.test.ts"],
+  ["postgres", "lib/http/contract-hostile.test.ts"],
+  ["postgres", "lib/http/fuzz.test.ts"],
+  ["postgres", "lib/datastore/postgres/upload-scale-out.test.ts"],
+  ["postgres", "lib/http/upload.test.ts"],
+  ["postgres", "lib/http/upload-cancel.test.ts"],
+  ["sqlite", "lib/test/next-start.test.ts"],
+  ["postgres", "lib/http/dump-formats.test.ts"],
+  ["postgres", "lib/datastore/engine-contract.test.ts"],
+  ["sqlite", "lib/import/off-thread.test.ts"],
+  ["postgres", "lib/test/faults.test.ts"],
+  ["postgres-http", "lib/http/contract-views.test.ts"],
+  ["sqlite", "lib/datastore/engine-contract.test.ts"],
+  ["sqlite", "lib/http/upload.test.ts"],
+];
+
+class SlowFirstSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (spec: TestSpecification) => {
+      const i = SLOW_FIRST.findIndex(([project, file]) => spec.project.name === project && spec.moduleId.endsWith(`/${file}`));
+      return i < 0 ? SLOW_FIRST.length : i;
+    };
+    // Array.prototype.sort is stable: the rest keep vitest's own order.
+    return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
+  }
+}
+
 export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname), "server-only": path.resolve(import.meta.dirname, "lib/test/server-only-stub.ts") } },
   test: {
     environment: "node",
     pool: "forks",
+    sequence: { sequencer: SlowFirstSequencer },
     // Two files at a time at least (vitest's default is one fewer than the cores): much of a
     // suite's time goes to waiting on servers and databases, and one worker left a core idle.
     maxWorkers: Math.max(2, os.availableParallelism() - 1),

@@ -102,8 +102,8 @@ describe.skipIf(isPostgres)("SIGKILL in the middle of a write, then a restart", 
       { id: "v", type: "text" },
       { id: "n", type: "int" },
     ];
-    const BASE = 8_000;
-    const TOTAL = 24_000;
+    const BASE = 4_000;
+    const TOTAL = 12_000;
     const ids: string[] = [];
     for (const name of ["target", "calibration"]) {
       const res = await api(server, "datastore_create", { resource: { name }, fields, primary_key: "k" });
@@ -112,7 +112,7 @@ describe.skipIf(isPostgres)("SIGKILL in the middle of a write, then a restart", 
       expect((await api(server, "datastore_upsert", { resource_id: res.body.result.resource_id, method: "insert", records })).status).toBe(200);
     }
     const [target, calibration] = ids;
-    // Updates every existing row and inserts twice as many: one transaction of 24,000 rows.
+    // Updates every existing row and inserts twice as many: one transaction of 12,000 rows.
     const payload = (id: string, tag: string) =>
       JSON.stringify({ resource_id: id, records: Array.from({ length: TOTAL }, (_, k) => ({ k, v: tag, n: k < BASE ? k + 1 : k })) });
     // Timed on the twin resource (twice: the first run warms the server up).
@@ -413,8 +413,8 @@ describe.runIf(isPostgres)("PostgreSQL: the database server fails under the app"
 
   it("a large upsert cut at any moment is all there or not at all", async () => {
     freshDb();
-    const BASE = 8_000;
-    const TOTAL = 24_000;
+    const BASE = 4_000;
+    const TOTAL = 12_000;
     const id = await createResource({ fields, primary_key: "k", records: records(0, BASE, "base") });
     const calibration = await createResource({ fields, primary_key: "k", records: records(0, BASE, "base") });
     let took = 0;
