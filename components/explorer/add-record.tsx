@@ -1,5 +1,5 @@
 "use client";
-// "Add record" in the records toolbar: for a write token on a resource with a primary key, the
+// "Add record" in the records toolbar: for a token that may upsert into a resource with a primary key, the
 // record form, empty, sent with datastore_upsert's method insert. On success the dialog closes
 // and the refetched table holds the new row.
 import { useMutation } from "@tanstack/react-query";
@@ -17,7 +17,7 @@ import { usePrimaryKey } from "./use-primary-key";
 
 export function AddRecord({ resourceId, fields }: { resourceId: string; fields: DatastoreField[] }) {
   const { session } = useToken();
-  const { canWrite } = useScope();
+  const { may } = useScope();
   const key = usePrimaryKey(resourceId);
   const [open, setOpen] = useState(false);
   const t = useT();
@@ -29,7 +29,7 @@ export function AddRecord({ resourceId, fields }: { resourceId: string; fields: 
       setOpen(false);
     },
   });
-  if (!canWrite || !key?.fields.length) return null;
+  if (!key?.fields.length || !may("datastore_upsert", key.resourceId)) return null;
 
   const close = () => {
     setOpen(false);

@@ -89,6 +89,8 @@ export function Explorer() {
   }, [view]);
   const search = useQuery({ ...searchQuery(session, request), enabled: ready && Boolean(rid) });
   const resource = useResource(rid, info.data?.meta.id);
+  // what a token's limits name; the URL may hold an alias (a token limited to actions may read neither answer)
+  const ownId = info.data?.meta.id ?? resource?.id ?? rid ?? "";
 
   const change = (patch: Partial<ViewState>, options?: { replace?: boolean }) => setView(updateView(view, patch), options);
 
@@ -243,6 +245,7 @@ export function Explorer() {
 
           <ViewToolbar
             view={view}
+            resourceId={ownId}
             resourcePrivate={Boolean(resource?.private)}
             title={title}
             read={read}
@@ -286,7 +289,7 @@ export function Explorer() {
             />
           </section>
 
-          <RecentChanges resourceId={rid} />
+          <RecentChanges resourceId={ownId} />
 
           <RecordDetail
             resourceId={rid}

@@ -1,5 +1,5 @@
 "use client";
-// The resource's recent writes (the audit trail), for a write or admin token: who wrote, when,
+// The resource's recent writes (the audit trail), for a token that may read it: who wrote, when,
 // which action and how many rows. Closed at first; read when opened. The API still decides.
 import { useQuery } from "@tanstack/react-query";
 import { useId, useState } from "react";
@@ -7,19 +7,16 @@ import { useLocale, useT } from "@/components/i18n/i18n-provider";
 import { useScope } from "@/components/token/use-scope";
 import { useToken } from "@/components/token/token-provider";
 import { Button } from "@/components/ui/button";
-import { whoamiQuery } from "@/lib/api-client";
 import { recentChangesQuery } from "@/lib/api-client/audit";
 import { formatWhen } from "./when";
 
+/** `resourceId`: the resource's own id, which a token's limits name. */
 export function RecentChanges({ resourceId }: { resourceId: string }) {
-  const { canWrite } = useScope();
-  const { session, ready } = useToken();
-  // the same query as useScope's: a token limited to actions may not read the trail
-  const { data: me } = useQuery({ ...whoamiQuery(session), enabled: ready && Boolean(session.token) });
+  const { may } = useScope();
   const [open, setOpen] = useState(false);
   const id = useId();
   const t = useT();
-  if (!canWrite || (me?.actions && !me.actions.includes("datastore_audit_list"))) return null;
+  if (!may("datastore_audit_list", resourceId)) return null;
   return (
     <section aria-labelledby={`${id}-heading`} className="rounded-lg border">
       <h2 id={`${id}-heading`} className="m-0">

@@ -2,8 +2,8 @@
 // Every field of one record, values in full and as stored (JSON pretty-printed), each field
 // named by its data dictionary label with its id, type in words and notes. Loads the whole
 // record by `_id` when the table shows only some columns, or when a link opened it, as of the
-// view's `as_of`. A write token may edit or delete it when the resource has a primary key and
-// the view shows the current data. Its History lists its versions.
+// view's `as_of`. A token that may upsert or delete its rows may edit or delete it when the resource
+// has a primary key and the view shows the current data. Its History lists its versions.
 import { useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { searchQuery, type DatastoreField, type DatastoreRecord } from "@/lib/api-client";
@@ -98,8 +98,11 @@ export function RecordDetail({
   const shownFields = partial && full.data ? full.data.fields : allFields && !partial ? [{ id: "_id", type: "int" }, ...allFields] : fields;
   const missing = partial && full.data && full.data.records.length === 0;
 
-  const { canWrite } = useScope();
+  const { may } = useScope();
   const key = usePrimaryKey(resourceId);
+  const canEdit = Boolean(key && may("datastore_upsert", key.resourceId));
+  const canDelete = Boolean(key && may("datastore_records_delete", key.resourceId));
+  const canWrite = canEdit || canDelete;
   // `from`: the step we came back from, whose button gets the focus again
   const [step, setStep] = useState<{ mode: "view" | "edit" | "delete"; from: "edit" | "delete" | null }>({ mode: "view", from: null });
   const [stepFor, setStepFor] = useState(id);
@@ -116,14 +119,18 @@ export function RecordDetail({
 
   return (
     <Dialog side open={id !== null} onClose={onClose} title={typeof id === "number" ? t("map.table.record", { id: String(id) }) : t("record.title")}>
-      {writable && step.mode === "edit" ? (
+      {writable && canEdit && step.mode === "edit" ? (
         <EditRecord resourceId={writable.resourceId} record={writable.record} fields={writable.fields} keys={writable.keys} onDone={back} />
       ) : (
         <>
           {writable && step.mode === "view" && (
-            <RecordActions focus={step.from} onEdit={() => setStep({ mode: "edit", from: null })} onDelete={() => setStep({ mode: "delete", from: null })} />
+            <RecordActions
+              focus={step.from}
+              onEdit={canEdit ? () => setStep({ mode: "edit", from: null }) : null}
+              onDelete={canDelete ? () => setStep({ mode: "delete", from: null }) : null}
+            />
           )}
-          {writable && step.mode === "delete" && (
+          {writable && canDelete && step.mode === "delete" && (
             <DeleteRecord resourceId={writable.resourceId} record={writable.record} keys={writable.keys} onCancel={back} onDeleted={onClose} />
           )}
           {canWrite && asOf !== null && shownRecord && <p className="mb-2 text-xs text-zinc-600 dark:text-zinc-400">{t("history.record.readOnly")}</p>}

@@ -17,16 +17,21 @@ export function useRefreshAfterWrite() {
   return () => queryClient.invalidateQueries({ queryKey: ["datastore"] });
 }
 
-export function RecordActions({ focus, onEdit, onDelete }: { focus: "edit" | "delete" | null; onEdit: () => void; onDelete: () => void }) {
+/** Edit and Delete; null leaves one out (a token that may not do it). */
+export function RecordActions({ focus, onEdit, onDelete }: { focus: "edit" | "delete" | null; onEdit: (() => void) | null; onDelete: (() => void) | null }) {
   const t = useT();
   return (
     <div className="mb-3 flex flex-wrap gap-2">
-      <Button onClick={onEdit} autoFocus={focus === "edit"}>
-        {t("record.edit")}
-      </Button>
-      <Button variant="danger" onClick={onDelete} autoFocus={focus === "delete"}>
-        {t("record.delete")}
-      </Button>
+      {onEdit && (
+        <Button onClick={onEdit} autoFocus={focus === "edit"}>
+          {t("record.edit")}
+        </Button>
+      )}
+      {onDelete && (
+        <Button variant="danger" onClick={onDelete} autoFocus={focus === "delete"}>
+          {t("record.delete")}
+        </Button>
+      )}
     </div>
   );
 }

@@ -1,5 +1,5 @@
 "use client";
-// Save view: for tokens that may write, a dialog that names the view on screen (Name,
+// Save view: for tokens that may save views of this resource, a dialog that names the view on screen (Name,
 // Description, Private) and saves it (datastore_view_create), then says where it lives.
 import { useT } from "@/components/i18n/i18n-provider";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
@@ -17,8 +17,9 @@ import { Notice } from "@/components/ui/notice";
 
 const INPUT_CLASS = "w-full rounded-md border bg-white px-2 py-1.5 text-sm dark:bg-zinc-900";
 
-export function SaveView({ view, resourcePrivate }: { view: ViewState; resourcePrivate: boolean }) {
-  const { canWrite } = useScope();
+/** `resourceId`: the resource's own id, which a token's limits name (the view's may be an alias). */
+export function SaveView({ view, resourceId, resourcePrivate }: { view: ViewState; resourceId: string; resourcePrivate: boolean }) {
+  const { may } = useScope();
   const { session } = useToken();
   const client = useQueryClient();
   const baseId = useId();
@@ -34,7 +35,7 @@ export function SaveView({ view, resourcePrivate }: { view: ViewState; resourceP
       setOpen(false);
     },
   });
-  if (!canWrite) return null;
+  if (!may("datastore_view_create", resourceId)) return null;
   return (
     <>
       <Button

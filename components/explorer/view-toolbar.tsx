@@ -11,6 +11,7 @@ import { currentSavedView, SavedViewNote, useResourceViews, ViewsMenu } from "./
 
 export function ViewToolbar({
   view,
+  resourceId,
   resourcePrivate,
   title,
   read,
@@ -18,6 +19,8 @@ export function ViewToolbar({
   onAsOf,
 }: {
   view: ViewState;
+  /** The resource's own id (view.resource_id may be an alias). */
+  resourceId: string;
   resourcePrivate: boolean;
   title: string;
   /** With `as_of`: the version the search read and its time. */
@@ -33,7 +36,7 @@ export function ViewToolbar({
       <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
         <div className="flex flex-wrap items-center gap-2" role="group" aria-label={t("views.toolbar")}>
           <ViewsMenu view={view} />
-          <SaveView view={view} resourcePrivate={resourcePrivate} />
+          <SaveView view={view} resourceId={resourceId} resourcePrivate={resourcePrivate} />
           <ShareMenu
             view={view}
             saved={currentSavedView(views.data, view)}

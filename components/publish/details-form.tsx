@@ -21,6 +21,7 @@ export function DetailsForm({
   setDraft,
   onDone,
   onDelete,
+  dictionary,
 }: {
   resource: Resource;
   fields: DatastoreField[];
@@ -28,7 +29,10 @@ export function DetailsForm({
   draft: DetailsDraft;
   setDraft: (draft: DetailsDraft) => void;
   onDone: () => void;
-  onDelete: () => void;
+  /** Null: the token may not delete the resource. */
+  onDelete: (() => void) | null;
+  /** Whether the token may change the data dictionary (datastore_create). */
+  dictionary: boolean;
 }) {
   const { session } = useToken();
   const baseId = useId();
@@ -86,11 +90,13 @@ export function DetailsForm({
         <input type="checkbox" checked={draft.private} onChange={(e) => setDraft({ ...draft, private: e.target.checked })} />
         {t("upload.private")}
       </label>
-      <DictionaryFields
-        fields={fields}
-        entries={draft.dictionary}
-        onChange={(id, entry) => setDraft({ ...draft, dictionary: { ...draft.dictionary, [id]: entry } })}
-      />
+      {dictionary && (
+        <DictionaryFields
+          fields={fields}
+          entries={draft.dictionary}
+          onChange={(id, entry) => setDraft({ ...draft, dictionary: { ...draft.dictionary, [id]: entry } })}
+        />
+      )}
 
       {save.error && (
         <Notice tone="error" role="alert" title={t("save.notSaved")}>
@@ -101,9 +107,13 @@ export function DetailsForm({
       )}
 
       <div className="flex flex-wrap items-center justify-between gap-2 border-t pt-3">
-        <Button variant="danger" onClick={onDelete} disabled={save.isPending}>
-          {t("details.deleteResource")}
-        </Button>
+        {onDelete ? (
+          <Button variant="danger" onClick={onDelete} disabled={save.isPending}>
+            {t("details.deleteResource")}
+          </Button>
+        ) : (
+          <span />
+        )}
         <span className="flex gap-2">
           <Button onClick={onDone}>{t("common.cancel")}</Button>
           <Button type="submit" variant="primary" disabled={save.isPending} aria-busy={save.isPending}>

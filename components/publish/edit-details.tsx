@@ -1,5 +1,5 @@
 "use client";
-// Edit details: for tokens that may write, a dialog to change the resource's name, description,
+// Edit details: for tokens that may patch this resource, a dialog to change the resource's name, description,
 // private flag and data dictionary, and to delete it (after a second step that asks).
 import { useT } from "@/components/i18n/i18n-provider";
 import { useState } from "react";
@@ -13,12 +13,12 @@ import { ConfirmDelete } from "./details-delete";
 import { DetailsForm } from "./details-form";
 
 export function EditDetails({ resource, fields, onDeleted }: { resource: Resource; fields: DatastoreField[]; onDeleted: () => void }) {
-  const { canWrite } = useScope();
+  const { may } = useScope();
   const [step, setStep] = useState<"closed" | "edit" | "delete">("closed");
   const t = useT();
   // what is typed, kept while the delete step asks; each opening starts from the resource as it is
   const [draft, setDraft] = useState<DetailsDraft | null>(null);
-  if (!canWrite) return null;
+  if (!may("resource_patch", resource.id)) return null;
   const close = () => setStep("closed");
   return (
     <>
@@ -44,7 +44,17 @@ export function EditDetails({ resource, fields, onDeleted }: { resource: Resourc
               }}
             />
           ) : (
-            draft && <DetailsForm resource={resource} fields={fields} draft={draft} setDraft={setDraft} onDone={close} onDelete={() => setStep("delete")} />
+            draft && (
+              <DetailsForm
+                resource={resource}
+                fields={fields}
+                draft={draft}
+                setDraft={setDraft}
+                onDone={close}
+                onDelete={may("resource_delete", resource.id) ? () => setStep("delete") : null}
+                dictionary={may("datastore_create", resource.id)}
+              />
+            )
           )}
         </Dialog>,
         document.body,

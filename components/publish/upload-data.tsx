@@ -1,16 +1,17 @@
 "use client";
-// "Upload data": for a token that may write, a dialog that sends a file, previews it, and imports
+// "Upload data": for a token that may import somewhere (a new resource, or one of its own), a dialog that sends a file, previews it, and imports
 // it as a new resource or into an existing one. Closing it at any step leaves nothing behind.
 import { useT } from "@/components/i18n/i18n-provider";
 import { useCallback, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { useScope } from "@/components/token/use-scope";
+import { importModes } from "./upload-draft";
 import { useUploadFlow } from "./upload-flow";
 import { UploadSteps } from "./upload-steps";
 
 export function UploadData({ onDone }: { onDone: (resourceId: string) => void }) {
-  const { canWrite } = useScope();
+  const { may, maySomewhere } = useScope();
   const [open, setOpen] = useState(false);
   const t = useT();
   const done = useCallback(
@@ -27,7 +28,7 @@ export function UploadData({ onDone }: { onDone: (resourceId: string) => void })
     setOpen(false);
   }, [abandon]);
 
-  if (!canWrite && !open) return null;
+  if (!importModes(may, maySomewhere).length && !open) return null;
   return (
     <>
       <Button onClick={() => setOpen(true)}>{t("upload.button")}</Button>

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { UploadPreview } from "@/lib/api-client/upload";
-import { importRequest, initialDraft, typeOptions } from "./upload-draft";
+import type { Whoami } from "@/lib/api-client";
+import { mayDo, mayDoSomewhere } from "@/components/token/may";
+import { importModes, importRequest, initialDraft, typeOptions } from "./upload-draft";
 
 const preview: UploadPreview = {
   upload_id: "u1",
@@ -61,5 +63,19 @@ describe("upload draft", () => {
     const r = importRequest({ ...d, mode: "replace" });
     expect(r).toMatchObject({ mode: "replace", resource_id: "r1", primary_key: ["zip"] });
     expect(r).not.toHaveProperty("name");
+  });
+
+  it("offers the modes the token may import in, and starts in the first", () => {
+    const modes = (me: Partial<Whoami>) => {
+      const token: Whoami = { scope: "write", name: "t", resources: null, actions: null, ...me };
+      return importModes((a, id) => mayDo(token, a, id), (a) => mayDoSomewhere(token, a));
+    };
+    expect(modes({})).toEqual(["new", "append", "replace"]);
+    expect(modes({ scope: "read" })).toEqual([]);
+    // a token limited to resources makes none
+    expect(modes({ resources: ["r1"] })).toEqual(["append", "replace"]);
+    expect(modes({ resources: ["r1"], actions: ["datastore_upsert"] })).toEqual(["append"]);
+    expect(modes({ actions: ["datastore_create"] })).toEqual(["new", "replace"]);
+    expect(initialDraft(preview, "append").mode).toBe("append");
   });
 });

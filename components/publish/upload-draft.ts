@@ -29,13 +29,26 @@ export function typeOptions(inferred: string): string[] {
   return (FIELD_TYPES as readonly string[]).includes(t) ? [...FIELD_TYPES] : [...FIELD_TYPES, t];
 }
 
-export function initialDraft(preview: UploadPreview): UploadDraft {
+export const IMPORT_MODES: readonly ImportMode[] = ["new", "append", "replace"];
+
+/** The action an import is to the API (lib/upload/uploads.ts): an append upserts, new and replace create. */
+export function importAction(mode: ImportMode): string {
+  return mode === "append" ? "datastore_upsert" : "datastore_create";
+}
+
+/** The modes a token may import in (components/token/may.ts): a new resource, or one it may write. */
+export function importModes(may: (action: string, resourceId: null) => boolean, maySomewhere: (action: string) => boolean): ImportMode[] {
+  return IMPORT_MODES.filter((m) => (m === "new" ? may(importAction(m), null) : maySomewhere(importAction(m))));
+}
+
+/** `mode`: the first the token may use. */
+export function initialDraft(preview: UploadPreview, mode: ImportMode = "new"): UploadDraft {
   return {
     columns: preview.columns.map((c) => ({ from: c.id, id: c.id, type: shortType(c.type), key: false })),
     name: baseName(preview.filename),
     description: "",
     private: false,
-    mode: "new",
+    mode,
     target: "",
   };
 }

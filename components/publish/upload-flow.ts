@@ -7,7 +7,8 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { ApiError } from "@/lib/api-client";
 import { deleteUpload, importUpload, sendUpload, type ImportProgress, type UploadPreview } from "@/lib/api-client/upload";
 import { useToken } from "@/components/token/token-provider";
-import { importRequest, initialDraft, type UploadDraft } from "./upload-draft";
+import { useScope } from "@/components/token/use-scope";
+import { importModes, importRequest, initialDraft, type UploadDraft } from "./upload-draft";
 
 export type UploadStage =
   | { step: "choose" }
@@ -33,6 +34,8 @@ function serverMessage(e: unknown): string {
 
 export function useUploadFlow(onDone: (resourceId: string) => void) {
   const { session } = useToken();
+  const { may, maySomewhere } = useScope();
+  const firstMode = importModes(may, maySomewhere)[0];
   const queryClient = useQueryClient();
   const [stage, setStage] = useState<UploadStage>({ step: "choose" });
   const [draft, setDraft] = useState<UploadDraft | null>(null);
@@ -79,7 +82,7 @@ export function useUploadFlow(onDone: (resourceId: string) => void) {
           }
           request.current = null;
           held.current = { id: preview.upload_id, token: auth.token };
-          setDraft(initialDraft(preview));
+          setDraft(initialDraft(preview, firstMode));
           setStage({ step: "preview", preview });
         },
         (e: unknown) => {
@@ -90,7 +93,7 @@ export function useUploadFlow(onDone: (resourceId: string) => void) {
         },
       );
     },
-    [release, session.token],
+    [release, session.token, firstMode],
   );
 
   const submit = useCallback(() => {

@@ -5,12 +5,10 @@ import { useT } from "@/components/i18n/i18n-provider";
 import { useQuery } from "@tanstack/react-query";
 import { useId } from "react";
 import { resourcesQuery } from "@/lib/api-client";
-import type { ImportMode } from "@/lib/api-client/upload";
 import { useToken } from "@/components/token/token-provider";
+import { useScope } from "@/components/token/use-scope";
 import { resourceLabel } from "@/components/explorer/format";
-import type { UploadDraft } from "./upload-draft";
-
-const MODES: ImportMode[] = ["new", "append", "replace"];
+import { importAction, importModes, type UploadDraft } from "./upload-draft";
 
 const input = "w-full rounded-md border border-zinc-300 bg-white px-2 py-1.5 text-sm dark:border-zinc-600 dark:bg-zinc-900";
 
@@ -18,16 +16,18 @@ export function UploadForm({ draft, onChange }: { draft: UploadDraft; onChange: 
   const id = useId();
   const t = useT();
   const { session, ready } = useToken();
+  const { may, maySomewhere } = useScope();
   const resources = useQuery({ ...resourcesQuery(session), enabled: ready && draft.mode !== "new" });
   const set = (patch: Partial<UploadDraft>) => onChange({ ...draft, ...patch });
-  const choices = [...(resources.data?.results ?? [])].sort((a, b) => resourceLabel(a).localeCompare(resourceLabel(b)));
+  // only the resources this token may import into in this mode
+  const choices = [...(resources.data?.results ?? [])].filter((r) => may(importAction(draft.mode), r.id)).sort((a, b) => resourceLabel(a).localeCompare(resourceLabel(b)));
 
   return (
     <div className="space-y-3">
       <fieldset className="space-y-1">
         <legend className="text-sm font-medium">{t("upload.importInto")}</legend>
         <div className="flex flex-wrap gap-x-4 gap-y-1">
-          {MODES.map((mode) => (
+          {importModes(may, maySomewhere).map((mode) => (
             <label key={mode} className="flex items-center gap-1.5 text-sm">
               <input type="radio" name={`${id}-mode`} checked={draft.mode === mode} onChange={() => set({ mode })} />
               {t(`upload.mode.${mode}`)}
