@@ -34,7 +34,7 @@ export function PivotView({ view, fields, title, onChange }: ViewProps) {
   const { resource_id, q, filters } = view;
   const calls = useMemo(() => pivot && pivotCalls(view, pivot), [pivot, view]);
   const { data, error, fetching, refetch } = usePivotData(calls, pivot);
-  const built = useMemo(() => (pivot && data ? buildCrossTab(pivot, fields, data) : null), [pivot, fields, data]);
+  const built = useMemo(() => (pivot && data ? buildCrossTab(pivot, fields, data, t) : null), [pivot, fields, data, t]);
   // while the next answers load, the last table stays (dimmed), never another resource's
   const [last, setLast] = useState<{ rid: string | null; table: CrossTab; total: number; partial: boolean } | null>(null);
   if (built && data && last?.table !== built) setLast({ rid: resource_id, table: built, total: data.cells.total, partial: data.cells.partial });
@@ -88,7 +88,7 @@ export function PivotView({ view, fields, title, onChange }: ViewProps) {
         </div>
         <PivotTable table={table} stale={stale} onPick={({ r, c }) => pick(table, r, c)} />
         <PivotDownloads
-          grid={() => crossTabGrid(table)}
+          grid={() => crossTabGrid(table, t)}
           title={title || t("tab.pivot")}
           fileName={(ext) => safeFileName(`${title || "pivot"} - ${table.caption}`, ext)}
         />

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import ExcelJS from "exceljs";
 import type { DatastoreField, GroupedResult } from "@/lib/api-client";
+import { translator } from "@/lib/i18n";
 import type { PivotSettings } from "@/lib/view-state";
 import { csvText } from "../chart/chart-numbers";
 import { buildCrossTab, compareKeys, crossTabGrid, keyText, shown, UNREAD, type CrossTab } from "./cross-tab";
@@ -91,6 +92,24 @@ describe("buildCrossTab", () => {
     expect(again.rows.map((r) => r.cells)).toEqual([[4], [null]]);
     expect(again.grandTotal).toBe(40);
     expect(again.notes).toHaveLength(2);
+  });
+
+  it("speaks the reader's language: caption, headers, keys, notes and the grid's totals", () => {
+    const pivot: PivotSettings = { rows: [{ field: "origin" }, { field: "delay", bin: 15 }], columns: { field: "date", period: "month" }, measure: { fn: "sum", field: "delay" } };
+    const data = {
+      cells: result([[[null, 0, "2001-01-01T00:00:00"], { sum_delay: 1200 }]], { totals: { count: 40, values: { sum_delay: 1200 } } }),
+      rows: result([[[null, 0], { sum_delay: 1200 }]], { others: { groups: 2, count: 1500 } }),
+      columns: result([[["2001-01-01T00:00:00"], { sum_delay: 1200 }]]),
+    };
+    const fr = buildCrossTab(pivot, fields, data, translator("fr", "fr-FR"));
+    expect(fr.caption).toBe("Somme de Delay (min) par origin et Delay (min) par classes de 15 et Mois de Departure");
+    expect(fr.rows[0].labels).toEqual(["(vide)", "0 à 14"]);
+    expect(fr.notes[0]).toMatch(/^La ligne qui compte le plus de lignes correspondantes est affichée ; 2 autres lignes \(1\u202f500 lignes\) sont laissées hors du tableau/);
+    expect(crossTabGrid(fr, translator("fr", "fr-FR")).at(-1)?.[0]).toBe("Total");
+    const de = buildCrossTab(pivot, fields, data, translator("de", "de-DE"));
+    expect(de.caption).toBe("Summe von Delay (min) nach origin und Delay (min) in Klassen zu 15 und Monat von Departure");
+    expect(de.notes[0]).toBe("Die Zeile mit den meisten passenden Zeilen wird gezeigt; 2 weitere Zeilen (1.500 Zeilen) fehlen in der Tabelle, zählen aber in den Summen.");
+    expect(crossTabGrid(de, translator("de", "de-DE")).at(-1)?.[0]).toBe("Summe");
   });
 
   it("without Columns, the measure is the one column and the total its grand total", () => {

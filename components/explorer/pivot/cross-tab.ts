@@ -4,6 +4,7 @@
 // cell by cell, as shown: the CSV and XLSX downloads write exactly that. Pure.
 import { isIntegerType } from "../format";
 import type { DatastoreField, GroupedResult } from "@/lib/api-client";
+import { english, type Translate } from "@/lib/i18n";
 import type { PivotKey, PivotSettings } from "@/lib/view-state";
 import { periodText } from "../chart/chart-numbers";
 import { keyLabel, measureLabel } from "./pivot-fields";
@@ -36,8 +37,6 @@ export type CrossTab = {
 /** `shown`: the cells of the shown rows and columns alone, when `cells` was cut. */
 export type PivotData = { cells: GroupedResult; rows?: GroupedResult; columns?: GroupedResult; shown?: GroupedResult };
 
-export const EMPTY_LABEL = "(empty)";
-
 /** A number as the table shows it: two decimals at most (an average), else as counted. */
 export function shown(v: unknown): number | null {
   if (v === null || v === undefined || v === "") return null;
@@ -49,16 +48,17 @@ function edge(n: number): number {
   return Number(n.toPrecision(12));
 }
 
-/** A key's value in words: "DFW", "2001-01", "2001-Q1", "0 to 14", "(empty)". */
-export function keyText(value: unknown, key: PivotKey, fields: DatastoreField[]): string {
-  if (value === null || value === undefined || value === "") return EMPTY_LABEL;
+/** A key's value in words: "DFW", "2001-01", "2001-Q1", "0 to 14", "(empty)". Bin edges are
+ *  written as the API gives them (no digit grouping), as the filter a cell opens names them. */
+export function keyText(value: unknown, key: PivotKey, fields: DatastoreField[], t: Translate = english): string {
+  if (value === null || value === undefined || value === "") return t("pivot.emptyKey");
   if (key.period) return periodText(value, key.period === "week" || key.period === "day" ? "day" : key.period);
   if (key.bin !== undefined && typeof value === "number") {
     const type = fields.find((f) => f.id === key.field)?.type ?? "";
     if (isIntegerType(type) && Number.isInteger(key.bin)) {
-      return key.bin === 1 ? String(value) : `${value} to ${value + key.bin - 1}`;
+      return key.bin === 1 ? String(value) : t("pivot.binRange", { from: String(value), to: String(value + key.bin - 1) });
     }
-    return `${value} to under ${edge(value + key.bin)}`;
+    return t("pivot.binUnder", { from: String(value), to: String(edge(value + key.bin)) });
   }
   return typeof value === "object" ? JSON.stringify(value) : String(value);
 }
@@ -87,29 +87,24 @@ export function compareKeys(a: unknown[], b: unknown[]): number {
 
 const id = (key: unknown[]) => JSON.stringify(key);
 
-function plural(n: number, one: string, many: string): string {
-  return `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
+function leftOut(keys: PivotKey[], shown: number, others: { groups: number; count: number }, what: "rows" | "columns", t: Translate): string {
+  const which = t(`pivot.shown.${what}.${largestFirst(keys) ? "largest" : "first"}`, { count: shown });
+  return `${which} ${t(`pivot.leftOut.${what}`, { count: others.groups, rows: t("count.rows", { count: others.count }) })}`;
 }
 
-function leftOut(keys: PivotKey[], shown: number, others: { groups: number; count: number }, what: [string, string]): string {
-  const is = (n: number) => (n === 1 ? "is" : "are");
-  const which = largestFirst(keys) ? `The ${plural(shown, what[0], what[1])} with the most matching rows` : `The first ${plural(shown, what[0], what[1])}`;
-  return `${which} ${is(shown)} shown; ${plural(others.groups, `more ${what[0]}`, `more ${what[1]}`)} (${plural(others.count, "row", "rows")}) ${is(others.groups)} left out of the table but counted in the totals.`;
-}
-
-export function buildCrossTab(pivot: PivotSettings, fields: DatastoreField[], data: PivotData): CrossTab {
+export function buildCrossTab(pivot: PivotSettings, fields: DatastoreField[], data: PivotData, t: Translate = english): CrossTab {
   const name = measureName(pivot.measure);
-  const measure = measureLabel(pivot.measure, fields);
-  const keyHeaders = pivot.rows.map((k) => keyLabel(k, fields));
-  const all = [...keyHeaders, ...(pivot.columns ? [keyLabel(pivot.columns, fields)] : [])];
-  const caption = `${measure} by ${all.join(" and ")}`;
+  const measure = measureLabel(pivot.measure, fields, t);
+  const keyHeaders = pivot.rows.map((k) => keyLabel(k, fields, t));
+  const all = [...keyHeaders, ...(pivot.columns ? [keyLabel(pivot.columns, fields, t)] : [])];
+  const caption = t("pivot.caption", { measure, keys: all.reduce((a, b) => t("pivot.and", { a, b })) });
   const grandTotal = data.cells.totals ? shown(data.cells.totals.values[name]) : undefined;
   const notes: string[] = [];
   const rowGroups = (data.rows ?? data.cells).groups;
   const rowOthers = (data.rows ?? data.cells).others;
   const sortedRows = [...rowGroups].sort((a, b) => compareKeys(a.key, b.key));
-  if (rowOthers.groups > 0) notes.push(leftOut(pivot.rows, sortedRows.length, rowOthers, ["row", "rows"]));
-  const labelsOf = (key: unknown[]) => key.map((v, i) => keyText(v, pivot.rows[i], fields));
+  if (rowOthers.groups > 0) notes.push(leftOut(pivot.rows, sortedRows.length, rowOthers, "rows", t));
+  const labelsOf = (key: unknown[]) => key.map((v, i) => keyText(v, pivot.rows[i], fields, t));
 
   if (!pivot.columns || !data.columns) {
     const rows = sortedRows.map((g) => ({ key: g.key, labels: labelsOf(g.key), cells: [shown(g.values[name])], total: undefined }));
@@ -129,7 +124,7 @@ export function buildCrossTab(pivot: PivotSettings, fields: DatastoreField[], da
 
   const colKey = pivot.columns;
   const columnGroups = [...data.columns.groups].sort((a, b) => compareKeys(a.key, b.key));
-  if (data.columns.others.groups > 0) notes.push(leftOut([colKey], columnGroups.length, data.columns.others, ["column", "columns"]));
+  if (data.columns.others.groups > 0) notes.push(leftOut([colKey], columnGroups.length, data.columns.others, "columns", t));
   const read = data.shown ?? data.cells;
   const cells = new Map(read.groups.map((g) => [id(g.key), shown(g.values[name])]));
   // a pair missing from a complete answer has no rows; from a cut one, it was not read
@@ -145,15 +140,13 @@ export function buildCrossTab(pivot: PivotSettings, fields: DatastoreField[], da
     return { key: g.key, labels: labelsOf(g.key), cells: rowCells, total: shown(g.values[name]) };
   });
   if (unread) {
-    notes.push(
-      `Some cells are not shown (…): the rows and columns make more than ${read.groups.length.toLocaleString("en-US")} combinations. Narrow the search, or choose fewer Rows, to see them all.`,
-    );
+    notes.push(t("pivot.unread", { count: read.groups.length }));
   }
   return {
     caption,
     keyHeaders,
-    columnHeader: keyLabel(colKey, fields),
-    columns: columnGroups.map((c) => ({ key: c.key[0], label: keyText(c.key[0], colKey, fields) })),
+    columnHeader: keyLabel(colKey, fields, t),
+    columns: columnGroups.map((c) => ({ key: c.key[0], label: keyText(c.key[0], colKey, fields, t) })),
     rows,
     columnTotals: columnGroups.map((c) => shown(c.values[name])),
     grandTotal,
@@ -182,12 +175,13 @@ function gridValue(v: Value): GridCell {
  * header row holding the Columns header over the column values, then the row keys' headers, the
  * column values and "Total"; a row per row key; the totals row last.
  */
-export function crossTabGrid(t: CrossTab): GridCell[][] {
+export function crossTabGrid(table: CrossTab, t: Translate = english): GridCell[][] {
   const pad = (n: number) => Array.from({ length: n }, () => null);
+  const total = t("pivot.total");
   const grid: GridCell[][] = [];
-  if (t.columnHeader !== null) grid.push([...pad(t.keyHeaders.length), t.columnHeader, ...pad(t.columns.length - 1), ...(t.rowTotals ? [null] : [])]);
-  grid.push([...t.keyHeaders, ...t.columns.map((c) => c.label), ...(t.rowTotals ? ["Total"] : [])]);
-  for (const r of t.rows) grid.push([...r.labels, ...r.cells.map(gridValue), ...(t.rowTotals ? [gridValue(r.total)] : [])]);
-  grid.push(["Total", ...pad(t.keyHeaders.length - 1), ...t.columnTotals.map(gridValue), ...(t.rowTotals ? [gridValue(t.grandTotal)] : [])]);
+  if (table.columnHeader !== null) grid.push([...pad(table.keyHeaders.length), table.columnHeader, ...pad(table.columns.length - 1), ...(table.rowTotals ? [null] : [])]);
+  grid.push([...table.keyHeaders, ...table.columns.map((c) => c.label), ...(table.rowTotals ? [total] : [])]);
+  for (const r of table.rows) grid.push([...r.labels, ...r.cells.map(gridValue), ...(table.rowTotals ? [gridValue(r.total)] : [])]);
+  grid.push([total, ...pad(table.keyHeaders.length - 1), ...table.columnTotals.map(gridValue), ...(table.rowTotals ? [gridValue(table.grandTotal)] : [])]);
   return grid;
 }

@@ -2,6 +2,7 @@
 // (a date always by a period, a month unless chosen; a number by a bin when one is chosen), a
 // measure on a number field, and a Rows field when the URL names none. Pure.
 import type { DatastoreField } from "@/lib/api-client";
+import { english, type Translate } from "@/lib/i18n";
 import type { PivotKey, PivotMeasure, PivotSettings } from "@/lib/view-state";
 import { isNumericType } from "../format";
 import { fieldLabel, isTemporal } from "../chart/chart-fields";
@@ -64,17 +65,16 @@ export function resolvePivot(settings: PivotSettings, fields: DatastoreField[]):
   return { rows, columns, measure: resolveMeasure(settings.measure, fields) };
 }
 
-const FN_WORDS = { count: "Rows", sum: "Sum of", avg: "Average", min: "Minimum", max: "Maximum" } as const;
-
 /** "Rows", "Average Delay (min)". */
-export function measureLabel(m: PivotMeasure, fields: DatastoreField[]): string {
-  return m.fn === "count" || !m.field ? FN_WORDS.count : `${FN_WORDS[m.fn]} ${fieldLabel(fields, m.field)}`;
+export function measureLabel(m: PivotMeasure, fields: DatastoreField[], t: Translate = english): string {
+  return m.fn === "count" || !m.field ? t("pivot.measure.count") : t(`pivot.measure.${m.fn}`, { field: fieldLabel(fields, m.field) });
 }
 
 /** A key's header: "origin", "Month of Departure", "Distance (miles) in bins of 500". */
-export function keyLabel(key: PivotKey, fields: DatastoreField[]): string {
+export function keyLabel(key: PivotKey, fields: DatastoreField[], t: Translate = english): string {
   const name = fieldLabel(fields, key.field);
-  if (key.period) return `${key.period.charAt(0).toUpperCase()}${key.period.slice(1)} of ${name}`;
-  if (key.bin !== undefined) return `${name} in bins of ${key.bin}`;
+  if (key.period) return t("chart.col.periodOf", { period: t(`chart.period.${key.period}`), x: name });
+  // the width as written in the URL, not in the reader's digits
+  if (key.bin !== undefined) return t("pivot.inBins", { name, size: String(key.bin) });
   return name;
 }

@@ -24,4 +24,67 @@ export const pivot = defineMessages({
   "pivot.cellHint": { en: "Shows the rows of this cell in the Table.", fr: "Affiche les lignes de cette cellule dans la Table.", de: "Zeigt die Zeilen dieser Zelle in der Tabelle." },
   "pivot.total": { en: "Total", fr: "Total", de: "Summe" },
   "pivot.download": { en: "Download the pivot", fr: "Télécharger le tableau croisé", de: "Kreuztabelle herunterladen" },
+  // the cross-table's caption, headers and notes (pivot/cross-tab.ts, pivot-fields.ts)
+  "pivot.caption": { en: "{measure} by {keys}", fr: "{measure} par {keys}", de: "{measure} nach {keys}" },
+  "pivot.and": { en: "{a} and {b}", fr: "{a} et {b}", de: "{a} und {b}" },
+  "pivot.measure.count": { en: "Rows", fr: "Lignes", de: "Zeilen" },
+  "pivot.measure.sum": { en: "Sum of {field}", fr: "Somme de {field}", de: "Summe von {field}" },
+  "pivot.measure.avg": { en: "Average {field}", fr: "Moyenne de {field}", de: "Durchschnitt von {field}" },
+  "pivot.measure.min": { en: "Minimum {field}", fr: "Minimum de {field}", de: "Minimum von {field}" },
+  "pivot.measure.max": { en: "Maximum {field}", fr: "Maximum de {field}", de: "Maximum von {field}" },
+  "pivot.inBins": { en: "{name} in bins of {size}", fr: "{name} par classes de {size}", de: "{name} in Klassen zu {size}" },
+  "pivot.emptyKey": { en: "(empty)", fr: "(vide)", de: "(leer)" },
+  "pivot.binRange": { en: "{from} to {to}", fr: "{from} à {to}", de: "{from} bis {to}" },
+  "pivot.binUnder": { en: "{from} to under {to}", fr: "{from} à moins de {to}", de: "{from} bis unter {to}" },
+  "pivot.shown.rows.largest": {
+    en: { one: "The {count} row with the most matching rows is shown;", other: "The {count} rows with the most matching rows are shown;" },
+    fr: {
+      one: "La ligne qui compte le plus de lignes correspondantes est affichée ;",
+      many: "Les {count} de lignes qui comptent le plus de lignes correspondantes sont affichées ;",
+      other: "Les {count} lignes qui comptent le plus de lignes correspondantes sont affichées ;",
+    },
+    de: { one: "Die Zeile mit den meisten passenden Zeilen wird gezeigt;", other: "Die {count} Zeilen mit den meisten passenden Zeilen werden gezeigt;" },
+  },
+  "pivot.shown.rows.first": {
+    en: { one: "The first {count} row is shown;", other: "The first {count} rows are shown;" },
+    fr: { one: "La première ligne est affichée ;", many: "Les {count} de premières lignes sont affichées ;", other: "Les {count} premières lignes sont affichées ;" },
+    de: { one: "Die erste Zeile wird gezeigt;", other: "Die ersten {count} Zeilen werden gezeigt;" },
+  },
+  "pivot.shown.columns.largest": {
+    en: { one: "The {count} column with the most matching rows is shown;", other: "The {count} columns with the most matching rows are shown;" },
+    fr: {
+      one: "La colonne qui compte le plus de lignes correspondantes est affichée ;",
+      many: "Les {count} de colonnes qui comptent le plus de lignes correspondantes sont affichées ;",
+      other: "Les {count} colonnes qui comptent le plus de lignes correspondantes sont affichées ;",
+    },
+    de: { one: "Die Spalte mit den meisten passenden Zeilen wird gezeigt;", other: "Die {count} Spalten mit den meisten passenden Zeilen werden gezeigt;" },
+  },
+  "pivot.shown.columns.first": {
+    en: { one: "The first {count} column is shown;", other: "The first {count} columns are shown;" },
+    fr: { one: "La première colonne est affichée ;", many: "Les {count} de premières colonnes sont affichées ;", other: "Les {count} premières colonnes sont affichées ;" },
+    de: { one: "Die erste Spalte wird gezeigt;", other: "Die ersten {count} Spalten werden gezeigt;" },
+  },
+  "pivot.leftOut.rows": {
+    en: { one: "{count} more row ({rows}) is left out of the table but counted in the totals.", other: "{count} more rows ({rows}) are left out of the table but counted in the totals." },
+    fr: {
+      one: "{count} autre ligne ({rows}) est laissée hors du tableau mais comptée dans les totaux.",
+      many: "{count} d’autres lignes ({rows}) sont laissées hors du tableau mais comptées dans les totaux.",
+      other: "{count} autres lignes ({rows}) sont laissées hors du tableau mais comptées dans les totaux.",
+    },
+    de: { one: "{count} weitere Zeile ({rows}) fehlt in der Tabelle, zählt aber in den Summen.", other: "{count} weitere Zeilen ({rows}) fehlen in der Tabelle, zählen aber in den Summen." },
+  },
+  "pivot.leftOut.columns": {
+    en: { one: "{count} more column ({rows}) is left out of the table but counted in the totals.", other: "{count} more columns ({rows}) are left out of the table but counted in the totals." },
+    fr: {
+      one: "{count} autre colonne ({rows}) est laissée hors du tableau mais comptée dans les totaux.",
+      many: "{count} d’autres colonnes ({rows}) sont laissées hors du tableau mais comptées dans les totaux.",
+      other: "{count} autres colonnes ({rows}) sont laissées hors du tableau mais comptées dans les totaux.",
+    },
+    de: { one: "{count} weitere Spalte ({rows}) fehlt in der Tabelle, zählt aber in den Summen.", other: "{count} weitere Spalten ({rows}) fehlen in der Tabelle, zählen aber in den Summen." },
+  },
+  "pivot.unread": {
+    en: "Some cells are not shown (…): the rows and columns make more than {count} combinations. Narrow the search, or choose fewer Rows, to see them all.",
+    fr: "Certaines cellules ne sont pas affichées (…) : les lignes et les colonnes font plus de {count} combinaisons. Affinez la recherche, ou choisissez moins de Lignes, pour toutes les voir.",
+    de: "Einige Zellen werden nicht gezeigt (…): Zeilen und Spalten ergeben mehr als {count} Kombinationen. Grenzen Sie die Suche ein oder wählen Sie weniger Zeilen, um alle zu sehen.",
+  },
 });
