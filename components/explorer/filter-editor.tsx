@@ -43,9 +43,9 @@ function rangeChip(field: DatastoreField, kind: RangeKind, draft: RangeDraft, t:
   if (draft.fromBad || draft.toBad) {
     return { ok: false, message: draft.fromBad ? t("filter.incomplete.from") : t("filter.incomplete.to") };
   }
-  const from = parseBound(draft.from, kind, "From", field.id, field.type);
+  const from = parseBound(draft.from, kind, "From", field.id, field.type, t);
   if (!from.ok) return from;
-  const to = parseBound(draft.to, kind, "To", field.id, field.type);
+  const to = parseBound(draft.to, kind, "To", field.id, field.type, t);
   if (!to.ok) return to;
   if (from.value !== null && to.value !== null && compareBounds(from.value, to.value, kind) > 0) {
     return { ok: false, message: t("filter.fromAfterTo") };

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { translator } from "@/lib/i18n";
 import { barRange, boundToInput, compareBounds, inputType, parseBound, rangeKind } from "./range-kind";
 
 describe("rangeKind", () => {
@@ -31,7 +32,15 @@ describe("bounds", () => {
     expect(parseBound("2001-03-01", "date", "From", "d", "date")).toEqual({ ok: true, value: "2001-03-01" });
     expect(parseBound("2001-03-01", "timestamp", "From", "d", "timestamp")).toEqual({ ok: true, value: "2001-03-01" });
     expect(parseBound("2001-03-31", "timestamp", "To", "d", "timestamp")).toEqual({ ok: true, value: "2001-03-31T23:59:59" });
-    expect(parseBound("2001-03", "date", "From", "d", "date").ok).toBe(false);
+    expect(parseBound("2001-03", "date", "From", "d", "date")).toEqual({ ok: false, message: "From is not a complete date." });
+  });
+
+  it("says what is wrong with a bound in the reader's language", () => {
+    const fr = translator("fr", "fr-FR");
+    expect(parseBound("2001-03", "date", "From", "d", "date", fr)).toEqual({ ok: false, message: "De : la date n’est pas complète." });
+    const bad = parseBound("6.5", "integer", "To", "delay", "int4", fr);
+    expect(!bad.ok && bad.message).toMatch(/^À : « 6\.5 » ne convient pas : delay/);
+    expect(parseBound("x", "date", "To", "d", "date", translator("de", "de-DE"))).toEqual({ ok: false, message: "Bis: Das Datum ist unvollständig." });
   });
 
   it("compares bounds of one kind", () => {

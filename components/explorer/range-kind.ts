@@ -2,6 +2,7 @@
 // From/To a histogram bar stands for. Dates and timestamps both take date inputs, as people ask
 // "from March 1 to March 31": From travels as "YYYY-MM-DD" (midnight, for a timestamp), and a
 // timestamp's To as the day's last second, so the whole To day is kept.
+import { english, type Translate } from "@/lib/i18n";
 import type { Bound } from "@/lib/view-state";
 import { isIntegerType, isNumericType } from "./format";
 import { parseTypedValue } from "./typed-value";
@@ -37,15 +38,16 @@ export function boundToInput(bound: Bound | null, kind: RangeKind): string {
 export type ParsedBound = { ok: true; value: Bound | null } | { ok: false; message: string };
 
 /** An input's text as a bound: null when empty (open on that side). */
-export function parseBound(text: string, kind: RangeKind, label: "From" | "To", field: string, type: string): ParsedBound {
-  const t = text.trim();
-  if (!t) return { ok: true, value: null };
+export function parseBound(text: string, kind: RangeKind, label: "From" | "To", field: string, type: string, t: Translate = english): ParsedBound {
+  const typed = text.trim();
+  if (!typed) return { ok: true, value: null };
+  const bound = t(label === "From" ? "range.from" : "range.to");
   if (kind === "integer" || kind === "number") {
-    const parsed = parseTypedValue(t, field, type);
-    return parsed.ok ? { ok: true, value: parsed.value as number } : { ok: false, message: `${label}: ${parsed.message}` };
+    const parsed = parseTypedValue(typed, field, type, t);
+    return parsed.ok ? { ok: true, value: parsed.value as number } : { ok: false, message: t("range.boundProblem", { bound, message: parsed.message }) };
   }
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(t)) return { ok: false, message: `${label} is not a complete date.` };
-  return { ok: true, value: kind === "timestamp" && label === "To" ? `${t}${END_OF_DAY}` : t };
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(typed)) return { ok: false, message: t("range.notDate", { bound }) };
+  return { ok: true, value: kind === "timestamp" && label === "To" ? `${typed}${END_OF_DAY}` : typed };
 }
 
 /** Same-kind bounds in an order-preserving form (ISO text orders as it reads). */

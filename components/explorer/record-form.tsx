@@ -103,7 +103,7 @@ export function RecordForm({
     <form
       onSubmit={(e) => {
         e.preventDefault();
-        const built = recordFromDraft(fields, draft, { original, keys, names: fieldName });
+        const built = recordFromDraft(fields, draft, { original, keys, names: fieldName }, t);
         setInvalid(built.ok ? null : built.errors);
         if (built.ok) onSubmit(built.record, built.changed);
       }}

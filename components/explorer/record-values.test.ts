@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { DatastoreField } from "@/lib/api-client";
+import { translator } from "@/lib/i18n";
 import { draftOf, recordFromDraft, textToValue, valueToText } from "./record-values";
 
 const fields: DatastoreField[] = [
@@ -78,6 +79,14 @@ describe("recordFromDraft", () => {
     expect(recordFromDraft(fields, draft, { original: stored, keys: ["code"], names })).toEqual({
       ok: false,
       errors: ["extra is not valid JSON.", "tags is not valid JSON."],
+    });
+  });
+
+  it("words the refusal in the reader's language", () => {
+    const draft = { ...draftOf(fields, stored), extra: "{" };
+    expect(recordFromDraft(fields, draft, { original: stored, keys: ["code"], names }, translator("fr", "fr-FR"))).toEqual({
+      ok: false,
+      errors: ["extra n’est pas du JSON valide."],
     });
   });
 });

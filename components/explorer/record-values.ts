@@ -3,6 +3,7 @@
 // nothing is written). An empty box is null. Only JSON is checked here: unparsable text in a
 // JSON box would otherwise be stored as a string without a word.
 import type { DatastoreField, DatastoreRecord } from "@/lib/api-client";
+import { english, type Translate } from "@/lib/i18n";
 import { isIntegerType, isNumericType } from "./format";
 
 /** Each field's text in the form, by field id. */
@@ -24,18 +25,19 @@ export function valueToText(value: unknown, type: string): string {
 
 export type Converted = { ok: true; value: unknown } | { ok: false; message: string };
 
-export function textToValue(text: string, type: string): Converted {
+/** A refusal's `message` follows the field's name ("is not valid JSON"). */
+export function textToValue(text: string, type: string, t: Translate = english): Converted {
   if (text === "") return { ok: true, value: null };
-  const t = text.trim();
+  const trimmed = text.trim();
   // "1.5" for a whole number goes as typed: the API refuses it rather than rounding
-  if (isIntegerType(type)) return { ok: true, value: INTEGER.test(t) ? Number(t) : text };
-  if (isNumericType(type)) return { ok: true, value: NUMBER.test(t) ? Number(t) : text };
-  if (type === "bool") return { ok: true, value: t === "true" ? true : t === "false" ? false : text };
+  if (isIntegerType(type)) return { ok: true, value: INTEGER.test(trimmed) ? Number(trimmed) : text };
+  if (isNumericType(type)) return { ok: true, value: NUMBER.test(trimmed) ? Number(trimmed) : text };
+  if (type === "bool") return { ok: true, value: trimmed === "true" ? true : trimmed === "false" ? false : text };
   if (isJsonType(type)) {
     try {
-      return { ok: true, value: JSON.parse(t) };
+      return { ok: true, value: JSON.parse(trimmed) };
     } catch {
-      return { ok: false, message: "is not valid JSON" };
+      return { ok: false, message: t("record.notJson") };
     }
   }
   return { ok: true, value: text };
@@ -56,6 +58,7 @@ export function recordFromDraft(
   fields: DatastoreField[],
   draft: Draft,
   { original, keys, names }: { original: DatastoreRecord | null; keys: string[]; names: (f: DatastoreField) => string },
+  t: Translate = english,
 ): Built {
   const record: DatastoreRecord = {};
   const errors: string[] = [];
@@ -68,7 +71,7 @@ export function recordFromDraft(
     }
     const text = draft[f.id] ?? "";
     if (initial ? text === initial[f.id] : text === "") continue;
-    const converted = textToValue(text, f.type);
+    const converted = textToValue(text, f.type, t);
     if (!converted.ok) errors.push(`${names(f)} ${converted.message}.`);
     else {
       record[f.id] = converted.value;

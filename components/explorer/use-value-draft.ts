@@ -3,6 +3,7 @@
 // and "is not", so a choice of values survives a change of mind about the condition.
 import { useState } from "react";
 import { formatScalar, sameValue, type Scalar } from "@/lib/view-state";
+import { useT } from "@/components/i18n/i18n-provider";
 import { parseTypedValue } from "./typed-value";
 
 export type ValueDraft = ReturnType<typeof useValueDraft>;
@@ -13,6 +14,7 @@ export function useValueDraft(initial: Scalar[], field: { id: string; type: stri
   const [known, setKnown] = useState<Scalar[]>(initial);
   const [typed, setTypedText] = useState("");
   const [error, setError] = useState<string | null>(null);
+  const t = useT();
 
   const isSelected = (v: Scalar) => selected.some((s) => sameValue(s, v));
   const toggle = (v: Scalar, on: boolean) =>
@@ -27,7 +29,7 @@ export function useValueDraft(initial: Scalar[], field: { id: string; type: stri
   function addTyped(suggestions: Scalar[] = []): Scalar[] | null {
     if (!typed.trim()) return selected;
     const match = suggestions.find((s) => s !== null && formatScalar(s) === typed.trim());
-    const parsed = match !== undefined ? ({ ok: true, value: match } as const) : parseTypedValue(typed, field.id, field.type);
+    const parsed = match !== undefined ? ({ ok: true, value: match } as const) : parseTypedValue(typed, field.id, field.type, t);
     if (!parsed.ok) {
       setError(parsed.message);
       return null;

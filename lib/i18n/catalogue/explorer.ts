@@ -210,4 +210,6 @@ export const explorer = defineMessages({
   "record.loading": { en: "Loading the record…", fr: "Chargement de l’enregistrement…", de: "Datensatz wird geladen…" },
   "record.missing": { en: "There is no record {id} in this resource (it may have been deleted).", fr: "Il n’y a pas d’enregistrement {id} dans cette ressource (il a peut-être été supprimé).", de: "In dieser Ressource gibt es keinen Datensatz {id} (er wurde vielleicht gelöscht)." },
   "record.unreadable": { en: "The record could not be read: {reason}", fr: "L’enregistrement n’a pas pu être lu : {reason}", de: "Der Datensatz konnte nicht gelesen werden: {reason}" },
+  // follows the field's name in the edit form's errors (record-values.ts)
+  "record.notJson": { en: "is not valid JSON", fr: "n’est pas du JSON valide", de: "ist kein gültiges JSON" },
 });

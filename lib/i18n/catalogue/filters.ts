@@ -103,4 +103,14 @@ export const filters = defineMessages({
   "range.loading": { en: "Loading the spread of values…", fr: "Chargement de la répartition des valeurs…", de: "Verteilung der Werte wird geladen…" },
   "range.pickBar": { en: "Pick a bar, or drag across bars, to use its range.", fr: "Choisissez une barre, ou glissez sur plusieurs, pour utiliser leur intervalle.", de: "Wählen Sie einen Balken oder ziehen Sie über mehrere, um ihren Bereich zu übernehmen." },
   "range.bar": { en: "{from} to {to}: {rows}", fr: "{from} à {to} : {rows}", de: "{from} bis {to}: {rows}" },
+  // a typed value or range bound the field cannot hold (typed-value.ts, range-kind.ts)
+  "typed.first": { en: "Type a value first.", fr: "Saisissez d’abord une valeur.", de: "Geben Sie zuerst einen Wert ein." },
+  "typed.notType": {
+    en: "“{text}” is not a {type}, and {field} holds {type}s.",
+    fr: "« {text} » ne convient pas : {field} contient des valeurs de type {type}.",
+    de: "„{text}“ passt nicht: {field} enthält Werte vom Typ {type}.",
+  },
+  "typed.bool": { en: "{field} holds true or false.", fr: "{field} contient true ou false.", de: "{field} enthält true oder false." },
+  "range.boundProblem": { en: "{bound}: {message}", fr: "{bound} : {message}", de: "{bound}: {message}" },
+  "range.notDate": { en: "{bound} is not a complete date.", fr: "{bound} : la date n’est pas complète.", de: "{bound}: Das Datum ist unvollständig." },
 });
