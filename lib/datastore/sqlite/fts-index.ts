@@ -66,6 +66,17 @@ export function indexRowsOf(db: DB, table: string, fields: StoredField[], from: 
   return db.prepare(`INSERT INTO ${fts} (rowid, ${fields.map((f) => q(f.column)).join(", ")}) ${textSelect(fields, from, language)}`).run().changes;
 }
 
+/**
+ * An index `name` in the temp schema of the rows `rows` selects (`_id` and the resource's
+ * columns, as stored), read and tokenized as the resource's own index reads its rows. It keeps
+ * its text: FTS5 reads a word's occurrences in a row from it (bm25, highlight).
+ */
+export function tempIndex(db: DB, name: string, fields: StoredField[], rows: string, language: string): void {
+  const cols = fields.map((f) => q(f.column)).join(", ");
+  db.exec(`CREATE VIRTUAL TABLE temp.${q(name)} USING fts5(${cols}, detail=column, tokenize='${ftsTokenizer(language)}')`);
+  db.exec(`INSERT INTO temp.${q(name)} (rowid, ${cols}) ${textSelect(fields, `(${rows})`, language)}`);
+}
+
 /** FTS5's merge settings that bulk loading changes (bulk-load.ts). */
 export interface FtsSettings {
   automerge: number;

@@ -3,12 +3,13 @@
 // inserted; an updated row's version is kept in `<table>_ver`, and the images updates and
 // deletes replaced in `<table>_hist` with their [from, to) versions (from 0: since the row's
 // insert). A bulk load writes neither: it is one logged version. An `as_of` read reads a
-// temporary view of the rows valid at that version, under the table's usual SQL.
+// temporary view of the rows valid at that version, under the table's usual SQL (its full text:
+// past-fts.ts).
 import type { ChangesPage, HistorySize, HistoryState, RowChange, RowImage, SearchQuery, VersionEntry, WriteAuthor } from "../engine";
 import { fromStorage, sqliteType, storedAsIs, toStorage, type Stored } from "../types";
 import type { Internal, StoredField } from "./catalog";
 import type { Conn } from "./connection";
-import { DatastoreError } from "../errors";
+import { PastText, setPastText } from "./past-fts";
 import { quoteIdent as q } from "./sql";
 
 export function histTable(table: string): string {
@@ -146,8 +147,8 @@ export function inIdOrderAlready(r: Internal): boolean {
 }
 
 /** Per connection: the temporary views it made for `as_of` reads (oldest first), and each
- *  one's row count. */
-const views = new WeakMap<Conn, Map<string, number>>();
+ *  one's row count and largest `_id`. */
+const views = new WeakMap<Conn, Map<string, { rows: number; last: number }>>();
 const MAX_VIEWS = 16;
 
 /** Whether a read takes rows in `_id` order from the whole table (a plain page, a keyset walk
@@ -167,15 +168,13 @@ function wantsIdOrder(query: SearchQuery): boolean {
 export function atVersion(c: Conn, r: Internal, query: SearchQuery): Internal {
   const v = query.asOf;
   if (v === undefined) return r;
-  // The full-text index holds today's rows only: a past row's words are not in it.
-  if (query.fts.length) throw DatastoreError.field("as_of", "q (full text) cannot be combined with as_of on this store (SQLite): filter instead, or search the current version");
   const hasHist = exists(c, histTable(r.table));
   const ordered = hasHist && wantsIdOrder(query);
   const name = `${r.table}@${v}@${r.version}${ordered ? "@id" : ""}`;
   let made = views.get(c);
   if (!made) views.set(c, (made = new Map()));
-  let rows = made.get(name);
-  if (rows === undefined) {
+  let view = made.get(name);
+  if (view === undefined) {
     const last = lastIdAt(c, r.id, v);
     const cols = ["_id", ...[...r.columns.values()].map((f) => q(f.column))].join(", ");
     const sql = hasHist
@@ -183,16 +182,18 @@ export function atVersion(c: Conn, r: Internal, query: SearchQuery): Internal {
          UNION ALL SELECT ${cols} FROM main.${q(histTable(r.table))} WHERE _valid_to > ${v} AND _valid_from <= ${v} AND _id <= ${last}${ordered ? " ORDER BY _id" : ""}`
       : `SELECT ${cols} FROM main.${q(r.table)} WHERE _id <= ${last}`;
     c.db.exec(`CREATE TEMP VIEW IF NOT EXISTS ${q(name)} AS ${sql}`);
-    rows = rowsAt(c, r, v, last, hasHist);
-    made.set(name, rows);
+    view = { rows: rowsAt(c, r, v, last, hasHist), last };
+    made.set(name, view);
     for (const old of made.keys()) {
       if (made.size <= MAX_VIEWS) break;
-      c.db.exec(`DROP VIEW IF EXISTS temp.${q(old)}`);
+      c.db.exec(`DROP VIEW IF EXISTS temp.${q(old)}; DROP TABLE IF EXISTS temp.${q(`${old}#text`)}`);
       made.delete(old);
     }
   }
-  const past = { ...r, table: name, rowCount: rows };
+  const past = { ...r, table: name, rowCount: view.rows };
   if (ordered) pastCopies.add(past);
+  // Full text reads today's index for the rows unchanged since, and a temp one for the others.
+  if (query.fts.length) setPastText(past, new PastText(c, r, name, v, view.last, hasHist ? { hist: histTable(r.table), ver: verTable(r.table) } : null));
   return past;
 }
 

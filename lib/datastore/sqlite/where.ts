@@ -7,7 +7,9 @@ import { isArrayType, type Stored } from "../types";
 import { WhereBuilder, allOf } from "../where";
 import type { Internal, StoredField } from "./catalog";
 import { DEADLINE_CHECK } from "./deadline";
+import { bm25Weights } from "./fts-bm25";
 import { ftsTable } from "./fts-index";
+import { pastTextOf } from "./past-fts";
 import { compileFts, quoteIdent as q } from "./sql";
 
 /** The rank of rows no positive term matched. A real, not an integer: SQLite reads
@@ -53,6 +55,8 @@ export class Where extends WhereBuilder {
     if (conds.length === 0) return;
     const fts = ftsTable(this.r.table);
     const fields = [...this.r.columns.values()];
+    // At a past version (as_of), the rows then: today's unchanged ones and the images of the rest.
+    const past = pastTextOf(this.r);
     const positive: string[] = [];
     const positiveConds: FtsCondition[] = [];
     for (const c of conds) {
@@ -65,8 +69,9 @@ export class Where extends WhereBuilder {
       const compiled = compileFts(c.tree, { query: c.language ?? index, index });
       const scoped = c.field === null ? compiled.expr : `${q(this.col(c.field).column)} : (${compiled.expr})`;
       if (compiled.negated) {
-        this.parts.push(`t._id NOT IN (SELECT rowid FROM ${q(fts)} WHERE ${q(fts)} MATCH ?)`);
-        this.params.push(scoped);
+        const matching = past ? past.matching(scoped) : { sql: `SELECT rowid FROM ${q(fts)} WHERE ${q(fts)} MATCH ?`, params: [scoped] };
+        this.parts.push(`t._id NOT IN (${matching.sql})`);
+        this.params.push(...matching.params);
         this.ranks.set(c.rank, NO_RANK);
       } else {
         positive.push(`(${scoped})`);
@@ -74,6 +79,14 @@ export class Where extends WhereBuilder {
       }
     }
     if (positive.length === 0) return;
+    if (past) {
+      // A past version's matches and ranks, made once (past-fts.ts): a condition on the rows, and a
+      // rank looked up by `_id`.
+      const ranked = q(past.ranked(positive.join(" AND "), positiveConds.map((c) => c.field)));
+      this.parts.push(`t._id IN (SELECT id FROM temp.${ranked})`);
+      positiveConds.forEach((c, k) => this.ranks.set(c.rank, `(SELECT s${k} FROM temp.${ranked} WHERE id = t._id)`));
+      return;
+    }
     // The MATCH goes first in the parameter list: it sits in the JOIN, before the WHERE.
     this.ftsJoin = `JOIN ${q(fts)} ON ${q(fts)}.rowid = t._id AND ${q(fts)} MATCH ?`;
     this.ftsMatch = positive.join(" AND ");
@@ -87,14 +100,10 @@ export class Where extends WhereBuilder {
   }
 }
 
-/**
- * FTS5's bm25 over the whole row, or over one field: one weight per column isolates the field.
- * bm25() takes at most 1000 arguments, so the widest tables rank a field's matches over the
- * whole row instead.
- */
+/** FTS5's bm25 over the whole row, or over one field: one weight per column isolates the field. */
 function bm25(fts: string, fields: StoredField[], field: string | null): string {
-  const weights = field === null || fields.length >= 1000 ? "" : fields.map((f) => (f.id === field ? ", 1.0" : ", 0.0")).join("");
-  return `bm25(${q(fts)}${weights})`;
+  const weights = bm25Weights(fields, field);
+  return `bm25(${q(fts)}${weights ? weights.map((w) => `, ${w.toFixed(1)}`).join("") : ""})`;
 }
 
 /** bm25 is ≤ 0, lower is better; CKAN's rank is in [0, 1), higher is better. */
