@@ -33,4 +33,9 @@ export class PlainWhere extends WhereBuilder {
   emptyArray(col: string): string {
     return `${col} = '[]'`;
   }
+
+  idIn(ids: number[]): string {
+    this.params.push(ids);
+    return "t._id IN ?";
+  }
 }

@@ -32,6 +32,23 @@ describe("WhereBuilder", () => {
     expect(allOf(["a", "b"])).toBe("a AND b");
   });
 
+  it("binds a long `_id` list as one parameter (SQLite takes at most 32766), a short or odd one value by value", () => {
+    const w = new PlainWhere(FIELDS);
+    const ids = Array.from({ length: 200 }, (_, i) => i + 1);
+    w.filter({ op: "in", field: "_id", values: [...ids, null, "201"] });
+    expect(w.parts).toEqual(["t._id IN ?"]);
+    expect(w.params).toEqual([[...ids, 201]]);
+    const short = new PlainWhere(FIELDS);
+    short.filter({ op: "in", field: "_id", values: [1, 2] });
+    expect(short.parts).toEqual(["t._id IN (?, ?)"]);
+    const odd = new PlainWhere(FIELDS);
+    odd.filter({ op: "in", field: "_id", values: [...ids, 5.5] });
+    expect(odd.params).toHaveLength(201);
+    const none = new PlainWhere(FIELDS);
+    none.filter({ op: "in", field: "_id", values: Array.from({ length: 101 }, () => null) });
+    expect(none.parts).toEqual(["FALSE"]);
+  });
+
   it("finds fields by id, _id included; an unknown one is 409 on filters", () => {
     const w = new PlainWhere(FIELDS);
     expect(w.col("_id")).toBe(ID_FIELD);

@@ -11,6 +11,9 @@ import { CastError, isArrayType, toStorage, type Stored, type TypeName } from ".
 import { str } from "./validate";
 
 const INTEGER_TYPES = new Set<TypeName>(["int2", "int4", "int8"]);
+/** An `_id` list longer than this is bound as one parameter: SQLite takes at most 32766 in a
+ *  statement, and a spread sample (search-sample.ts) lists tens of thousands. */
+const LONG_ID_LIST = 100;
 
 export abstract class WhereBuilder implements SqlWriter<StoredField> {
   /** The ANDed conditions. */
@@ -36,7 +39,24 @@ export abstract class WhereBuilder implements SqlWriter<StoredField> {
   private compile(f: Filter): string {
     if (f.op === "and") return f.of.length ? `(${allOf(f.of.map((x) => this.compile(x)))})` : this.TRUE;
     if (f.op === "or") return f.of.length ? `(${anyOf(f.of.map((x) => this.compile(x)))})` : this.FALSE;
+    if (f.op === "in" && f.field === "_id" && f.values.length > LONG_ID_LIST) {
+      const ids = this.wholeIds(f.values);
+      if (ids) return ids.length ? this.idIn(ids) : this.FALSE;
+    }
     return conditionSql(this, f);
+  }
+
+  /** The listed `_id`s cast, SQL NULLs left out; null when one is not a safe integer (then the
+   *  list is bound value by value, as any other). */
+  private wholeIds(values: unknown[]): number[] | null {
+    const ids: number[] = [];
+    for (const v of values) {
+      const id = this.cast(ID_FIELD, v);
+      if (id === null) continue;
+      if (typeof id !== "number" || !Number.isSafeInteger(id)) return null;
+      ids.push(id);
+    }
+    return ids;
   }
 
   /** `_id`, or a field of an integer type. */
@@ -66,6 +86,8 @@ export abstract class WhereBuilder implements SqlWriter<StoredField> {
   abstract ordered(expr: string, field: StoredField): string;
   abstract emptyArray(col: string): string;
   abstract bind(field: StoredField, value: Exclude<Stored, null>): string;
+  /** The row's `_id` is one of `ids` (a long list, bound as one parameter). */
+  abstract idIn(ids: number[]): string;
 }
 
 /** ANDs conditions as a balanced tree, in order: SQLite refuses expressions over 1000 deep,

@@ -44,6 +44,11 @@ export class PgWhere extends WhereBuilder {
     return this.placeholder(storedParam(t, value), `::${columnType(t)}`);
   }
 
+  /** One lookup in the `_id` index per listed id, as the spread sample's condition (spread-sample.ts). */
+  idIn(ids: number[]): string {
+    return `t._id = ANY(${this.placeholder(ids, "::int8[]")})`;
+  }
+
   private placeholder(value: unknown, cast: string): string {
     return `$${this.params.push(value)}${cast}`;
   }

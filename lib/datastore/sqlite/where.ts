@@ -23,6 +23,9 @@ export class Where extends WhereBuilder {
   ftsJoin = "";
   /** The positive full-text expression (the first parameter when there is one). */
   ftsMatch: string | null = null;
+  /** At a past version: the temp table of its matches (past-fts.ts), and the column of each
+   *  rank expression there. */
+  pastRanks: { table: string; columns: Map<string, string> } | null = null;
 
   constructor(readonly r: Internal) {
     super(r.columns);
@@ -39,6 +42,12 @@ export class Where extends WhereBuilder {
 
   equatable(col: string): string {
     return col;
+  }
+
+  /** One rowid lookup per listed id, as the spread sample's condition (spread-sample.ts). */
+  idIn(ids: number[]): string {
+    this.params.push(JSON.stringify(ids));
+    return "t._id IN (SELECT value FROM json_each(?))";
   }
 
   /** Arrays order element by element, as in PostgreSQL (array-order.ts). */
@@ -82,9 +91,14 @@ export class Where extends WhereBuilder {
     if (past) {
       // A past version's matches and ranks, made once (past-fts.ts): a condition on the rows, and a
       // rank looked up by `_id`.
-      const ranked = q(past.ranked(positive.join(" AND "), positiveConds.map((c) => c.field)));
-      this.parts.push(`t._id IN (SELECT id FROM temp.${ranked})`);
-      positiveConds.forEach((c, k) => this.ranks.set(c.rank, `(SELECT s${k} FROM temp.${ranked} WHERE id = t._id)`));
+      const table = past.ranked(positive.join(" AND "), positiveConds.map((c) => c.field));
+      this.parts.push(`t._id IN (SELECT id FROM temp.${q(table)})`);
+      this.pastRanks = { table, columns: new Map() };
+      positiveConds.forEach((c, k) => {
+        const expr = `(SELECT s${k} FROM temp.${q(table)} WHERE id = t._id)`;
+        this.ranks.set(c.rank, expr);
+        this.pastRanks!.columns.set(expr, `s${k}`);
+      });
       return;
     }
     // The MATCH goes first in the parameter list: it sits in the JOIN, before the WHERE.
