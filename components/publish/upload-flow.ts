@@ -6,6 +6,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { ApiError } from "@/lib/api-client";
 import { deleteUpload, importUpload, sendUpload, type ImportProgress, type UploadPreview } from "@/lib/api-client/upload";
+import { useT } from "@/components/i18n/i18n-provider";
 import { useToken } from "@/components/token/token-provider";
 import { useScope } from "@/components/token/use-scope";
 import { importModes, importRequest, initialDraft, type UploadDraft } from "./upload-draft";
@@ -35,6 +36,7 @@ function serverMessage(e: unknown): string {
 export function useUploadFlow(onDone: (resourceId: string) => void) {
   const { session } = useToken();
   const { may, maySomewhere } = useScope();
+  const t = useT();
   const firstMode = importModes(may, maySomewhere)[0];
   const queryClient = useQueryClient();
   const [stage, setStage] = useState<UploadStage>({ step: "choose" });
@@ -89,11 +91,11 @@ export function useUploadFlow(onDone: (resourceId: string) => void) {
           if (isAbort(e)) return;
           request.current = null;
           setStage({ step: "choose" });
-          setProblem({ message: serverMessage(e), next: "Nothing was written. Choose another file." });
+          setProblem({ message: serverMessage(e), next: t("upload.next.otherFile") });
         },
       );
     },
-    [release, session.token, firstMode],
+    [release, session.token, firstMode, t],
   );
 
   const submit = useCallback(() => {
@@ -101,7 +103,7 @@ export function useUploadFlow(onDone: (resourceId: string) => void) {
     // request.current: an import already under way (a double click)
     if (stage.step !== "preview" || !draft || !upload || request.current) return;
     if (draft.mode !== "new" && !draft.target) {
-      setProblem({ message: "Choose the target resource.", next: "Nothing was written." });
+      setProblem({ message: t("upload.chooseTarget"), next: t("upload.next.nothing") });
       return;
     }
     const { preview } = stage;
@@ -130,15 +132,15 @@ export function useUploadFlow(onDone: (resourceId: string) => void) {
           held.current = null;
           setStage({ step: "choose" });
           setDraft(null);
-          setProblem({ message, next: "Nothing was written. Choose the file again." });
+          setProblem({ message, next: t("upload.next.again") });
           return;
         }
         // the upload is kept: the user may change types or names and import again
         setStage({ step: "preview", preview });
-        setProblem({ message, next: "Nothing was written. Change the types or field ids and try again, or choose another file." });
+        setProblem({ message, next: t("upload.next.change") });
       },
     );
-  }, [draft, onDone, queryClient, stage]);
+  }, [draft, onDone, queryClient, stage, t]);
 
   return { stage, draft, setDraft, problem, choose, submit, abandon };
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { translator } from "@/lib/i18n";
 import { baseName, formatBytes, importText, sentText } from "./upload-format";
 
 describe("upload progress words", () => {
@@ -21,6 +22,17 @@ describe("upload progress words", () => {
     expect(importText({ phase: "indexing", rows: 2000, fraction: 1, rows_per_second: 900, seconds_left: 3 })).toBe(
       "2,000 rows imported · building indexes",
     );
+  });
+
+  it("speaks the reader's language, in its digits", () => {
+    const fr = translator("fr", "fr-FR");
+    expect(sentText(12_300_000, 1_000_000_000, fr)).toBe("12,3 Mo sur 1,0 Go envoyés");
+    expect(formatBytes(1, fr)).toBe("1 octet");
+    expect(importText({ phase: "loading", rows: 1_234_567, fraction: 0.5, rows_per_second: 98_437.2, seconds_left: 7200 }, fr)).toBe(
+      "1\u202f234\u202f567 lignes importées · 98\u202f400 lignes/s · environ 2,0 h restantes",
+    );
+    const de = translator("de", "de-DE");
+    expect(importText({ phase: "indexing", rows: 2000, fraction: 1, rows_per_second: 900, seconds_left: 3 }, de)).toBe("2.000 Zeilen importiert · Indizes werden erstellt");
   });
 
   it("names a resource after its file", () => {

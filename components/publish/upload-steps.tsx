@@ -42,7 +42,7 @@ export function UploadSteps({ flow, onCancel }: { flow: Flow; onCancel: () => vo
           <p className="text-sm font-medium break-all">{stage.file.name}</p>
           <UploadProgress
             percent={stage.total > 0 ? (stage.sent / stage.total) * 100 : null}
-            text={stage.total > 0 && stage.sent >= stage.total ? t("upload.readingPreview", { sent: sentText(stage.sent, stage.total) }) : sentText(stage.sent, stage.total)}
+            text={stage.total > 0 && stage.sent >= stage.total ? t("upload.readingPreview", { sent: sentText(stage.sent, stage.total, t) }) : sentText(stage.sent, stage.total, t)}
           />
           <div className="flex justify-end">{cancel}</div>
         </>
@@ -80,7 +80,7 @@ export function UploadSteps({ flow, onCancel }: { flow: Flow; onCancel: () => vo
           <p className="text-sm font-medium break-all">{t("upload.importing", { file: stage.preview.filename })}</p>
           <UploadProgress
             percent={stage.progress ? stage.progress.fraction * 100 : null}
-            text={stage.progress ? importText(stage.progress) : t("upload.starting")}
+            text={stage.progress ? importText(stage.progress, t) : t("upload.starting")}
           />
           <div className="flex justify-end">{cancel}</div>
         </>
