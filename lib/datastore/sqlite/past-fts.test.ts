@@ -12,19 +12,20 @@ import { parseMatch } from "./fts-bm25";
 
 let engine: DatastoreEngine;
 let before: number;
-const OLD = { t: "river river bank of the river", u: "bank holiday banking" };
+const OLD = { t: "river river bank of the river", u: "bank holiday banking", n: 7 };
 
 beforeAll(async () => {
   engine = await openEngine({ file: path.join(fs.mkdtempSync(path.join(os.tmpdir(), "past-fts-")), "e.db"), readWorkers: 0 });
   await engine.createResource({ id: "p", name: "p", description: "", private: false }, [
     { id: "t", type: "text" },
     { id: "u", type: "text" },
+    { id: "n", type: "int4" },
   ]);
   const filler = ["the bank of england", "a quiet river", "holiday on the river bank", "nothing to see", "banks and banking", "river", "rivers of babylon"];
-  await engine.write("p", [OLD, ...filler.map((t, i) => ({ t, u: i % 2 ? "bank" : "shore" }))], "insert");
+  await engine.write("p", [OLD, ...filler.map((t, i) => ({ t, u: i % 2 ? "bank" : "shore", n: i % 3 ? 7 : 70 }))], "insert");
   before = (await engine.historyState((await engine.getResource("p"))!)).version;
   // Row 1 takes other words; row 9 takes row 1's old ones: today's index ranks row 9 as row 1 ranked then.
-  await engine.write("p", [{ _id: 1, t: "dry land", u: "nothing" }], "update");
+  await engine.write("p", [{ _id: 1, t: "dry land", u: "nothing", n: 8 }], "update");
   await engine.write("p", [OLD], "insert");
 });
 
@@ -49,6 +50,7 @@ const cond = (q: string, field: string | null = null): FtsCondition => ({ field,
 describe("a past row's rank", () => {
   it.each<[string, FtsCondition[]]>([
     ["a word", [cond("river")]],
+    ["a number", [cond("7")]],
     ["two words", [cond("river & bank")]],
     ["a prefix", [cond("bank:*")]],
     ["or, with one side absent", [cond("river | babylon")]],

@@ -127,11 +127,11 @@ export class PastText {
     // How often each phrase occurs in each column of each image: FTS5's own highlight marks
     // each occurrence (a \u0001 the text may hold already is counted out).
     const counts = new Map<number, Map<string, number>[]>(sizes.map(([id]) => [id, phrases.map(() => new Map<string, number>())]));
-    const marks = (s: string | null) => (s === null ? 0 : s.split("\u0001").length - 1);
+    const marks = (s: unknown) => (s === null ? 0 : String(s).split("\u0001").length - 1);
     const highlights = fields.map((f, i) => `highlight(${img}, ${i}, char(1), ''), ${img}.${q(f.column)}`).join(", ");
     const occurrences = db.prepare(`SELECT rowid, ${highlights} FROM temp.${img} WHERE ${img} MATCH ?`).raw(true);
     phrases.forEach((p, i) => {
-      for (const [id, ...cols] of occurrences.all(scoped(p)) as [number, ...(string | null)[]][]) {
+      for (const [id, ...cols] of occurrences.all(scoped(p)) as [number, ...unknown[]][]) {
         const row = counts.get(id);
         if (!row) continue;
         fields.forEach((f, j) => {

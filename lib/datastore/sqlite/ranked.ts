@@ -27,25 +27,34 @@ const perConnection = new WeakMap<Conn, RankedLists<IdRanks>>();
  * else null, and the general plan orders the whole join by rank.
  */
 export function bestFirstRank(where: Where, query: SearchQuery): string | null {
-  if (where.parts.length > 0 || where.ftsMatch === null) return null;
+  // A past version's matches are one condition of their own (past-fts.ts), ranked already.
+  const own = where.pastRanks ? 1 : 0;
+  if (where.parts.length > own || (where.ftsMatch === null && !where.pastRanks)) return null;
   const expr = sharedRank(where.ranks, query);
-  return expr?.startsWith("bm25(") ? expr : null;
+  if (expr === null) return null;
+  return expr.startsWith("bm25(") || where.pastRanks?.columns.has(expr) ? expr : null;
 }
 
-function listKey(r: Internal, match: string, rank: string): string {
-  return `${r.table}\0${r.version}\0${rank}\0${match}`;
+function listKey(r: Internal, where: Where, rank: string): string {
+  return `${r.table}\0${r.version}\0${rank}\0${where.ftsMatch ?? where.pastRanks?.table}`;
 }
 
 /** Whether this connection keeps the ranked list already (its pages then cost only their rows). */
-export function hasRankedList(c: Conn, r: Internal, match: string, rank: string): boolean {
-  return perConnection.get(c)?.has(listKey(r, match, rank)) ?? false;
+export function hasRankedList(c: Conn, r: Internal, where: Where, rank: string): boolean {
+  return perConnection.get(c)?.has(listKey(r, where, rank)) ?? false;
 }
 
-function rankedList(c: Conn, r: Internal, match: string, rank: string, keep: boolean): IdRanks {
+function rankedList(c: Conn, r: Internal, where: Where, rank: string, keep: boolean): IdRanks {
   let lists = perConnection.get(c);
   if (!lists) perConnection.set(c, (lists = new RankedLists()));
-  const key = listKey(r, match, rank);
+  const key = listKey(r, where, rank);
+  const past = where.pastRanks;
   const make = (): IdRanks => {
+    if (past) {
+      const [ids, scores] = c.db.prepare(`SELECT json_group_array(id), json_group_array(${past.columns.get(rank)}) FROM temp.${q(past.table)}`).raw(true).get() as [string, string];
+      return rankOrder(JSON.parse(ids) as number[], JSON.parse(scores) as number[]);
+    }
+    const match = where.ftsMatch!;
     const fts = q(ftsTable(r.table));
     // Every match with its score in one row of two JSON arrays (in rowid order): cheaper than
     // a row per match, and than SQLite's sort of them. LIMIT -1 keeps the subquery whole, where
@@ -82,7 +91,7 @@ export function rankOrder(ids: number[], scores: number[]): IdRanks {
 
 /** A best-first page (`desc` false reverses it: worst matches first), and the total. */
 export function bestFirstPage(c: Conn, r: Internal, where: Where, rank: string, query: SearchQuery, keep = true): { rows: unknown[][]; total: number } {
-  const list = rankedList(c, r, where.ftsMatch!, rank, keep);
+  const list = rankedList(c, r, where, rank, keep);
   const n = list.ids.length;
   const positions = pagePositions(n, query);
   const ids = positions.map((p) => list.ids[p]);
@@ -98,7 +107,16 @@ export function bestFirstPage(c: Conn, r: Internal, where: Where, rank: string, 
       decoders.push(f === ID_FIELD ? (v) => v : (v) => fromStorage(f.type, v));
     }
   }
-  const sql = `SELECT ${select.join(", ")} FROM json_each(?) AS j JOIN ${q(r.table)} AS t ON t._id = j.value ORDER BY j.key`;
-  const raw = ids.length ? (c.cache.get(sql, "raw").all(JSON.stringify(ids)) as Stored[][]) : [];
+  let raw: Stored[][] = [];
+  if (ids.length && where.pastRanks) {
+    // A past version's rows come from a view of two parts, each read by `_id` (a join would
+    // read the whole view); then put in the list's order.
+    const rows = c.db.prepare(`SELECT ${select.join(", ")}, t._id FROM ${q(r.table)} AS t WHERE t._id IN (SELECT value FROM json_each(?))`).raw(true).all(JSON.stringify(ids)) as Stored[][];
+    const byId = new Map(rows.map((row) => [Number(row.at(-1)), row.slice(0, -1)]));
+    raw = ids.map((id) => byId.get(id)!);
+  } else if (ids.length) {
+    const sql = `SELECT ${select.join(", ")} FROM json_each(?) AS j JOIN ${q(r.table)} AS t ON t._id = j.value ORDER BY j.key`;
+    raw = c.cache.get(sql, "raw").all(JSON.stringify(ids)) as Stored[][];
+  }
   return { rows: raw.map((row, i) => row.map((v, k) => decoders[k](v, positions[i]))), total: n };
 }

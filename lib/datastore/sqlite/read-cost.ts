@@ -115,7 +115,7 @@ function searchCost(c: Conn, r: Internal, query: SearchQuery, plan: ReadPlan): C
   const rank = bestFirstRank(where, query);
   if (rank !== null) {
     // Best-first: cheap when this worker ranked the matches already, or they are few.
-    return hasRankedList(c, r, where.ftsMatch!, rank) || ftsMatchesAtMost(c, r, where.ftsMatch!, CHEAP_ROWS) ? "cheap" : "expensive";
+    return hasRankedList(c, r, where, rank) || (where.ftsMatch !== null && ftsMatchesAtMost(c, r, where.ftsMatch, CHEAP_ROWS)) ? "cheap" : "expensive";
   }
   if (limit > 0 && !pageCheap(c, r, query, plan, limit)) return "expensive";
   if (!query.includeTotal) return "cheap";
