@@ -25,7 +25,7 @@ const text = (n: number) => Array.from({ length: n }, word).join(" ");
 
 const SEARCHES: { name: string; body: Record<string, unknown> }[] = [
   { name: "common word (~20% of rows)", body: { q: VOCAB[0] } },
-  { name: "rarer word (~0.3%)", body: { q: VOCAB[60] } },
+  { name: "rarer word (~3%)", body: { q: VOCAB[60] } },
   { name: "two words", body: { q: `${VOCAB[1]} ${VOCAB[7]}` } },
   { name: "q dict on one field", body: { q: { t: VOCAB[3] } } },
   { name: "q + filter, sort by field", body: { q: VOCAB[2], filters: { g: 3 }, sort: "n desc" } },
