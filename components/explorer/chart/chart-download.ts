@@ -1,5 +1,7 @@
 // A drawn chart as files: its SVG standing alone (dark on white, whatever the page's theme),
 // a PNG drawn from that SVG at twice its size, and any text. Browser only.
+import { english, type Translate } from "@/lib/i18n";
+
 const SVG_NS = "http://www.w3.org/2000/svg";
 
 /** The chart's SVG as a file's text. Plot colours text and axes with currentColor and styles
@@ -23,7 +25,7 @@ export function svgBlob(svg: SVGSVGElement): Blob {
   return new Blob([svgText(svg)], { type: "image/svg+xml;charset=utf-8" });
 }
 
-export async function pngBlob(svg: SVGSVGElement, scale = 2): Promise<Blob> {
+export async function pngBlob(svg: SVGSVGElement, scale = 2, t: Translate = english): Promise<Blob> {
   const width = Number(svg.getAttribute("width")) || svg.clientWidth;
   const height = Number(svg.getAttribute("height")) || svg.clientHeight;
   const url = URL.createObjectURL(svgBlob(svg));
@@ -35,11 +37,11 @@ export async function pngBlob(svg: SVGSVGElement, scale = 2): Promise<Blob> {
     canvas.width = Math.round(width * scale);
     canvas.height = Math.round(height * scale);
     const context = canvas.getContext("2d");
-    if (!context) throw new Error("This browser cannot draw the picture.");
+    if (!context) throw new Error(t("chart.cannotDraw"));
     context.scale(scale, scale);
     context.drawImage(image, 0, 0, width, height);
     return await new Promise<Blob>((resolve, reject) =>
-      canvas.toBlob((blob) => (blob ? resolve(blob) : reject(new Error("This browser cannot make a PNG."))), "image/png"),
+      canvas.toBlob((blob) => (blob ? resolve(blob) : reject(new Error(t("chart.cannotPng")))), "image/png"),
     );
   } finally {
     URL.revokeObjectURL(url);

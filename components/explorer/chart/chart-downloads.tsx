@@ -29,7 +29,7 @@ export function ChartDownloads({
       }
       const svg = svgRef.current;
       if (!svg) throw new Error(t("chart.notDrawn"));
-      saveBlob(format === "svg" ? svgBlob(svg) : await pngBlob(svg), fileName(format));
+      saveBlob(format === "svg" ? svgBlob(svg) : await pngBlob(svg, 2, t), fileName(format));
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));
     }

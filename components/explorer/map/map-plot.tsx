@@ -5,6 +5,8 @@
 // every click picks.
 import * as Plot from "@observablehq/plot";
 import { useEffect, useRef, useState } from "react";
+import { useT } from "@/components/i18n/i18n-provider";
+import type { Translate } from "@/lib/i18n";
 import type { Extent } from "./extent";
 import { formatSize } from "./grid";
 import { fitScale, tilesFor, type Frame } from "./mercator";
@@ -25,9 +27,9 @@ const coordinate = (x: number, digits = 4) => Number(x.toFixed(digits)).toString
 // the table below lists the points): its marks are hidden from it.
 const HIDDEN = { ariaHidden: "true" } as const;
 
-function layerMarks(layer: MapLayer, fit: Extent, frame: Frame): { marks: Plot.Markish[]; data: (MapPoint | CellDatum)[] } {
+function layerMarks(layer: MapLayer, fit: Extent, frame: Frame, t: Translate): { marks: Plot.Markish[]; data: (MapPoint | CellDatum)[] } {
   if (layer.kind === "points") {
-    const title = (p: MapPoint) => `${p.label ?? `Record ${p.id}`}\n${coordinate(p.lat)}, ${coordinate(p.lon)}\nClick to open the record`;
+    const title = (p: MapPoint) => `${p.label ?? t("map.table.record", { id: String(p.id) })}\n${coordinate(p.lat)}, ${coordinate(p.lon)}\n${t("map.tip.open")}`;
     return {
       data: layer.points,
       marks: [
@@ -47,11 +49,11 @@ function layerMarks(layer: MapLayer, fit: Extent, frame: Frame): { marks: Plot.M
     y: cell.lat + size / 2,
     r: Math.max(1.25, maxR * Math.sqrt(cell.count / max)),
   }));
-  const rows = partial ? "rows in the sample" : "rows";
+  // coordinates as the filters a click sets write them, not in the reader's digits
   const title = ({ cell }: CellDatum) =>
-    `${cell.count === 1 ? `1 ${partial ? "row in the sample" : "row"}` : `${cell.count.toLocaleString("en-US")} ${rows}`}\n` +
-    `${coordinate(cell.lat)} to ${coordinate(cell.lat + size)}, ${coordinate(cell.lon)} to ${coordinate(cell.lon + size)} (${formatSize(size)} cell)\n` +
-    (cell.count === 1 && !partial ? "Click to open the record" : "Click to zoom in");
+    `${t(partial ? "map.tip.rowsInSample" : "count.rows", { count: cell.count })}\n` +
+    `${t("map.tip.cell", { latFrom: coordinate(cell.lat), latTo: coordinate(cell.lat + size), lonFrom: coordinate(cell.lon), lonTo: coordinate(cell.lon + size), size: formatSize(size) })}\n` +
+    t(cell.count === 1 && !partial ? "map.tip.open" : "map.tip.zoomIn");
   return {
     data: cells,
     marks: [
@@ -99,6 +101,7 @@ export function MapPlot({
   onPick: (picked: Picked) => void;
 }) {
   const box = useRef<HTMLDivElement>(null);
+  const t = useT();
   const pick = useRef(onPick);
   useEffect(() => {
     pick.current = onPick;
@@ -119,7 +122,7 @@ export function MapPlot({
   useEffect(() => {
     const el = box.current;
     if (!el || frame.width <= 0) return;
-    const { marks } = layerMarks(layer, fit, frame);
+    const { marks } = layerMarks(layer, fit, frame, t);
     const domain = { type: "MultiPoint" as const, coordinates: [[fit.lonMin, fit.latMin], [fit.lonMax, fit.latMax]] };
     const svg = Plot.plot({
       width: frame.width,
@@ -155,7 +158,7 @@ export function MapPlot({
       svg.removeEventListener("input", hover);
       svg.remove();
     };
-  }, [layer, fit, frame, drawnBase, tiles, label, description]);
+  }, [layer, fit, frame, drawnBase, tiles, label, description, t]);
 
   // data-map-points: the bench's "first points drawn" waits for a circle in here
   return (

@@ -107,4 +107,6 @@ export const chart = defineMessages({
   "chart.notDrawn": { en: "The chart is not drawn yet.", fr: "Le graphique n’est pas encore dessiné.", de: "Das Diagramm ist noch nicht gezeichnet." },
   "chart.download": { en: "Download the chart", fr: "Télécharger le graphique", de: "Diagramm herunterladen" },
   "chart.showNumbers": { en: "Show the numbers as a table", fr: "Afficher les nombres sous forme de tableau", de: "Zahlen als Tabelle anzeigen" },
+  "chart.cannotDraw": { en: "This browser cannot draw the picture.", fr: "Ce navigateur ne peut pas dessiner l’image.", de: "Dieser Browser kann das Bild nicht zeichnen." },
+  "chart.cannotPng": { en: "This browser cannot make a PNG.", fr: "Ce navigateur ne peut pas créer de PNG.", de: "Dieser Browser kann kein PNG erstellen." },
 });

@@ -67,4 +67,17 @@ export const map = defineMessages({
   "map.table.open": { en: "Open record {id}", fr: "Ouvrir l’enregistrement {id}", de: "Datensatz {id} öffnen" },
   "map.table.zoomTo": { en: "Zoom in to latitude {lat}, longitude {lon}", fr: "Zoomer sur la latitude {lat}, longitude {lon}", de: "Auf Breitengrad {lat}, Längengrad {lon} zoomen" },
   "map.table.zoomIn": { en: "Zoom in", fr: "Zoomer", de: "Hineinzoomen" },
+  // the tip beside a point or cell (map/map-plot.tsx)
+  "map.tip.open": { en: "Click to open the record", fr: "Cliquez pour ouvrir l’enregistrement", de: "Klicken, um den Datensatz zu öffnen" },
+  "map.tip.zoomIn": { en: "Click to zoom in", fr: "Cliquez pour zoomer", de: "Klicken zum Hineinzoomen" },
+  "map.tip.rowsInSample": {
+    en: { one: "{count} row in the sample", other: "{count} rows in the sample" },
+    fr: { one: "{count} ligne dans l’échantillon", many: "{count} de lignes dans l’échantillon", other: "{count} lignes dans l’échantillon" },
+    de: { one: "{count} Zeile in der Stichprobe", other: "{count} Zeilen in der Stichprobe" },
+  },
+  "map.tip.cell": {
+    en: "{latFrom} to {latTo}, {lonFrom} to {lonTo} ({size} cell)",
+    fr: "{latFrom} à {latTo}, {lonFrom} à {lonTo} (cellule de {size})",
+    de: "{latFrom} bis {latTo}, {lonFrom} bis {lonTo} (Zelle von {size})",
+  },
 });

@@ -51,4 +51,5 @@ export const views = defineMessages({
     fr: "Cette intégration ne désigne aucune ressource : son adresse doit contenir un resource_id.",
     de: "Diese Einbettung nennt keine Ressource: Ihre Adresse braucht eine resource_id.",
   },
+  "views.pageTitle": { en: "Saved view", fr: "Vue enregistrée", de: "Gespeicherte Ansicht" },
 });
