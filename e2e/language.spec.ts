@@ -25,3 +25,11 @@ test("French from the browser, German from the menu, kept on reload", async ({ p
   await expect(page.getByRole("tab", { name: "Übersicht" })).toBeVisible();
   await expect(page.getByText(/^20\.000 Datensätze insgesamt$/)).toBeVisible();
 });
+
+test("words built outside the components: the pivot's caption, a page title", async ({ page }) => {
+  await page.goto("/?resource_id=flights-20k&view=pivot&rows=origin&columns=date:quarter&measure=avg:delay");
+  await expect(page.getByRole("region", { name: "Moyenne de Delay (min) par origin et Trimestre de Departure" })).toBeVisible();
+
+  await page.goto("/tokens");
+  await expect(page).toHaveTitle("Jetons · Datastore Explorer");
+});
