@@ -1,16 +1,17 @@
 // The one way in for every HTTP entry (actions, dumps, uploads): authenticate (token →
-// principal), spend one request of the caller's budget (rate-limit.ts: 429 past it), read the
-// parameters, run one domain call, and write the answer and any error
-// through envelope.ts. An entry states only what is its own: where its parameters come from,
+// principal), spend one request of the caller's budget, once (admission.ts; 429 past it),
+// read the parameters, run one domain call, and write the answer and any error through
+// envelope.ts. An entry states only what is its own: where its parameters come from,
 // its domain call, and, for a download or a stream, how its result is written.
 import { config } from "../config";
 import { getDatastore } from "../datastore";
 import { ANONYMOUS, authorOf, type ActionContext } from "../datastore/context";
 import type { Params } from "../datastore/validate";
+import { admit } from "./admission";
 import { failure, helpUrl, success, type FailureOptions } from "./envelope";
 import type { Budgets } from "../datastore/rate-budget";
 import { clientKey, type ApiRequest } from "./params";
-import { spend, withQuota, type Quota } from "./rate-limit";
+import { withQuota, type Quota } from "./rate-limit";
 
 export interface Call<P = Params> {
   request: ApiRequest;
@@ -52,8 +53,9 @@ export async function serve<P, R>(request: ApiRequest, entry: Entry<P, R>): Prom
     const { engine, tokens } = datastore;
     budgets = datastore.budgets;
     // Who asks, and their budget, first: a request refused or unreadable is counted too.
-    const caller = await tokens.authenticate(request.headers.get("authorization"));
-    quota = await spend(request, caller, budgets);
+    const admitted = await admit(request, tokens, budgets);
+    const { caller } = admitted;
+    quota = admitted.quota;
     if (quota.refused) throw quota.refused;
     const params = await entry.params(request, url);
     const user = entry.anonymous?.(params) ? ANONYMOUS : caller;

@@ -68,9 +68,13 @@ class Activity {
   }
 }
 
-const activities = new WeakMap<Budgets, Activity>();
+// On globalThis: under Next, the request hook (admission.ts) and the routes (uploads, the read
+// gate) each load this module, and must see the same clients.
+const ACTIVITIES = Symbol.for("datastore-explorer.rate-activities");
 
 function activityOf(budgets: Budgets): Activity {
+  const g = globalThis as { [ACTIVITIES]?: WeakMap<Budgets, Activity> };
+  const activities = (g[ACTIVITIES] ??= new WeakMap());
   let a = activities.get(budgets);
   if (!a) activities.set(budgets, (a = new Activity()));
   return a;

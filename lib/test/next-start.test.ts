@@ -2,8 +2,9 @@
 // smoke set through it, on a temporary database, with the security headers, the bare 400 for a
 // bad percent-encoded path and the body limit that `npm start` has; and, through both servers,
 // what the route handlers cannot do by themselves: an upload's import on a thread of its own,
-// and each anonymous client's own turn among expensive reads. `npm start` runs the compiled
-// server (dist/), whose threads start their compiled entries.
+// each anonymous client's own turn among expensive reads, and its budget spent by the socket's
+// address (under Next, before Next's work). `npm start` runs the compiled server (dist/),
+// whose threads start their compiled entries.
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
@@ -192,7 +193,7 @@ describe.each(["next start", "npm start"] as const)("through %s", (via) => {
     expect(order).toEqual(["A1 200", "A2 200", "B1 200", "A3 200"]);
   }, 120_000);
 
-  it("spends an anonymous budget by the socket's address, whatever the client claims: past it, 429 with Retry-After, the RateLimit fields and CKAN's envelope", async () => {
+  it("spends an anonymous budget by the socket's address, whatever the client claims: past it, 429 with Retry-After, the RateLimit fields and CKAN's envelope (under Next, answered before Next's work)", async () => {
     const whoami = (localAddress: string, headers: Record<string, string> = {}) =>
       new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: { error?: unknown } }>((resolve, reject) => {
         const req = http.request(`${s.url}/api/action/datastore_whoami`, { method: "POST", localAddress, headers: { "content-type": "application/json", ...headers } }, (res) => {
@@ -206,13 +207,24 @@ describe.each(["next start", "npm start"] as const)("through %s", (via) => {
     // another client has asked lately: the server is shared, and anonymous budgets bind
     expect((await whoami("127.0.0.10")).status).toBe(200);
     const answers = [];
-    for (let i = 0; i < 6; i++) answers.push(await whoami("127.0.0.9", { "x-forwarded-for": `10.0.0.${i}`, "x-datastore-peer": `10.0.0.${i}` }));
+    // nor does a claim to have been admitted already (lib/http/admission.ts) spare the budget
+    const admitted = `0 ${JSON.stringify({ client: "address:127.0.0.9", spent: [] })}`;
+    for (let i = 0; i < 6; i++) answers.push(await whoami("127.0.0.9", { "x-forwarded-for": `10.0.0.${i}`, "x-datastore-peer": `10.0.0.${i}`, "x-datastore-admitted": admitted }));
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200, 429]);
     expect(answers[0].headers["ratelimit-policy"]).toBe('"anonymous";q=60;w=60;dsx-burst=5, "expensive";q=60000;w=60;dsx-unit="ms"');
     expect(answers[0].headers.ratelimit).toBe('"anonymous";r=4;t=1, "expensive";r=60000;t=0');
     const refused = answers[5];
     expect([refused.headers["retry-after"], refused.headers.ratelimit]).toEqual(["1", '"anonymous";r=0;t=5, "expensive";r=60000;t=0']);
-    expect(refused.body.error).toEqual({ __type: "Rate Limit Error", message: "Rate limit: this client's budget of requests is spent for now; try again in 1 s", policy: "anonymous" });
+    expect(refused.body).toEqual({
+      help: `${s.url}/api/3/action/help_show?name=datastore_whoami`,
+      success: false,
+      error: { __type: "Rate Limit Error", message: "Rate limit: this client's budget of requests is spent for now; try again in 1 s", policy: "anonymous" },
+    });
+    expect([refused.headers["x-frame-options"], refused.headers["x-content-type-options"]]).toEqual(["DENY", "nosniff"]);
+    // Through Next, refused as it arrived (lib/server/next-admission.ts), not by the route: Next
+    // streams a route's answer without a length, and the refusal has one.
+    expect(refused.headers["content-length"]).toBeDefined();
+    if (via === "next start") expect(answers[0].headers["content-length"]).toBeUndefined();
     expect((await whoami("127.0.0.11")).status).toBe(200);
   });
 });
