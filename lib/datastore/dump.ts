@@ -8,8 +8,8 @@ import { findResource, requireAction, requireRead, type ActionContext } from "./
 import type { Resource, SearchQuery } from "./engine";
 import { ErrorBag } from "./errors";
 import { dumpConflict } from "./dump-conflict";
-import { delimitedLine, objectText, rowLine, xmlRow, type ColumnInfo } from "./formats";
-import { featureText, geoPlan, type GeoPlan } from "./geojson";
+import { delimitedLine, objectJson, rowLine, xmlRow, type ColumnInfo } from "./formats";
+import { featureJson, geoPlan, type GeoPlan } from "./geojson";
 import { parquetWriter } from "./parquet";
 import { bindSearch, parseSearchParams } from "./search-query";
 import { parseAsOf, readAgain, resolveAsOf } from "./history";
@@ -51,16 +51,16 @@ function rendering(format: Exclude<DumpFormat, "xlsx" | "parquet">, cols: Column
     case "xml":
       return { head: XML_OPEN, row: (r) => xmlRow(cols, r), tail: "</data>\n" };
     case "ndjson": {
-      const object = objectText(cols);
-      return { head: "", row: (r) => `${object(r, null)}\n`, tail: "" };
+      const object = objectJson(cols);
+      return { head: "", row: (r) => `${object(r)}\n`, tail: "" };
     }
     case "geojson": {
       let first = true;
-      const properties = objectText(cols);
+      const feature = featureJson(geo!, cols);
       return {
         head: '{"type": "FeatureCollection", "features": [',
         row: (r) => {
-          const text = `${first ? "\n" : ",\n"}${featureText(geo!, cols, r, properties)}`;
+          const text = `${first ? "\n" : ",\n"}${feature(r)}`;
           first = false;
           return text;
         },

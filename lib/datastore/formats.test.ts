@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { encodeRecords, type ColumnInfo } from "./formats";
+import { encodeRecords, objectJson, type ColumnInfo } from "./formats";
 
 const text = (b: Uint8Array) => new TextDecoder().decode(b);
 const cols: ColumnInfo[] = [
@@ -45,5 +45,24 @@ describe("encodeRecords", () => {
     expect(JSON.parse(text(encodeRecords("lists", cols, rows)))).toEqual(rows);
     expect(JSON.parse(text(encodeRecords("csv", cols, [rows[0], [2, null, [], null]])))).toBe('1,"a ""quoted"", é","{""k"": [1, null]}",7\n2,,[],\n');
     expect(JSON.parse(text(encodeRecords("tsv", cols.slice(0, 2), [[1, "x,y"]])))).toBe("1\tx,y\n");
+  });
+});
+
+describe("objectJson", () => {
+  it("the same text by the object and by the key-by-key writer: order kept, a field twice once, skipped columns left out", () => {
+    const plain: ColumnInfo[] = [
+      { id: "_id", type: "int" },
+      { id: "name", type: "text" },
+      { id: "doc", type: "json" },
+      { id: "name", type: "text" },
+    ];
+    // "2" makes the key-by-key writer take over (an object would put it first)
+    const odd = [...plain, { id: "2", type: "int4" } as ColumnInfo];
+    const row = [1, 'a "quoted", é', { k: [1, null] }, "ignored", undefined];
+    expect(objectJson(plain)(row)).toBe('{"_id":1,"name":"a \\"quoted\\", é","doc":{"k":[1,null]}}');
+    expect(objectJson(odd)(row)).toBe('{"_id":1,"name":"a \\"quoted\\", é","doc":{"k":[1,null]},"2":null}');
+    expect(objectJson(odd, [0, 2])(row)).toBe('{"name":"a \\"quoted\\", é","2":null}');
+    expect(objectJson(plain, [0, 1, 2])(row)).toBe("{}");
+    expect(objectJson([{ id: "__proto__", type: "text" }])(["p"])).toBe('{"__proto__":"p"}');
   });
 });

@@ -67,10 +67,6 @@ const BATCH_ROWS = 512;
 const FIRST_BATCH_ROWS = 16;
 const BATCH_BYTES = 256 * 1024;
 
-/** An object's key that V8 would not keep in its place (integer-like keys come first) or
- *  that would set the prototype: such fields are written value by value instead. */
-const UNSAFE_KEY = /^(?:0|[1-9]\d{0,9})$|^__proto__$/;
-
 /**
  * Writes `records` in a records_format as UTF-8 JSON, in batches of rows, into one reused
  * buffer, so a big page is held once, as bytes. Objects keep the fields' order.
@@ -98,25 +94,8 @@ export class RecordsWriter {
     } else if (format === "lists") {
       this.encode = (rows) => JSON.stringify(rows).slice(1, -1);
     } else {
-      // A field asked for twice is one key, as in an object.
-      const at = cols.flatMap((c, i) => (cols.findIndex((d) => d.id === c.id) === i ? [i] : []));
-      const ids = at.map((i) => cols[i].id);
-      if (ids.some((id) => UNSAFE_KEY.test(id))) {
-        const keys = ids.map((id, n) => `${n ? "," : "{"}${JSON.stringify(id)}:`);
-        const line = (row: unknown[]) => {
-          let out = "";
-          for (let k = 0; k < at.length; k++) out += keys[k] + (JSON.stringify(row[at[k]]) ?? "null");
-          return at.length ? `${out}}` : "{}";
-        };
-        this.encode = (rows) => rows.map(line).join(",");
-      } else {
-        const object = (row: unknown[]) => {
-          const o: Record<string, unknown> = {};
-          for (let k = 0; k < at.length; k++) o[ids[k]] = row[at[k]] ?? null;
-          return o;
-        };
-        this.encode = (rows) => JSON.stringify(rows.map(object)).slice(1, -1);
-      }
+      const { object, text } = rowObjects(cols);
+      this.encode = object ? (rows) => JSON.stringify(rows.map(object)).slice(1, -1) : (rows) => rows.map(text).join(",");
     }
   }
 
@@ -204,16 +183,36 @@ export function xmlRow(cols: ColumnInfo[], row: unknown[]): string {
   return `<row${attrs}>${body}</row>\n`;
 }
 
-/** A row as a JSON object's text, its keys in the columns' order (written out, so even a
- *  field named "__proto__" is a key), leaving out the columns `skip` names. */
-export function objectText(cols: ColumnInfo[]): (row: unknown[], skip: Set<number> | null) => string {
-  const keys = cols.map((c) => `${JSON.stringify(c.id)}:`);
-  return (row, skip) => {
+/** An object's key that V8 would not keep in its place (integer-like keys come first) or
+ *  that would set the prototype: such fields are written value by value instead. */
+const UNSAFE_KEY = /^(?:0|[1-9]\d{0,9})$|^__proto__$/;
+
+/**
+ * A row as a JSON object, its keys in the columns' order, a field asked for twice one key (as
+ * in datastore_search's records), leaving out the columns `skip` names: `object` builds it for
+ * JSON.stringify (one call for a whole object is several times faster than one per value), or
+ * is absent when a key would not keep its place; `text` writes its JSON key by key.
+ */
+export function rowObjects(cols: ColumnInfo[], skip: number[] = []): { object?: (row: unknown[]) => Record<string, unknown>; text: (row: unknown[]) => string } {
+  const at = cols.flatMap((c, i) => (!skip.includes(i) && cols.findIndex((d) => d.id === c.id) === i ? [i] : []));
+  const ids = at.map((i) => cols[i].id);
+  const keys = ids.map((id, n) => `${n ? "," : "{"}${JSON.stringify(id)}:`);
+  const text = (row: unknown[]) => {
     let out = "";
-    for (let i = 0; i < keys.length; i++) {
-      if (skip?.has(i)) continue;
-      out += `${out ? "," : ""}${keys[i]}${JSON.stringify(row[i] ?? null)}`;
-    }
-    return `{${out}}`;
+    for (let k = 0; k < at.length; k++) out += keys[k] + (JSON.stringify(row[at[k]]) ?? "null");
+    return at.length ? `${out}}` : "{}";
   };
+  if (ids.some((id) => UNSAFE_KEY.test(id))) return { text };
+  const object = (row: unknown[]) => {
+    const o: Record<string, unknown> = {};
+    for (let k = 0; k < at.length; k++) o[ids[k]] = row[at[k]] ?? null;
+    return o;
+  };
+  return { object, text };
+}
+
+/** A row as a JSON object's text (rowObjects). */
+export function objectJson(cols: ColumnInfo[], skip: number[] = []): (row: unknown[]) => string {
+  const { object, text } = rowObjects(cols, skip);
+  return object ? (row) => JSON.stringify(object(row)) : text;
 }

@@ -5,7 +5,7 @@
 // A resource with none answers 409 saying so.
 import type { Resource } from "./engine";
 import { dumpConflict } from "./dump-conflict";
-import { objectText, type ColumnInfo } from "./formats";
+import { rowObjects, type ColumnInfo } from "./formats";
 
 const NUMERIC = new Set(["int2", "int4", "int8", "float4", "float8", "numeric", "int", "float"]);
 const LAT_NAMES = new Set(["latitude", "lat"]);
@@ -57,17 +57,20 @@ function asGeometry(value: unknown): unknown {
   return v !== null && typeof v === "object" && typeof (v as { type?: unknown }).type === "string" ? v : null;
 }
 
-/** One row as a Feature's JSON text; a row without coordinates gets a null geometry. */
-export function featureText(plan: GeoPlan, cols: ColumnInfo[], row: unknown[], properties = objectText(cols)): string {
-  let geometry: unknown = null;
-  let skip: Set<number>;
-  if ("geometry" in plan) {
-    geometry = asGeometry(row[plan.geometry]);
-    skip = new Set([plan.geometry]);
-  } else {
-    const [lat, lon] = [Number(row[plan.lat]), Number(row[plan.lon])];
-    if (row[plan.lat] !== null && row[plan.lon] !== null && Number.isFinite(lat) && Number.isFinite(lon)) geometry = { type: "Point", coordinates: [lon, lat] };
-    skip = new Set([plan.lat, plan.lon]);
-  }
-  return `{"type":"Feature","geometry":${JSON.stringify(geometry)},"properties":${properties(row, skip)}}`;
+/** A row as a Feature's JSON text; a row without coordinates gets a null geometry. */
+export function featureJson(plan: GeoPlan, cols: ColumnInfo[]): (row: unknown[]) => string {
+  const used = "geometry" in plan ? [plan.geometry] : [plan.lat, plan.lon];
+  const geometry =
+    "geometry" in plan
+      ? (row: unknown[]) => asGeometry(row[plan.geometry])
+      : (row: unknown[]) => {
+          const [lat, lon] = [row[plan.lat], row[plan.lon]];
+          if (lat === null || lon === null) return null;
+          const [y, x] = [Number(lat), Number(lon)];
+          return Number.isFinite(y) && Number.isFinite(x) ? { type: "Point", coordinates: [x, y] } : null;
+        };
+  const { object, text } = rowObjects(cols, used);
+  // the whole Feature one object for one JSON.stringify, unless its properties must be written key by key
+  if (object) return (row) => JSON.stringify({ type: "Feature", geometry: geometry(row), properties: object(row) });
+  return (row) => `{"type":"Feature","geometry":${JSON.stringify(geometry(row))},"properties":${text(row)}}`;
 }
