@@ -118,8 +118,7 @@ function cell(col: ColumnInfo, ref: string, v: unknown): string {
 
 /** The workbook in pieces: `head` (the fixed parts, the sheet's start and header row), `rows`
  *  for each chunk, then `tail` (the sheet's end and the zip's directory). */
-export function xlsxWriter(cols: ColumnInfo[], title: string) {
-  const zip = new ZipWriter();
+export function xlsxWriter(cols: ColumnInfo[], title: string, zip = new ZipWriter()) {
   const letters = cols.map((_, i) => columnLetters(i));
   let r = 1;
   return {
