@@ -21,6 +21,10 @@ export interface PoolOptions {
   statementTimeoutMs: number;
 }
 
+/** Idle time of a connection before TCP keepalive probes it (the probes' interval and count
+ *  are the OS's). */
+const KEEPALIVE_IDLE_MS = 10_000;
+
 /** A value of the startup `options` (`-c name=value`): spaces and backslashes escaped. */
 function startupValue(v: string): string {
   return v.replace(/\\/g, "\\\\").replace(/ /g, "\\ ");
@@ -38,7 +42,10 @@ export function createPool(o: PoolOptions): pg.Pool {
     types: pgTypes,
     // A server that does not answer fails the request, instead of holding it forever.
     connectionTimeoutMillis: 10_000,
+    // A server gone without a word (a host down, a dropped route) is found by the probes of an
+    // idle connection, which the pool then drops, within about a minute, not the OS's two hours.
     keepAlive: true,
+    keepAliveInitialDelayMillis: KEEPALIVE_IDLE_MS,
     idleTimeoutMillis: 30_000,
   });
   // An idle connection the server dropped (restart, failover) must not crash the process: the
@@ -49,6 +56,14 @@ export function createPool(o: PoolOptions): pg.Pool {
   // query fails instead, and the request answers 503.
   pool.on("connect", (client) => client.on("error", (e) => console.error(`datastore: PostgreSQL ${o.role} connection lost in use: ${e.message}`)));
   return pool;
+}
+
+/**
+ * Ends every idle connection of `pool`: one found dead (a restart, a failover) says the others,
+ * idle as long, may be too, so what runs again after it runs on a fresh connection.
+ */
+export async function dropIdle(pool: pg.Pool): Promise<void> {
+  for (let n = pool.idleCount; n > 0 && pool.idleCount > 0; n--) (await pool.connect()).release(true);
 }
 
 /** statement_timeout as set on a connection (whole ms; 0: none). */

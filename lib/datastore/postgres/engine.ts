@@ -17,8 +17,8 @@ import { openBulkLoad, type FullTextMode } from "./bulk-load";
 import * as catalog from "./catalog";
 import * as catalogSearch from "./catalog-search";
 import type { CatalogPage, CatalogQuery } from "../catalog-search";
-import { createPool } from "./connection";
-import { isConnectionError, isRetryable, toDatastoreError } from "./errors";
+import { createPool, dropIdle } from "./connection";
+import { isConnectionError, isLostConnection, isRetryable, toDatastoreError } from "./errors";
 import { checkStore, explainConnectError } from "./health";
 import { histogram } from "./histogram";
 import { PgIndexLearner } from "./learned-indexes";
@@ -149,8 +149,8 @@ export class PostgresEngine implements DatastoreEngine {
     const tokens = pgTokens(tx?.client ?? shared.primary, shared.primary);
     this.tokens = {
       insert: (t) => this.guard(() => tokens.insert(t)),
-      list: () => this.guard(() => tokens.list()),
-      findByHash: (h) => this.guard(() => tokens.findByHash(h)),
+      list: () => this.guardRead(() => tokens.list()),
+      findByHash: (h) => this.guardRead(() => tokens.findByHash(h)),
       remove: (x) => this.guard(() => tokens.remove(x)),
       touch: (id, at) => tokens.touch(id, at),
       setRate: (id, rate) => this.guard(() => tokens.setRate(id, rate)),
@@ -186,6 +186,23 @@ export class PostgresEngine implements DatastoreEngine {
     } catch (e) {
       throw this.tx ? this.mappedInTx(e) : this.mapped(e);
     }
+  }
+
+  /** A read, as guard; outside a transaction, run once more when a pooled connection turned
+   *  out dead, on a fresh one (the idle ones go too). A write is never run again here. */
+  private async guardRead<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.tx) return this.guard(fn);
+    try {
+      return await fn();
+    } catch (e) {
+      if (!isLostConnection(e)) throw this.mapped(e);
+      await this.dropIdle();
+    }
+    return this.guard(fn);
+  }
+
+  private async dropIdle(): Promise<void> {
+    await Promise.all([dropIdle(this.shared.primary), this.shared.replica && dropIdle(this.shared.replica)]);
   }
 
   /** A connection of the primary for a transaction. Every connection busy for the whole wait
@@ -225,7 +242,10 @@ export class PostgresEngine implements DatastoreEngine {
         return result;
       } catch (e) {
         await abandon(client, e);
-        if (attempt === 0 && (isRetryable(e) || staleConnection(e, begun))) continue;
+        if (attempt === 0 && (isRetryable(e) || staleConnection(e, begun))) {
+          if (staleConnection(e, begun)) await this.dropIdle();
+          continue;
+        }
         throw this.mappedWrite(e);
       }
     }
@@ -278,7 +298,10 @@ export class PostgresEngine implements DatastoreEngine {
       } catch (e) {
         await abandon(client, e);
         // Run again once after a deadlock, unless a bulk load consumed its input.
-        if (attempt === 0 && ((isRetryable(e) && !tx.bulk) || staleConnection(e, begun))) continue;
+        if (attempt === 0 && ((isRetryable(e) && !tx.bulk) || staleConnection(e, begun))) {
+          if (staleConnection(e, begun)) await this.dropIdle();
+          continue;
+        }
         throw this.mappedWrite(e);
       }
     }
@@ -291,7 +314,7 @@ export class PostgresEngine implements DatastoreEngine {
   // ----------------------------------------------------------------------------- catalog
 
   getResource(idOrAlias: string): Promise<Resource | undefined> {
-    return this.guard(async () => {
+    return this.guardRead(async () => {
       // Inside a transaction (a write), the row is locked as it is read: what the write decides
       // from it (fields to add, keys) holds until it commits, whatever other servers do meanwhile.
       if (this.tx) return catalog.lockResource(this.tx.client, idOrAlias);
@@ -304,15 +327,15 @@ export class PostgresEngine implements DatastoreEngine {
   }
 
   listResources(): Promise<Resource[]> {
-    return this.guard(() => catalog.listResources(this.db));
+    return this.guardRead(() => catalog.listResources(this.db));
   }
 
   searchResources(query: CatalogQuery): Promise<CatalogPage> {
-    return this.guard(() => catalogSearch.searchCatalog(this.db, query));
+    return this.guardRead(() => catalogSearch.searchCatalog(this.db, query));
   }
 
   nameOwner(name: string): Promise<string | undefined> {
-    return this.guard(() => catalog.nameOwner(this.db, name));
+    return this.guardRead(() => catalog.nameOwner(this.db, name));
   }
 
   // ------------------------------------------------------------------------------ schema
@@ -426,23 +449,23 @@ export class PostgresEngine implements DatastoreEngine {
   // ------------------------------------------------------------------------------ history
 
   historyState(resource: Resource): Promise<HistoryState> {
-    return this.guard(async () => history.historyState(this.db, await this.current(resource)));
+    return this.guardRead(async () => history.historyState(this.db, await this.current(resource)));
   }
 
   historySize(resource: Resource): Promise<HistorySize> {
-    return this.guard(async () => history.historySize(this.db, await this.current(resource)));
+    return this.guardRead(async () => history.historySize(this.db, await this.current(resource)));
   }
 
   versionAt(resource: Resource, at: { version: number } | { time: string }): Promise<VersionEntry | undefined> {
-    return this.guard(async () => history.versionAt(this.db, await this.current(resource), at));
+    return this.guardRead(async () => history.versionAt(this.db, await this.current(resource), at));
   }
 
   versionEntries(resource: Resource, versions: number[]): Promise<VersionEntry[]> {
-    return this.guard(async () => history.versionEntries(this.db, await this.current(resource), versions));
+    return this.guardRead(async () => history.versionEntries(this.db, await this.current(resource), versions));
   }
 
   rowImages(resource: Resource, row: { id: number } | { key: Record<string, unknown> }): Promise<{ id: number; ids: number[]; images: RowImage[] } | undefined> {
-    return this.guard(async () => history.rowImages(this.db, await this.current(resource), row));
+    return this.guardRead(async () => history.rowImages(this.db, await this.current(resource), row));
   }
 
   /** In one repeatable-read transaction: the count and the page see the same rows. */
@@ -485,7 +508,7 @@ export class PostgresEngine implements DatastoreEngine {
 
   /** A data read: on this transaction's connection inside one, else through the scheduler. */
   private read<T>(resource: Resource, inTx: (db: Queryable, r: PgResource) => Promise<T>, scheduled: (r: PgResource) => Promise<T>, query?: SearchQuery): Promise<T> {
-    return this.guard(async () => {
+    return this.guardRead(async () => {
       const r = await this.current(resource, query);
       return this.tx ? inTx(this.tx.client, r) : scheduled(r);
     });
@@ -495,7 +518,7 @@ export class PostgresEngine implements DatastoreEngine {
    *  catalog in the same round trip (read-pool.ts): no lookup first. */
   search(resource: Resource, query: SearchQuery): Promise<SearchOutput> {
     if (!this.tx && !this.shared.replica && query.asOf === undefined) {
-      return this.guard(() => this.shared.reads.search(resource as PgResource, query, this.client, this.shared.kept.nameOf(resource)));
+      return this.guardRead(() => this.shared.reads.search(resource as PgResource, query, this.client, this.shared.kept.nameOf(resource)));
     }
     return this.read(
       resource,
@@ -552,7 +575,7 @@ export class PostgresEngine implements DatastoreEngine {
   /** Outside a transaction, chunks from one snapshot (read-pool.ts); inside one, the rows as
    *  the transaction sees them, in one chunk. */
   async *iterate(resource: Resource, query: SearchQuery): AsyncIterableIterator<unknown[][]> {
-    const r = await this.guard(() => this.current(resource, query));
+    const r = await this.guardRead(() => this.current(resource, query));
     if (this.tx) {
       const out = await this.guard(() => search(this.tx!.client, r, query, this.shared.options.limits));
       if (out.rows.length) yield out.rows;

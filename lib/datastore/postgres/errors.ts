@@ -39,6 +39,14 @@ export function isConnectionError(e: unknown): boolean {
   return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection refused/i.test(message);
 }
 
+/** A connection that was open went away under a statement (the server ended it, or the peer
+ *  reset it): unlike a failure to connect, another connection may well work at once. */
+export function isLostConnection(e: unknown): boolean {
+  const code = codeOf(e);
+  if (["57P01", "57P02", "ECONNRESET", "EPIPE"].includes(code)) return true;
+  return /Connection terminated unexpectedly|Client has encountered a connection error/i.test((e as Error)?.message ?? "");
+}
+
 /** CKAN's answer to a unique violation (its IntegrityError), with PostgreSQL's own message. */
 export function uniquenessError(orig: string): DatastoreError {
   return DatastoreError.validation({
