@@ -81,7 +81,7 @@ const WRONG: unknown[] = [
 const ACTIONS: Record<string, { base: () => Record<string, unknown>; params: string[]; token?: string }> = {
   datastore_search: {
     base: () => ({ resource_id: R }),
-    params: ["resource_id", "id", "filters", "q", "full_text", "plain", "language", "distinct", "fields", "sort", "limit", "offset", "include_total", "total_estimation_threshold", "records_format", "include_next_page"],
+    params: ["resource_id", "id", "filters", "q", "full_text", "plain", "language", "distinct", "fields", "sort", "limit", "offset", "include_total", "total_estimation_threshold", "records_format", "include_next_page", "sample"],
   },
   datastore_info: { base: () => ({ resource_id: R }), params: ["resource_id", "id"] },
   datastore_create: {

@@ -53,7 +53,7 @@ export const ALL_ACTIONS = [...READ_ACTIONS, ...WRITE_ACTIONS];
 
 /** The parameters each action reads (and a few it does not). */
 const PARAMS: Record<string, string[]> = {
-  datastore_search: ["resource_id", "id", "filters", "q", "full_text", "plain", "language", "distinct", "fields", "sort", "limit", "offset", "include_total", "total_estimation_threshold", "records_format", "include_next_page", "callback"],
+  datastore_search: ["resource_id", "id", "filters", "q", "full_text", "plain", "language", "distinct", "fields", "sort", "limit", "offset", "include_total", "total_estimation_threshold", "records_format", "include_next_page", "sample", "callback"],
   datastore_info: ["resource_id", "id", "include_meta"],
   datastore_value_counts: ["resource_id", "field", "limit", "q", "plain", "filters", "language"],
   datastore_histogram: ["resource_id", "id", "field", "bins", "q", "plain", "filters", "language"],
@@ -294,6 +294,7 @@ function paramValue(key: string): fc.Arbitrary<unknown> {
     aliases: fc.oneof(fc.array(hostileString, { maxLength: 3 }), hostileValue),
     resource: fc.oneof(fc.record({ name: hostileValue, description: hostileValue, private: hostileValue }, { requiredKeys: [] }), hostileValue),
     limit: fc.oneof(hostileNumber, hostileValue),
+    sample: fc.oneof(fc.integer({ min: 1, max: 40_000 }), hostileNumber, hostileValue),
     bins: fc.oneof(hostileNumber, hostileValue),
     top: fc.oneof(fc.integer({ min: 0, max: 101 }), hostileNumber, hostileValue),
     group_by: groupByValue,

@@ -3,15 +3,17 @@
 import { readResource, requireRead, type ActionContext } from "../context";
 import { DatastoreError, ErrorBag } from "../errors";
 import { EncodedJson, encodeRecords, type ColumnInfo, type RecordsFormat } from "../formats";
-import type { Resource, SearchOutput } from "../engine";
+import type { Resource, SearchOutput, SearchQuery } from "../engine";
 import { bindSearch, parseSearchParams } from "../search-query";
 import { isUnset, requireResourceId, type Params } from "../validate";
 import { parseAsOf, readAgain, resolveAsOf, type AsOf, type ResolvedVersion } from "../history";
+import { parseSample, sampleSearch } from "../search-sample";
 import { tableMetadataResource } from "./table-metadata";
 
 const KNOWN = new Set([
   "resource_id", "id", "filters", "q", "full_text", "plain", "language", "distinct", "fields", "sort",
   "limit", "offset", "include_total", "total_estimation_threshold", "records_format", "include_next_page", "as_of",
+  "sample",
 ]);
 const FORMATS = ["objects", "lists", "csv", "tsv"];
 
@@ -28,6 +30,7 @@ export async function datastoreSearch(ctx: ActionContext, params: Params) {
     bag.add("resource_id", "Missing value");
   }
   const p = parseSearchParams(params, bag);
+  const sample = parseSample(params, bag);
   let asOf: AsOf | undefined;
   try {
     asOf = parseAsOf(params.as_of);
@@ -40,6 +43,7 @@ export async function datastoreSearch(ctx: ActionContext, params: Params) {
     bag.add("records_format", `Value must be one of ${FORMATS.join(", ")}`);
   }
   if (asOf && resourceId === "_table_metadata") bag.add("as_of", "_table_metadata keeps no history: only its current list can be read");
+  if (sample !== undefined && resourceId === "_table_metadata") bag.add("sample", "_table_metadata is read whole: no sample of it");
   bag.throwIfAny();
 
   const encoding = (bound: Bound) => ({ format: format as RecordsFormat, columns: bound.columns as ColumnInfo[] });
@@ -53,14 +57,15 @@ export async function datastoreSearch(ctx: ActionContext, params: Params) {
       requireRead(ctx, r, "datastore_search");
       return bindSearch(r, p);
     };
+    const read = (r: Resource, query: SearchQuery) => (sample === undefined ? ctx.engine.search(r, query) : sampleSearch(ctx.engine, r, query, sample));
     searched = await readResource(ctx, resourceId, decide, async (r, bound) => {
       // A version no row changed since reads the current rows, as a search without as_of.
       const at = asOf && (await resolveAsOf(ctx.engine, r, asOf));
       const query = { ...bound.query, encode: encoding(bound), ...(at && !at.current ? { asOf: at.version } : {}) };
-      let out = await ctx.engine.search(r, query);
+      let out = await read(r, query);
       if (at && (await readAgain(ctx.engine, r, at))) {
         // The copy read before the write counts the rows of before it: read the resource again.
-        out = await ctx.engine.search((await ctx.engine.getResource(r.id)) ?? r, { ...query, asOf: at.version });
+        out = await read((await ctx.engine.getResource(r.id)) ?? r, { ...query, asOf: at.version });
       }
       return { resource: r, bound, out, at };
     });
@@ -72,7 +77,7 @@ export async function datastoreSearch(ctx: ActionContext, params: Params) {
     include_total: p.includeTotal,
     resource_id: resource.id,
     records_format: format,
-    limit: p.limit,
+    limit: sample ?? p.limit,
     // Echoed as an integer; with it, a total too slow to count may be estimated (lib/datastore/sqlite/count.ts).
     total_estimation_threshold: p.totalEstimationThreshold ?? null,
   };
@@ -83,6 +88,7 @@ export async function datastoreSearch(ctx: ActionContext, params: Params) {
     if (params[key] !== undefined) result[key] = key === "sort" ? params.sort : key === "language" ? p.language : p[key];
   }
   if (params.offset !== undefined && params.offset !== null && params.offset !== "") result.offset = p.offset;
+  if (sample !== undefined) result.sample = sample;
   result.fields = bound.columns;
 
   result.records = new EncodedJson(out.records ?? encodeRecords(encode.format, encode.columns, out.rows));
