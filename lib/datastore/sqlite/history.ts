@@ -20,8 +20,10 @@ export function verTable(table: string): string {
   return `${table}_ver`;
 }
 
+/** Whether table `name` exists. Asked of the parsed schema: a lookup in `sqlite_schema` scans
+ *  it (it has no index), which cost every write and past read time growing with the resources. */
 function exists(c: Conn, name: string): boolean {
-  return c.cache.get("SELECT 1 FROM sqlite_schema WHERE name = ?", "pluck").get(name) !== undefined;
+  return c.cache.get("SELECT 1 FROM pragma_table_info(?) LIMIT 1", "pluck").get(name) !== undefined;
 }
 
 /** The history tables, made at a resource's first update or delete that keeps history. */
