@@ -3,7 +3,7 @@
 // (app/**/route.ts, which main.ts loads by path), and every thread the app starts
 // (lib/source-worker.ts THREADS), in the sources' layout, as ES modules sharing their common
 // code in dist/chunks/, so one process holds one copy of each module. Packages stay in
-// node_modules.
+// node_modules, but those in BUNDLED.
 import fs from "node:fs";
 import path from "node:path";
 
@@ -30,10 +30,18 @@ function files(dir, out = []) {
   return out;
 }
 
+/** Packages bundled into the build, not loaded from node_modules: CommonJS ones that Node reads
+ *  whole (cjs-module-lexer) to find their exports when an ES module imports them, at every start
+ *  of every thread (snowball-stemmers: 0.9 MB, docs/performance.md "Start-up"). */
+const BUNDLED = ["snowball-stemmers"];
+
 export async function buildServer(root = process.cwd()) {
   // Loaded here: ensure-build.mjs imports this file on every `npm start`, mostly to build nothing.
   const [{ build }, { tsImport }] = await Promise.all([import("esbuild"), import("tsx/esm/api")]);
   const { THREADS } = await tsImport("../lib/source-worker.ts", import.meta.url);
+  const pkg = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8"));
+  // The other packages stay in node_modules (a name covers its subpaths).
+  const external = Object.keys({ ...pkg.dependencies, ...pkg.devDependencies }).filter((name) => !BUNDLED.includes(name));
   const out = path.join(root, OUT);
   const previous = fs.statSync(path.join(root, BUILT), { throwIfNoEntry: false })?.mtimeMs ?? Infinity;
   const result = await build({
@@ -47,7 +55,7 @@ export async function buildServer(root = process.cwd()) {
     format: "esm",
     platform: "node",
     target: "node20",
-    packages: "external",
+    external,
     // lib/source-worker.ts: run the compiled threads, and find the project from here.
     define: { SERVER_BUILD: JSON.stringify(OUT) },
     // The source's own `__dirname` (lib/source-worker.ts reads it only when not compiled).
@@ -55,6 +63,9 @@ export async function buildServer(root = process.cwd()) {
     logLevel: "warning",
     metafile: true,
   });
+  // A package the sources import without package.json naming it would be bundled unseen.
+  const unlisted = Object.keys(result.metafile.inputs).filter((f) => f.includes("node_modules/") && !BUNDLED.some((name) => f.includes(`node_modules/${name}/`)));
+  if (unlisted.length) throw new Error(`build-server: imported but not in package.json: ${unlisted.join(", ")}`);
   // What this build did not write goes: a route or a thread removed from the sources must not
   // be loaded by path. A server started from the previous build may still load its chunks on
   // demand (an importer's reader, a new thread), so those stay until the next build.
