@@ -69,6 +69,17 @@ describe("read pool and bounded reads", () => {
     expect(await pool.run({ op: "stats", resourceId })).toEqual(await engine.stats(await resource()));
   });
 
+  it("starts one worker first, the others once it is ready, and reads on the first before they are", async () => {
+    const staggered = new ReadPool(file, 3, undefined, config);
+    try {
+      expect(staggered.started).toBe(1);
+      expect(await staggered.run({ op: "stats", resourceId })).toEqual(await engine.stats(await resource()));
+      expect(staggered.started).toBe(3);
+    } finally {
+      await staggered.close();
+    }
+  });
+
   it("runs reads in parallel on several workers", async () => {
     const query: SearchQuery = { ...base, sort: [{ field: "word", desc: false, nullsFirst: false }] };
     const answers = await Promise.all([1, 2, 3, 4].map(() => pool.run({ op: "search", resourceId, query })));

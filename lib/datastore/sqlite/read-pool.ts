@@ -85,6 +85,9 @@ export class ReadPool {
   started = 0;
   /** Set once workers cannot start: every read answers it. */
   private broken?: DatastoreUnavailable;
+  /** Workers to start once the first is ready. */
+  private later = 0;
+  private closed = false;
 
   /** Answers to searches, per resource version (../page-cache.ts). */
   readonly pages: PageCache;
@@ -99,7 +102,10 @@ export class ReadPool {
   ) {
     this.pages = new PageCache(pageCacheBytes);
     this.scheduler = new ReadScheduler(Math.max(1, expensiveLimit));
-    for (let i = 0; i < size; i++) this.slots.push(this.spawn());
+    // One worker first, the others once it is ready: starting together, they share the cores
+    // with each other and with the server's own start, and the first read waits for them all.
+    this.slots.push(this.spawn());
+    this.later = size - 1;
   }
 
   private spawn(failedStarts = 0): Slot {
@@ -110,7 +116,8 @@ export class ReadPool {
     worker.on("message", (m: Reply | Ready) => {
       if (!("ready" in m)) return this.settle(slot, m);
       slot.ready = true;
-      for (const job of this.running.values()) if (job.slot === slot) this.arm(job);
+      if (!this.closed) for (; this.later > 0; this.later--) this.slots.push(this.spawn());
+      this.dispatch();
     });
     worker.on("error", (err) => this.fail(slot, err));
     return slot;
@@ -142,8 +149,10 @@ export class ReadPool {
     }
   }
 
+  /** Hands waiting reads to ready workers: a read waits for the first worker up, not for the
+   *  one it happened to be given while they were starting. */
   private dispatch(): void {
-    while (this.slots.some((s) => !s.busy)) {
+    while (this.slots.some((s) => s.ready && !s.busy)) {
       const next = this.scheduler.next();
       if (!next) return;
       const job = next.job;
@@ -153,7 +162,7 @@ export class ReadPool {
       slot.busy = true;
       job.slot = slot;
       this.running.set(job.task.id, job);
-      if (slot.ready) this.arm(job);
+      this.arm(job);
       slot.worker.postMessage(job.task);
     }
   }
@@ -163,14 +172,14 @@ export class ReadPool {
    * where its ranked list is likely kept already (each worker keeps its own); else any.
    */
   private slotFor(task: ReadTask): Slot | undefined {
-    const free = this.slots.filter((s) => !s.busy);
+    const free = this.slots.filter((s) => s.ready && !s.busy);
     if (free.length === 0) return undefined;
     if (task.op !== "search" || task.query.fts.length === 0) return free[0];
     const key = `${task.resourceId}\0${JSON.stringify(task.query.fts)}`;
     let h = 0;
     for (let i = 0; i < key.length; i++) h = (h * 31 + key.charCodeAt(i)) | 0;
     const preferred = this.slots[Math.abs(h) % this.slots.length];
-    return preferred.busy ? free[0] : preferred;
+    return preferred.ready && !preferred.busy ? preferred : free[0];
   }
 
   /** Starts the job's time budget: once its worker runs it, not while the worker starts (a
@@ -223,12 +232,11 @@ export class ReadPool {
   private fail(slot: Slot, err: Error): void {
     // After giving up, a late error from a worker being terminated changes nothing.
     if (this.broken) return;
+    // Reads go to ready workers only (dispatch): one that never started had none.
     for (const job of [...this.running.values()]) {
       if (job.slot !== slot) continue;
       this.release(job);
-      // A read sent to a worker that never started has not run: it waits for another.
-      if (slot.ready) job.reject(err);
-      else this.scheduler.push(job, job.lane!, job.client);
+      job.reject(err);
     }
     if (!slot.ready && slot.failedStarts + 1 >= MAX_FAILED_STARTS) return this.giveUp(err);
     this.replace(slot);
@@ -250,6 +258,7 @@ export class ReadPool {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     await Promise.all(this.slots.map((s) => s.worker.terminate()));
   }
 }
