@@ -3,7 +3,6 @@
 // API), and a new admin token is printed once. DATASTORE_SAMPLE_DATA=0 skips it.
 import fs from "node:fs";
 import path from "node:path";
-import { parse } from "csv-parse/sync";
 import { TokenStore } from "../auth/tokens";
 import { config } from "../config";
 import { datastoreCreate } from "../datastore/actions/datastore-create";
@@ -174,9 +173,11 @@ function datasetsDir(): string {
   return path.join(process.cwd(), "node_modules", "vega-datasets", "data");
 }
 
-function readRows(file: string): Row[] {
+async function readRows(file: string): Promise<Row[]> {
   const text = fs.readFileSync(path.join(datasetsDir(), file), "utf8");
   if (file.endsWith(".json")) return JSON.parse(text) as Row[];
+  // Loaded here: every start loads this file, few load the samples.
+  const { parse } = await import("csv-parse/sync");
   return parse(text, { columns: true, skip_empty_lines: true }) as Row[];
 }
 
@@ -186,7 +187,7 @@ export async function loadSampleData(engine: DatastoreEngine, tokens: TokenStore
   await engine.transaction(async (tx) => {
     const ctx = { engine: tx, tokens: new TokenStore(tx.tokens), user: { scope: "admin" as const, name: "sample-data" } };
     for (const s of SAMPLES) {
-      const records = readRows(s.file).map((r) => (s.map ? s.map(r) : r));
+      const records = (await readRows(s.file)).map((r) => (s.map ? s.map(r) : r));
       await datastoreCreate(ctx, {
         resource: { name: s.name, description: s.description, private: s.private ?? false },
         fields: s.fields.map(({ id, type, ...info }) => ({ id, type, ...(Object.keys(info).length ? { info } : {}) })),
