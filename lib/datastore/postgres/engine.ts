@@ -19,7 +19,7 @@ import * as catalogSearch from "./catalog-search";
 import type { CatalogPage, CatalogQuery } from "../catalog-search";
 import { createPool, dropIdle } from "./connection";
 import { isConnectionError, isLostConnection, isRetryable, toDatastoreError } from "./errors";
-import { checkStore, explainConnectError } from "./health";
+import { checkReplica, checkStore, explainConnectError } from "./health";
 import { histogram } from "./histogram";
 import { PgIndexLearner } from "./learned-indexes";
 import { migrate } from "./migrations";
@@ -619,12 +619,10 @@ export class PostgresEngine implements DatastoreEngine {
   async check(level: StartupCheck): Promise<void> {
     const { options, replica } = this.shared;
     await checkStore(this.shared.primary, options.url, options.schema, level);
-    if (replica && options.readUrl && level !== "off") {
-      try {
-        await replica.query("SELECT 1");
-      } catch (e) {
-        throw new DatastoreUnavailable(explainConnectError(e, options.readUrl, options.schema).replace("DATASTORE_DATABASE_URL", "DATASTORE_READ_DATABASE_URL"));
-      }
+    if (replica && options.readUrl && level !== "off" && !(await checkReplica(this.shared.primary, replica, options.url, options.readUrl, options.schema))) {
+      this.shared.reads.dropReplica();
+      this.shared.replica = undefined;
+      await replica.end();
     }
   }
 

@@ -2,14 +2,15 @@
 // stops instead of failing request after request: the server unreachable or refusing us, a
 // schema newer than this build, a role that cannot write, a standby given as the primary, and
 // ("full") resource tables missing or out of step with the catalog. Each problem becomes a
-// DatastoreUnavailable that says what to do.
+// DatastoreUnavailable that says what to do. A replica that serves another database is not
+// a reason to stop: reads go to the primary instead (checkReplica).
 import type pg from "pg";
 import type { StartupCheck } from "../engine";
 import { DatastoreUnavailable } from "../errors";
 import { describeUrl } from "./connection";
 import { codeOf, isConnectionError } from "./errors";
 import { SCHEMA_VERSION, storedVersion } from "./migrations";
-import { quoteIdent as q } from "./resource";
+import { quoteIdent as q, type Queryable } from "./resource";
 
 /** A sentence for a failure to connect or to set up the schema, with what to check. */
 export function explainConnectError(e: unknown, url: string, schema: string): string {
@@ -101,4 +102,43 @@ async function checkTables(client: pg.PoolClient, schema: string, where: string)
       `the PostgreSQL schema "${schema}" at ${where} is damaged (${problems.slice(0, 5).join("; ")}${problems.length > 5 ? "; …" : ""}): restore it from a backup (npm run backup makes one with pg_dump).`,
     );
   }
+}
+
+/** What a database is, the same on its streaming replicas and on no other database: its
+ *  cluster's system identifier and its oid. Null when the role may not read the identifier. */
+async function identity(db: Queryable): Promise<string | null> {
+  try {
+    const { rows } = await db.query<[string]>({
+      text: "SELECT (SELECT system_identifier::text FROM pg_control_system()) || '/' || (SELECT oid::text FROM pg_database WHERE datname = current_database())",
+      rowMode: "array",
+    });
+    return rows[0][0];
+  } catch (e) {
+    if (codeOf(e) === "42501") return null;
+    throw e;
+  }
+}
+
+/**
+ * Whether the replica at `readUrl` serves the primary's database (a streaming replica of it),
+ * so reads may go there. An unreachable replica stops the start (DatastoreUnavailable); one
+ * of another cluster or database is said in one line, and the primary serves every read.
+ */
+export async function checkReplica(primary: pg.Pool, replica: pg.Pool, url: string, readUrl: string, schema: string): Promise<boolean> {
+  let theirs: string | null;
+  try {
+    theirs = await identity(replica);
+  } catch (e) {
+    throw new DatastoreUnavailable(explainConnectError(e, readUrl, schema).replace("DATASTORE_DATABASE_URL", "DATASTORE_READ_DATABASE_URL"));
+  }
+  const ours = await identity(primary);
+  if (ours === null || theirs === null) {
+    console.warn(`datastore: cannot tell whether ${describeUrl(readUrl)} is a replica of ${describeUrl(url)} (the role may not read pg_control_system()); reading from it as DATASTORE_READ_DATABASE_URL says`);
+    return true;
+  }
+  if (ours === theirs) return true;
+  console.error(
+    `datastore: DATASTORE_READ_DATABASE_URL (${describeUrl(readUrl)}) is not a replica of DATASTORE_DATABASE_URL (${describeUrl(url)}): another cluster or database; every read goes to the primary`,
+  );
+  return false;
 }

@@ -198,6 +198,12 @@ export class PgReads {
     }
   }
 
+  /** The replica serves another database (health.ts checkReplica): the primary serves every
+   *  read from now on. */
+  dropReplica(): void {
+    this.opts.replica = undefined;
+  }
+
   /** Nothing of its own to free: the engine ends the pools. */
   async close(): Promise<void> {}
 
