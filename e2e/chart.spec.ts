@@ -154,9 +154,14 @@ test("the chart follows the search and filters; scatter and histogram draw", asy
   await expect(figure(page).locator("svg[role=img] g[aria-label='rect'] rect").first()).toBeVisible();
 });
 
-test("the scatter plot reads the first 2,000 matching rows and says so", async ({ page }) => {
+test("the scatter plot reads about 2,000 rows spread through the whole match and says how many of how many", async ({ page }) => {
   await page.goto("/?resource_id=flights-20k&view=chart&chart=scatter&x=distance&y=delay");
-  await expect(figure(page).locator("figcaption")).toContainText(/the first 2,000 of [\d,]+ matching rows/);
+  const caption = figure(page).locator("figcaption");
+  await expect(caption).toContainText(/[\d,]+ of [\d,]+ matching rows, spread evenly/);
+  const [, shown, total] = /([\d,]+) of ([\d,]+) matching rows/.exec((await caption.textContent()) ?? "")!.map((n) => Number(n.replace(/,/g, "")));
+  expect(shown).toBeGreaterThan(1900);
+  expect(shown).toBeLessThanOrEqual(2000);
+  expect(total).toBeGreaterThan(19_000);
 });
 
 test("defaults: a bar chart of a field with a few values; a click on a dot opens its row", async ({ page }) => {

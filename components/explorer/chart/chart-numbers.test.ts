@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { AggregateResult, DatastoreField } from "@/lib/api-client";
+import { translator } from "@/lib/i18n";
 import type { ResolvedChart } from "./chart-fields";
 import { chartCaption, chartFileName, chartNotes, chartNumbers, periodText, toCsv, type ChartData } from "./chart-numbers";
 
@@ -59,11 +60,15 @@ describe("caption and notes", () => {
     expect(chartNumbers(LINE, data, FIELDS).rows).toEqual([["2001-01", 6937]]);
   });
 
-  it("scatter: the first 2,000 of the matching rows", () => {
+  it("scatter: 2,000 of the matching rows, spread through them", () => {
     const records = Array.from({ length: 2000 }, (_, i) => ({ _id: i + 1, distance: i, delay: 1 }));
     const data: ChartData = { kind: "scatter", result: { resource_id: "r", fields: [], records, limit: 2000, total: 19987 } };
     const chart: ResolvedChart = { type: "scatter", x: "distance", y: "delay", agg: "count", period: null };
-    expect(chartCaption(TITLE, chart, data, FIELDS)).toBe("US flights (20,000): Delay (min) against distance, the first 2,000 of 19,987 matching rows");
+    expect(chartCaption(TITLE, chart, data, FIELDS)).toBe("US flights (20,000): Delay (min) against distance, 2,000 of 19,987 matching rows, spread evenly");
+    expect(chartCaption(TITLE, chart, data, FIELDS, translator("fr", "fr-FR"))).toMatch(/2\u202f000 des 19\u202f987 lignes correspondantes, réparties régulièrement$/);
+    // The whole match read: no "of".
+    const all: ChartData = { kind: "scatter", result: { ...data.result, total: 2000 } };
+    expect(chartCaption(TITLE, chart, all, FIELDS)).toMatch(/against distance, 2,000 rows$/);
   });
 });
 

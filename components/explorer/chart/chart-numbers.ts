@@ -104,7 +104,7 @@ export function chartWhat(chart: ResolvedChart, fields: DatastoreField[], t: Tra
   }
 }
 
-/** How many rows the figures cover: "20,000 rows", "the first 2,000 of 19,987 matching rows". */
+/** How many rows the figures cover: "20,000 rows", "2,000 of 19,987 matching rows, spread evenly". */
 function rowsText(data: ChartData, t: Translate): string {
   const rows = (count: number) => t("count.rows", { count });
   switch (data.kind) {
@@ -115,7 +115,7 @@ function rowsText(data: ChartData, t: Translate): string {
       const total = data.result.total ?? shown;
       const estimated = Boolean(data.result.total_was_estimated);
       if (shown >= total && !estimated) return rows(shown);
-      return t("chart.firstOf", { shown: formatCount(shown, t.locale), total: totalText(total, estimated, t) });
+      return t("chart.spreadOf", { shown: formatCount(shown, t.locale), total: totalText(total, estimated, t) });
     }
     case "histogram": {
       const counted = data.result.bins.reduce((n, b) => n + b.count, 0);

@@ -46,16 +46,15 @@ describe("the request behind a chart", () => {
     expect(chartRequest(view({ type: "line" }), FIELDS, { range })?.body).toMatchObject({ period: "week" });
   });
 
-  it("scatter: the first 2,000 rows with both numbers, _id to open them", () => {
+  it("scatter: a sample of 2,000 rows with both numbers, spread through the match, _id to open them", () => {
     expect(chartRequest(view({ type: "scatter", x: "distance", y: "delay" }, { filters: { origin: "SEA" } }), FIELDS)).toEqual({
       action: "datastore_search",
       body: {
         resource_id: "flights-20k",
         filters: { origin: "SEA", distance: { x_empty: false }, delay: { x_empty: false } },
         fields: ["_id", "distance", "delay"],
-        limit: 2000,
+        sample: 2000,
         include_total: true,
-        total_estimation_threshold: 100000,
       },
     });
   });

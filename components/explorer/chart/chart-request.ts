@@ -1,23 +1,23 @@
 // The one request behind a chart, built from the view (search, filters, chart settings): the
 // chart fetches it and the API panel shows it, so what a program gets is what the chart drew.
 import type { AggregateRequest, DatastoreField, HistogramRequest, SummaryRequest } from "@/lib/api-client";
-import { fieldKey, toMatchRequest, TOTAL_ESTIMATION_THRESHOLD, type Filters, type MatchRequest, type ViewState } from "@/lib/view-state";
+import { fieldKey, toMatchRequest, type Filters, type MatchRequest, type ViewState } from "@/lib/view-state";
 import { barCandidates, resolveChart, type ChartHints, type ResolvedChart } from "./chart-fields";
 
 /** Bars past this many values are counted in "and N more values". */
 export const BAR_LIMIT = 30;
 /** Points of a line: 13 years of days; a finer series is cut (and says so). */
 export const LINE_LIMIT = 5_000;
-/** Rows a scatter plot reads: the first ones matching, in _id order. */
-export const SCATTER_LIMIT = 2_000;
+/** Rows a scatter plot reads: about this many, spread evenly through the whole match
+ *  (datastore_search's `sample`), not its first rows. */
+export const SCATTER_SAMPLE = 2_000;
 export const HISTOGRAM_BINS = 30;
 
 export type ScatterRequest = MatchRequest & {
   filters: Filters;
   fields: string[];
-  limit: number;
+  sample: number;
   include_total: true;
-  total_estimation_threshold: number;
 };
 
 export type ChartCall =
@@ -69,9 +69,8 @@ export function chartCall(view: ViewState, chart: ResolvedChart): ChartCall | nu
           ...match,
           filters: withValues(match.filters ?? {}, pair),
           fields: ["_id", ...pair],
-          limit: SCATTER_LIMIT,
+          sample: SCATTER_SAMPLE,
           include_total: true,
-          total_estimation_threshold: TOTAL_ESTIMATION_THRESHOLD,
         },
       };
     }

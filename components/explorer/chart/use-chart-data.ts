@@ -30,7 +30,7 @@ function scatterQuery(s: Session, req: ScatterRequest) {
 // stand-ins for the calls not made (their queries are disabled)
 const NO_AGGREGATE: AggregateRequest = { resource_id: "", group_by: "" };
 const NO_HISTOGRAM: HistogramRequest = { resource_id: "", field: "", bins: 1 };
-const NO_SCATTER: ScatterRequest = { resource_id: "", filters: {}, fields: [], limit: 0, include_total: true, total_estimation_threshold: 0 };
+const NO_SCATTER: ScatterRequest = { resource_id: "", filters: {}, fields: [], sample: 1, include_total: true };
 
 export function useChartData(call: ChartCall | null) {
   const { session, ready } = useToken();

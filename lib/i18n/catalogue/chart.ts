@@ -79,7 +79,11 @@ export const chart = defineMessages({
   "chart.what.scatter": { en: "{y} against {x}", fr: "{y} en fonction de {x}", de: "{y} gegen {x}" },
   "chart.what.histogram": { en: "distribution of {x}", fr: "distribution de {x}", de: "Verteilung von {x}" },
   "chart.sampleOf": { en: "a sample of {rows}", fr: "un échantillon de {rows}", de: "eine Stichprobe von {rows}" },
-  "chart.firstOf": { en: "the first {shown} of {total} matching rows", fr: "les {shown} premières des {total} lignes correspondantes", de: "die ersten {shown} von {total} passenden Zeilen" },
+  "chart.spreadOf": {
+    en: "{shown} of {total} matching rows, spread evenly",
+    fr: "{shown} des {total} lignes correspondantes, réparties régulièrement",
+    de: "{shown} von {total} passenden Zeilen, gleichmäßig verteilt",
+  },
   "chart.withValue": { en: "{rows} with a value", fr: "{rows} avec une valeur", de: "{rows} mit einem Wert" },
   "chart.note.sample": { en: "Counted in a sample of {rows} of {total} rows.", fr: "Compté sur un échantillon de {rows} lignes sur {total}.", de: "Gezählt in einer Stichprobe von {rows} von {total} Zeilen." },
   "chart.note.sampleOnly": { en: "Counted in a sample of {rows} rows.", fr: "Compté sur un échantillon de {rows} lignes.", de: "Gezählt in einer Stichprobe von {rows} Zeilen." },
