@@ -48,6 +48,11 @@ export const config = {
   get pgPoolSize(): number {
     return Math.max(2, intEnv("DATASTORE_PG_POOL", 8));
   },
+  /** PostgreSQL: a dump sorted by anything but `_id` holds a connection and a snapshot while its
+   *  client reads; when the client asks for nothing this long, the dump is ended and both freed. */
+  get pgDumpIdleMs(): number {
+    return Math.max(1, intEnv("DATASTORE_PG_DUMP_IDLE_MS", 60_000));
+  },
   /** How a PostgreSQL import fills `_full_text`: by the row trigger during COPY (the default),
    *  or by UPDATEs after it ("update"), kept to measure the two against each other. */
   get pgBulkFullText(): "trigger" | "update" {

@@ -67,6 +67,7 @@ async function openChosen(options: EngineOptions): Promise<DatastoreEngine> {
       bulkFullText: options.bulkFullText ?? config.pgBulkFullText,
       learning: options.learning ?? config,
       writeTimeoutMs: config.writeTimeoutMs,
+      dumpIdleMs: config.pgDumpIdleMs,
       pageCacheBytes: options.pageCacheBytes ?? config.pageCacheMb * 2 ** 20,
     });
   }

@@ -52,6 +52,8 @@ export interface PostgresOptions {
   learning?: LearnSettings;
   /** A write transaction's statement_timeout (ms; 0 or unset: none); an import lifts it. */
   writeTimeoutMs?: number;
+  /** How long a sorted dump's client may leave it unread before it is ended (read-pool.ts). */
+  dumpIdleMs?: number;
   /** Search answers kept per resource state (../page-cache.ts), checked against the catalog
    *  before each use; 0 or unset: none. */
   pageCacheBytes?: number;
@@ -73,7 +75,7 @@ export async function openPostgresEngine(options: PostgresOptions): Promise<Post
   const replica = options.readUrl ? createPool({ ...pool, url: options.readUrl, role: "replica" }) : undefined;
   const expensiveLimit = options.expensiveReads ?? Math.max(1, options.poolSize - 2);
   const learner = options.learning && new PgIndexLearner(primary, options.url, options.schema, options.learning);
-  const reads = new PgReads({ primary, replica, schema: options.schema, expensiveLimit, limits: options.limits, learner, pageCacheBytes: options.pageCacheBytes });
+  const reads = new PgReads({ primary, replica, schema: options.schema, expensiveLimit, limits: options.limits, learner, pageCacheBytes: options.pageCacheBytes, dumpIdleMs: options.dumpIdleMs });
   return new PostgresEngine({ primary, replica, reads, learner, kept: new KeptResources(!replica), options, closed: false }, null);
 }
 

@@ -63,6 +63,14 @@ export function writeTooLong(ms: number): DatastoreError {
   );
 }
 
+/** A sorted dump's client read nothing for `ms`: the dump was ended to free its connection. */
+export function dumpIdle(ms: number): DatastoreError {
+  return DatastoreError.field(
+    "query",
+    `the dump was ended: its client read nothing for ${ms} ms (DATASTORE_PG_DUMP_IDLE_MS); read it faster, or dump it in _id order, which holds nothing between chunks`,
+  );
+}
+
 /** `queryTimeoutMs`: the reads' time limit, which a statement timeout ran past; `writeTimeoutMs`,
  *  for a failure of a write transaction: the limit its statements ran under. */
 export function toDatastoreError(e: unknown, queryTimeoutMs: number, writeTimeoutMs?: number): unknown {

@@ -22,7 +22,7 @@ import { DatastoreError } from "../errors";
 import { aggregate } from "./aggregate";
 import { copyCheck, findResource } from "./catalog";
 import { prepared, readTimeout } from "./connection";
-import { codeOf, isConnectionError } from "./errors";
+import { codeOf, dumpIdle, isConnectionError } from "./errors";
 import { histogram } from "./histogram";
 import { observed, type PgIndexLearner } from "./learned-indexes";
 import type { CostedRead, Verdict } from "../read-cost-rule";
@@ -45,6 +45,8 @@ export interface PgReadsOptions {
   learner?: PgIndexLearner;
   /** Search answers kept (../page-cache.ts); 0 or unset: none. */
   pageCacheBytes?: number;
+  /** A cursor dump left unread this long is ended (ms); default a minute. */
+  dumpIdleMs?: number;
 }
 
 /** Rows per chunk of a dump (as the SQLite engine's). */
@@ -159,6 +161,9 @@ export class PgReads {
    * as any other, so a slow reader holds no connection or snapshot between chunks (as the SQLite
    * engine walks). In any other order, through a cursor in one transaction (one snapshot), with
    * no statement_timeout; the sort before its first chunk waits its turn as an expensive read.
+   * A client that stops reading would hold that connection and snapshot for ever: left unread
+   * past dumpIdleMs, the connection is closed (the server ends its transaction), and the dump
+   * fails when next read.
    */
   async *iterate(r: PgResource, q: SearchQuery, client: string): AsyncIterableIterator<unknown[][]> {
     if (inIdOrder(q)) {
@@ -177,24 +182,36 @@ export class PgReads {
     let session: Session | null = null;
     let failure: unknown;
     let turnHeld = true;
+    let closed = false;
+    const idleMs = this.opts.dumpIdleMs ?? 60_000;
     try {
       session = await this.open(r, { tx: true });
       await session.db.query("SET LOCAL statement_timeout = 0");
       this.served[session.pool]++;
-      for await (const chunk of cursorChunks(session.db, r, q, DUMP_CHUNK_ROWS)) {
+      const db = session.db;
+      for await (const chunk of cursorChunks(db, r, q, DUMP_CHUNK_ROWS)) {
         // The cursor has sorted (its first chunk): later chunks only read on.
         if (turnHeld) {
           turnHeld = false;
           this.finished(client);
         }
-        yield chunk;
+        const idle = setTimeout(() => {
+          closed = true;
+          db.release(dumpIdle(idleMs));
+        }, idleMs);
+        try {
+          yield chunk;
+        } finally {
+          clearTimeout(idle);
+        }
+        if (closed) throw dumpIdle(idleMs);
       }
     } catch (e) {
       failure = e;
       throw e;
     } finally {
       if (turnHeld) this.finished(client);
-      if (session) await this.end(session, failure);
+      if (session && !closed) await this.end(session, failure);
     }
   }
 
