@@ -12,7 +12,8 @@
 // `--only catalog` creating 10,000 resources, the landing page and datastore_search_all (bench-catalog.ts),
 // `--only history` upserts, file size and searches with and without history (bench-history.ts),
 // `--only upload` runs only the upload scenario (bench-upload.ts), `--only flood` one anonymous
-// client's 200 requests a second beside another's cheap pages (bench-flood.ts), `--only import` only the
+// client's 200 requests a second beside another's cheap pages (bench-flood.ts), `--only start` launches
+// of `npm start` until their first answers (bench-startup.mjs), `--only import` only the
 // import beside its floor (bench-import.ts); `--compare DIR` this
 // checkout's server beside another checkout's, taking turns (bench-compare.ts).
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
@@ -553,6 +554,13 @@ async function main() {
   if (process.argv.includes("--only") && process.argv[process.argv.indexOf("--only") + 1] === "flood") {
     const { benchFlood } = await import("./bench-flood");
     return benchFlood(path.join(DIR, "flood"), RESULTS);
+  }
+  // Nor does start-up: launches of `npm start` on a database of the sample data (bench-startup.mjs).
+  if (process.argv.includes("--only") && process.argv[process.argv.indexOf("--only") + 1] === "start") {
+    const args = process.argv.slice(2).filter((a, i, all) => a !== "--only" && all[i - 1] !== "--only");
+    const run = spawnSync(process.execPath, ["scripts/bench-startup.mjs", ...args], { stdio: "inherit" });
+    process.exitCode = run.status ?? 1;
+    return;
   }
   // Nor does a full-text index in each language: a table made up of its own (bench-fts-language.ts).
   if (process.argv.includes("--only") && process.argv[process.argv.indexOf("--only") + 1] === "fts-language") {
