@@ -31,6 +31,8 @@ export interface IdOrderPage {
 /** `keep`: whether counts may be kept (count.ts exactCount). */
 export function idOrderPage(c: Conn, r: Internal, plan: ReadPlan, query: SearchQuery, keep = true): IdOrderPage | null {
   if (!inIdOrder(query) || query.limit === 0) return null;
+  // A list of `_id`s (a sample's picks): SQLite looks each one up, in `_id` order already.
+  if (conjuncts(query.filters).some((f) => f.op === "in" && f.field === "_id")) return null;
   // A next_page walk's `_id` bound narrows where a walk starts, not how dense the matches are.
   const others = conjuncts(query.filters).filter((f) => !isIdBound(f));
   if (others.length === 0) return null; // `_id` bounds alone: SQLite seeks to them
