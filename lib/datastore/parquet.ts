@@ -2,11 +2,25 @@
 // BOOLEAN, date DATE, timestamp TIMESTAMP and time TIME in microseconds, not adjusted to UTC as
 // the datastore keeps them, text STRING, json and arrays JSON), Snappy-compressed, written by
 // hyparquet-writer a row group at a time: the bytes of each group go out as it is made, so
-// memory holds one group (ROW_GROUP rows), however big the table.
+// memory holds one group, however big the table.
 import { ByteWriter, ParquetWriter, type SchemaElement } from "hyparquet-writer";
 import type { ColumnInfo } from "./formats";
 
-export const ROW_GROUP = 20_000;
+/** A row group's size in values (rows × columns). The writer holds a group several times over
+ *  while it encodes it (the rows, their converted columns, slices, dictionaries, pages), and the
+ *  rows it waits on live long enough to reach V8's old space: the group's size is the dump's
+ *  peak memory (docs/performance.md). */
+const GROUP_VALUES = 60_000;
+/** A group also ends once its text holds this many UTF-16 units (long text fields). */
+const GROUP_TEXT = 4 << 20;
+/** Rows a group holds however many columns (long text aside): each group's metadata, per
+ *  column, is kept for the footer. */
+const MIN_GROUP_ROWS = 1000;
+
+/** The rows of a full row group of `columns` columns (short text). */
+export function groupRows(columns: number): number {
+  return Math.max(MIN_GROUP_ROWS, Math.floor(GROUP_VALUES / Math.max(1, columns)));
+}
 
 type Element = SchemaElement;
 
@@ -47,12 +61,18 @@ function timeMicros(text: string): bigint | null {
   return BigInt(seconds) * 1_000_000n + BigInt((m[4] ?? "").padEnd(6, "0") || "0");
 }
 
+/** Past this many milliseconds from 1970 (about 285 years), microseconds would lose precision
+ *  as a double: the BigInt arithmetic takes over. */
+const EXACT_MS = (Number.MAX_SAFE_INTEGER - 999_999) / 1000;
+
 /** Microseconds since 1970 of an ISO timestamp without zone, or null. */
 function timestampMicros(text: string): bigint | null {
-  const m = /^(.*?T\d{2}:\d{2}(?::\d{2})?)(?:\.(\d{1,6}))?$/.exec(text.replace(" ", "T"));
+  const m = /^(.*?[T ]\d{2}:\d{2}(?::\d{2})?)(?:\.(\d{1,6}))?$/.exec(text);
   if (!m) return null;
-  const ms = Date.parse(`${m[1]}Z`);
-  return Number.isFinite(ms) ? BigInt(ms) * 1000n + BigInt((m[2] ?? "").padEnd(6, "0") || "0") : null;
+  const ms = Date.parse(`${m[1].replace(" ", "T")}Z`);
+  if (!Number.isFinite(ms)) return null;
+  const micros = m[2] ? Number(m[2].padEnd(6, "0")) : 0;
+  return Math.abs(ms) < EXACT_MS ? BigInt(ms * 1000 + micros) : BigInt(ms) * 1000n + BigInt(micros);
 }
 
 function daysOf(text: string): number | null {
@@ -90,11 +110,13 @@ function convert(c: ColumnInfo, v: unknown): unknown {
   }
 }
 
-/** The file in pieces: `head` (the magic bytes), `rows` for each chunk (bytes once a row group
- *  is full, else none), then `tail` (the last group and the footer). */
+/** The file in pieces: `head` (the magic bytes), `rows` for each chunk (the bytes of the row
+ *  groups it filled, else none), then `tail` (the last group and the footer). */
 export function parquetWriter(cols: ColumnInfo[]) {
   const file = new ParquetWriter({ writer: new ByteWriter(), schema: [{ name: "root", num_children: cols.length }, ...cols.map(element)], codec: "SNAPPY", createdBy: "Datastore Explorer" });
+  const full = groupRows(cols.length);
   let pending: unknown[][] = [];
+  let text = 0;
   // what was written since the last piece; the next goes to a new buffer (a used one keeps its
   // largest size), its offsets still counted from the file's start
   const take = (): Uint8Array => {
@@ -104,21 +126,27 @@ export function parquetWriter(cols: ColumnInfo[]) {
     file.writer = next;
     return out;
   };
-  const group = () => {
-    if (!pending.length) return;
-    const rows = pending;
-    pending = [];
+  const group = (rows: unknown[][]) => {
+    if (!rows.length) return;
     file.write({ columnData: cols.map((c, j) => ({ name: c.id, data: rows.map((r) => convert(c, r[j])) })), rowGroupSize: rows.length });
   };
   return {
     head: take,
     rows(rows: unknown[][]): Uint8Array {
-      for (const r of rows) pending.push(r);
-      if (pending.length >= ROW_GROUP) group();
+      for (const r of rows) {
+        pending.push(r);
+        for (const v of r) if (typeof v === "string") text += v.length;
+        if (pending.length >= full || text >= GROUP_TEXT) {
+          group(pending);
+          pending = [];
+          text = 0;
+        }
+      }
       return take();
     },
     tail(): Uint8Array {
-      group();
+      group(pending);
+      pending = [];
       file.finish();
       return take();
     },

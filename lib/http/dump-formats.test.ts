@@ -6,7 +6,7 @@ import ExcelJS from "exceljs";
 import { parquetMetadata, parquetReadObjects } from "hyparquet";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDatastore } from "../datastore";
-import { ROW_GROUP } from "../datastore/parquet";
+import { groupRows } from "../datastore/parquet";
 import { freshDb } from "../test/api";
 import { bulkInsert } from "../test/bulk-insert";
 import { BOOK_ROWS, admin, createBooks, ok } from "../test/contract";
@@ -278,7 +278,7 @@ describe("parquet", () => {
     const { engine } = await getDatastore();
     await bulkInsert(engine, many, Array.from({ length: 120_000 }, (_, i) => ({ n: i })));
     const big = await parquet(many, { fields: "n" });
-    expect(big.meta.row_groups.length).toBe(Math.ceil(120_000 / ROW_GROUP));
+    expect(big.meta.row_groups.length).toBe(Math.ceil(120_000 / groupRows(1)));
     expect(big.meta.row_groups.length).toBeGreaterThan(1);
     expect(big.rows.length).toBe(120_000);
     expect(big.rows[119_999]).toEqual({ n: 119_999 });
