@@ -1,10 +1,10 @@
 // datastore_search's `sample` (an extension): about n of the matching rows, spread evenly through
 // the whole match in `_id` order, and the match's exact total. The rows are the spread sample's
-// (spread-sample.ts) over the match's `_id` extent, picking as many ids as make about n matches
-// on average. When the match is small (its `_id`s cost little to read) or so sparse in its extent
+// (spread-sample.ts) over the table's `_id` extent, picking as many ids as make about n matches
+// on average. When the match is small (its `_id`s cost little to read) or so sparse in the table
 // that this takes too many picks, the same spread pick over the positions of the match's own
-// `_id`s: exactly n rows. Deterministic: the picks depend only on the match, so both engines
-// answer the same rows for the same data. Written with engine searches alone.
+// `_id`s: exactly n rows. Deterministic: the picks depend only on the table's `_id`s and the
+// match, so both engines answer the same rows for the same data. Written with engine searches alone.
 import { config } from "../config";
 import type { DatastoreEngine, Resource, SearchOutput, SearchQuery, SortClause } from "./engine";
 import type { ErrorBag } from "./errors";
@@ -46,8 +46,8 @@ function idOrderOnly(sort: unknown): boolean {
   return clauses.every((s) => s !== null && /^\s*("_id"|_id)(\s+asc)?\s*$/i.test(s));
 }
 
-/** Which `_id`s to read for n rows of a match of `total` rows whose `_id`s run from `lo` to
- *  `hi`: a spread pick over that extent, or "positions" when the match is small or the pick
+/** Which `_id`s to read for n rows of a match of `total` rows in a table whose `_id`s run from
+ *  `lo` to `hi`: a spread pick over that extent, or "positions" when the match is small or the pick
  *  would take more than MAX_PICKS ids (then pick over the match's positions). */
 export function extentPicks(lo: number, hi: number, total: number, n: number): number[] | "positions" {
   const picks = Math.ceil((n * (hi - lo + 1)) / total);
@@ -66,14 +66,17 @@ export function thin<T>(rows: T[], n: number): T[] {
 export async function sampleSearch(engine: DatastoreEngine, r: Resource, query: SearchQuery, n: number): Promise<SearchOutput> {
   const base: SearchQuery = { ...query, sort: [BY_ID], offset: 0, distinct: false, lastId: false, encode: undefined, totalEstimationThreshold: undefined, includeTotal: false };
   const ids: SearchQuery = { ...base, columns: ["_id"] };
-  const first = await engine.search(r, { ...ids, limit: 1, includeTotal: true });
-  const total = first.total ?? 0;
+  const counted = await engine.search(r, { ...ids, limit: 0, includeTotal: true });
+  const total = counted.total ?? 0;
   const answer = (out: SearchOutput, rows = out.rows): SearchOutput => ({ rows, total, totalEstimated: false, ...(out.readAt ? { readAt: out.readAt } : {}) });
   if (total <= n) return answer(await engine.search(r, { ...base, limit: n }));
 
-  const last = await engine.search(r, { ...ids, sort: [{ ...BY_ID, desc: true }], limit: 1 });
+  // The table's extent, not the match's: its ends are two lookups, where the match's first or
+  // last row may lie past a long run of rows that do not match.
+  const end = (desc: boolean) => engine.search(r, { ...ids, filters: [], fts: [], sort: [{ ...BY_ID, desc }], limit: 1 });
+  const [first, last] = [await end(false), await end(true)];
   // Rows deleted between the reads: nothing left to spread over.
-  if (!first.rows.length || !last.rows.length) return answer(first, []);
+  if (!first.rows.length || !last.rows.length) return answer(counted, []);
   let picks = extentPicks(Number(first.rows[0][0]), Number(last.rows[0][0]), total, n);
   if (picks === "positions") {
     const all = (await engine.search(r, { ...ids, limit: total })).rows;

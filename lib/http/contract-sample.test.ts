@@ -81,15 +81,16 @@ describe("sample", () => {
   });
 
   it("under a filter matching one stretch of the table: rows from its beginning, middle and end", async () => {
-    for (const [zone, n] of [
-      ["early", 100], // the extent pick, over the match's own extent
-      ["late", 200], // a small match: a pick over its positions, exactly n rows
+    for (const [zone, n, least] of [
+      ["early", 100, 80], // the pick over the table's extent: about n
+      ["late", 200, 200], // a small match: a pick over its positions, exactly n rows
     ] as const) {
       const r = await search({ resource_id: R, filters: { zone }, sample: n, fields: ["_id"] });
       const all = await match({ zone });
       expect(r.total).toBe(600);
       const got = r.records.map((x: { _id: number }) => x._id);
-      expect(got).toHaveLength(n);
+      expect(got.length).toBeGreaterThanOrEqual(least);
+      expect(got.length).toBeLessThanOrEqual(n);
       expectSpread(got, all);
     }
   });
