@@ -8,6 +8,8 @@ import { admin, invalid, ok, search } from "../test/contract";
 import { extentPicks, thin } from "../datastore/search-sample";
 
 let R: string;
+/** The version before the rows were deleted. */
+let before: number;
 const ROWS = 3000;
 /** Rows 1001–1100 are deleted: a gap in the `_id`s. */
 const GONE = Array.from({ length: 100 }, (_, k) => 1001 + k);
@@ -24,6 +26,7 @@ beforeAll(async () => {
     { id: "zone", type: "text" },
   ];
   R = ok(await admin("datastore_create", { resource: { name: "spread" }, fields, records })).resource_id;
+  before = ok(await admin("datastore_info", { resource_id: R })).meta.version;
   ok(await admin("datastore_delete", { resource_id: R, filters: { i: GONE } }));
 });
 
@@ -108,6 +111,15 @@ describe("sample", () => {
     expect(big.records).toHaveLength(ROWS - GONE.length);
     const none = await search({ resource_id: R, filters: { zone: "nowhere" }, sample: 10 });
     expect(none).toMatchObject({ total: 0, records: [] });
+  });
+
+  it("reads the rows of a past version with as_of, spread through that version's match", async () => {
+    const r = await search({ resource_id: R, sample: 300, as_of: before, fields: ["_id"] });
+    expect(r).toMatchObject({ total: ROWS, as_of: { version: before } });
+    const got = r.records.map((x: { _id: number }) => x._id);
+    expect(got.length).toBeGreaterThanOrEqual(280);
+    expectSpread(got, Array.from({ length: ROWS }, (_, k) => k + 1));
+    expect(got.some((id: number) => GONE.includes(id))).toBe(true);
   });
 
   it("takes sort by _id alone, and keeps include_total false", async () => {
