@@ -63,7 +63,11 @@ export function createPool(o: PoolOptions): pg.Pool {
  * idle as long, may be too, so what runs again after it runs on a fresh connection.
  */
 export async function dropIdle(pool: pg.Pool): Promise<void> {
-  for (let n = pool.idleCount; n > 0 && pool.idleCount > 0; n--) (await pool.connect()).release(true);
+  try {
+    for (let n = pool.idleCount; n > 0 && pool.idleCount > 0; n--) (await pool.connect()).release(true);
+  } catch {
+    // No idle connection after all, and no new one: the retry will say why.
+  }
 }
 
 /** statement_timeout as set on a connection (whole ms; 0: none). */
