@@ -10,7 +10,6 @@ import { ErrorBag } from "./errors";
 import { dumpConflict } from "./dump-conflict";
 import { delimitedLine, objectJson, rowLine, xmlRow, type ColumnInfo } from "./formats";
 import { featureJson, geoPlan, type GeoPlan } from "./geojson";
-import { parquetWriter } from "./parquet";
 import { bindSearch, parseSearchParams } from "./search-query";
 import { parseAsOf, readAgain, resolveAsOf } from "./history";
 import { asBool, asInt, isUnset, type Params } from "./validate";
@@ -134,7 +133,8 @@ export async function openDump(ctx: ActionContext, idOrAlias: string, params: Pa
   async function* pieces(): AsyncGenerator<string | Uint8Array, void, undefined> {
     try {
       if (format === "xlsx") yield* bytes(xlsxWriter(cols, resource.name || resource.id));
-      else if (format === "parquet") yield* bytes(parquetWriter(cols));
+      // Loaded when asked for: its Parquet libraries cost every start otherwise.
+      else if (format === "parquet") yield* bytes((await import("./parquet")).parquetWriter(cols));
       else yield* text(rendering(format, cols, geo));
     } finally {
       await chunks.return?.();
