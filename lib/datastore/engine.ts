@@ -112,8 +112,9 @@ export interface RowChange {
 
 export interface ChangesPage {
   changes: RowChange[];
-  total: number; // changes after `since`
-  records: number; // distinct rows they touch
+  /** Counted on the first page only (no cursor): counting reads every change since `since`. */
+  total: number | null; // changes after `since`
+  records: number | null; // distinct rows they touch
 }
 
 /** A full-text condition: over all fields (`field` null) or one field; `rank` names its column. */
@@ -577,7 +578,8 @@ export interface DatastoreEngine {
   /** The images of row `_id`, or of every row whose key fields held `key` (`ids`, oldest first;
    *  `id` the newest), oldest first. */
   rowImages(resource: Resource, row: { id: number } | { key: Record<string, unknown> }): Promise<{ id: number; ids: number[]; images: RowImage[] } | undefined>;
-  /** Row changes after version `since`, in (version, _id) order, past `after`, at most `limit`. */
+  /** Row changes after version `since`, in (version, _id) order, past `after`, at most `limit`;
+   *  a page reads from its cursor on (its cost grows with `limit`, not with the changes before). */
   changes(resource: Resource, since: number, after: { version: number; id: number } | null, limit: number): Promise<ChangesPage>;
   /** Removes row images no version from `before` (an ISO time) on can read; returns how many went. */
   pruneHistory(before: string): Promise<number>;

@@ -165,6 +165,46 @@ export function imageVersions(images: RowImage[]): number[] {
   return [...new Set(images.flatMap((i) => (i.deleted && i.to !== null ? [i.from, i.to] : [i.from])))];
 }
 
+/** One change's place in the list: its version, row, and kind (insert, update, delete). A row
+ *  changes once a version (an insert updated again in its batch keeps no image), so (version,
+ *  _id) orders the list and is the cursor. */
+export interface ChangeKey {
+  v: number;
+  id: number;
+  k: "i" | "u" | "d";
+}
+
+/**
+ * The rows inserted after the cursor have `_id` past this: the version that inserted a row
+ * grows with its `_id` (each version's largest `_id`, `id_to`, only grows), so the inserts
+ * after (av, ai) are those past the largest `_id` at av, and those of av past ai. `last`: the
+ * largest `_id` at `since`; `before`/`at`: the largest at av - 1 and at av.
+ */
+export function insertsPast(last: number, after: { version: number; id: number } | null, before: number, at: number): number {
+  if (!after) return last;
+  return Math.max(last, Math.min(Math.max(after.id, before), at));
+}
+
+/** The images after the cursor, as one (`_valid_to`, `_id`) bound an index seeks to: those
+ *  replaced after `since` (every `_id` of it) and past the cursor. */
+export function imagesPast(since: number, after: { version: number; id: number } | null): { av: number; ai: number } {
+  return after && after.version > since ? { av: after.version, ai: after.id } : { av: since, ai: Number.MAX_SAFE_INTEGER };
+}
+
+/** The first `limit` of two sorted lists of changes (the inserts', the images'), in (version, _id) order. */
+export function mergeChanges(a: ChangeKey[], b: ChangeKey[], limit: number): ChangeKey[] {
+  const out: ChangeKey[] = [];
+  let i = 0;
+  let j = 0;
+  while (out.length < limit && (i < a.length || j < b.length)) {
+    const x = a[i];
+    const y = b[j];
+    if (y === undefined || (x !== undefined && (x.v < y.v || (x.v === y.v && x.id <= y.id)))) out.push(a[i++]);
+    else out.push(b[j++]);
+  }
+  return out;
+}
+
 /** A changes page's cursor: opaque to callers, the (version, _id) of the last change sent. */
 export function encodeCursor(at: { version: number; id: number }): string {
   return Buffer.from(`${at.version}:${at.id}`).toString("base64url");

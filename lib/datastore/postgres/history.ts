@@ -7,6 +7,7 @@
 // An `as_of` read reads a subquery of the rows valid then in place of the table (source()).
 import type { ChangesPage, HistorySize, HistoryState, RowChange, RowImage, SearchQuery, VersionEntry, WriteAuthor } from "../engine";
 import { quoteIdent as q, type PgResource, type Queryable, type StoredField } from "./resource";
+import { imagesPast, insertsPast, mergeChanges } from "../history";
 import { selectColumn } from "./read-plan";
 import { columnType, toParam } from "./values";
 
@@ -37,7 +38,7 @@ export async function ensureHistoryTables(db: Queryable, r: PgResource): Promise
   await db.query(
     `CREATE TABLE ${q(hist)} ("_hid" bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, "_id" bigint NOT NULL, "_valid_from" bigint NOT NULL, "_valid_to" bigint NOT NULL, "_deleted" boolean NOT NULL DEFAULT false, "_full_text" tsvector${cols});
      CREATE INDEX ${q(`${hist}_id`)} ON ${q(hist)} ("_id", "_valid_from");
-     CREATE INDEX ${q(`${hist}_to`)} ON ${q(hist)} ("_valid_to");
+     CREATE INDEX ${q(`${hist}_to`)} ON ${q(hist)} ("_valid_to", "_id");
      CREATE TABLE ${q(ver)} ("_id" bigint PRIMARY KEY, v bigint NOT NULL);
      CREATE INDEX ${q(`${ver}_v`)} ON ${q(ver)} (v)`,
   );
@@ -272,44 +273,87 @@ export async function rowImages(db: Queryable, r: PgResource, row: { id: number 
 }
 
 /** Changes after `since`, in (version, _id) order, as the SQLite engine lists them (its
- *  history.ts): the rows inserted since, and each image replaced since. */
+ *  history.ts): the rows inserted since, and each image replaced since, each list sought from the
+ *  cursor by index and merged; counted on the first page only; a page's rows read in two queries. */
 export async function changes(db: Queryable, r: PgResource, since: number, after: { version: number; id: number } | null, limit: number): Promise<ChangesPage> {
   const t = q(r.table);
   const hasHist = await exists(db, histTable(r.table));
   const h = q(histTable(r.table));
   const ver = q(verTable(r.table));
   const last = await lastIdAt(db, r.id, since);
-  // $1 resource, $2 since, $3 the largest _id then.
-  const inserted = hasHist
-    ? `SELECT "_id" FROM ${t} WHERE "_id" > $3 AND "_id" NOT IN (SELECT "_id" FROM ${ver} WHERE "_id" > $3) UNION ALL SELECT "_id" FROM ${h} WHERE "_id" > $3 AND "_valid_from" = 0`
-    : `SELECT "_id" FROM ${t} WHERE "_id" > $3`;
-  const keys =
-    `SELECT (SELECT min(version) FROM datastore_versions WHERE resource_id = $1 AND version > $2 AND id_to >= x."_id") AS v, x."_id" AS id, 'i' AS k FROM (${inserted}) AS x` +
-    (hasHist ? ` UNION ALL SELECT "_valid_to", "_id", CASE WHEN "_deleted" THEN 'd' ELSE 'u' END FROM ${h} WHERE "_valid_to" > $2` : "");
-  const bind = [r.id, since, last];
-  const counts = (await one<{ n: string; d: string }>(db, `SELECT count(*)::int8 AS n, count(DISTINCT id)::int8 AS d FROM (${keys}) AS c`, bind))!;
-  const page =
-    limit > 0
-      ? await rows(db, `SELECT v, id, k FROM (${keys}) AS c WHERE (v, id) > ($4::int8, $5::int8) ORDER BY v, id LIMIT $6`, [...bind, after?.version ?? -1, after?.id ?? -1, limit])
-      : [];
+  const counts = after ? null : await countChanges(db, r, since, last, hasHist);
+  if (limit <= 0) return { changes: [], total: counts?.n ?? null, records: counts?.d ?? null };
+  const past = insertsPast(last, after, after ? await lastIdAt(db, r.id, after.version - 1) : 0, after ? await lastIdAt(db, r.id, after.version) : 0);
+  // $1 resource, $2 the first version an insert past the cursor may have, $3 past, $4 limit. A
+  // row updated or deleted since has its insert's image (from 0); one that was not, only its live row.
+  const ids = hasHist
+    ? `SELECT DISTINCT id FROM ((SELECT "_id" AS id FROM ${t} WHERE "_id" > $3 ORDER BY "_id" LIMIT $4) UNION ALL (SELECT "_id" FROM ${h} WHERE "_id" > $3 AND "_valid_from" = 0 ORDER BY "_id" LIMIT $4)) AS u ORDER BY id LIMIT $4`
+    : `SELECT "_id" AS id FROM ${t} WHERE "_id" > $3 ORDER BY "_id" LIMIT $4`;
+  const inserts = await rows(
+    db,
+    `SELECT (SELECT version FROM datastore_versions WHERE resource_id = $1 AND version >= $2 AND id_to >= x.id ORDER BY version LIMIT 1), x.id FROM (${ids}) AS x`,
+    [r.id, Math.max(since + 1, after?.version ?? 0), past, limit],
+  );
+  const seek = imagesPast(since, after);
+  const images = hasHist
+    ? await rows(db, `SELECT "_valid_to", "_id", "_deleted" FROM ${h} WHERE ("_valid_to", "_id") > ($1::int8, $2::int8) ORDER BY "_valid_to", "_id" LIMIT $3`, [seek.av, seek.ai, limit])
+    : [];
+  const page = mergeChanges(
+    inserts.map(([v, id]) => ({ v: Number(v), id: Number(id), k: "i" as const })),
+    images.map(([v, id, d]) => ({ v: Number(v), id: Number(id), k: d === true ? ("d" as const) : ("u" as const) })),
+    limit,
+  );
   const { cols, decode } = decoder(r);
-  const out: RowChange[] = [];
-  for (const [vRaw, idRaw, k] of page) {
-    const v = Number(vRaw);
-    const id = Number(idRaw);
-    let now: unknown[] | undefined;
-    let old: unknown[] | undefined;
-    if (k !== "d") {
-      const from = k === "i" ? 0 : v;
-      now = hasHist ? (await rows(db, `SELECT ${cols} FROM ${h} AS t WHERE t."_id" = $1 AND t."_valid_from" = $2`, [id, from]))[0] : undefined;
-      now ??= (
-        await rows(db, `SELECT ${cols} FROM ${t} AS t WHERE t."_id" = $1 AND ${hasHist ? `coalesce((SELECT v FROM ${ver} WHERE "_id" = t."_id"), 0)` : "0"} = $2`, [id, from])
-      )[0];
-    }
-    if (k !== "i" && hasHist) old = (await rows(db, `SELECT ${cols} FROM ${h} AS t WHERE t."_id" = $1 AND t."_valid_to" = $2`, [id, v]))[0];
-    out.push({ version: v, id, record: now ? decode(now) : null, old: old ? decode(old) : null });
+  // The images the page shows: each change's row after (kept from its version, or from 0 for
+  // an insert) and before (kept to its version); else the live row, when its version is that.
+  const from = page.filter((x) => x.k !== "d").map((x) => [x.id, x.k === "i" ? 0 : x.v]);
+  const to = page.filter((x) => x.k !== "i").map((x) => [x.id, x.v]);
+  const kept = new Map<string, unknown[]>();
+  if (hasHist && page.length) {
+    const found = await rows(
+      db,
+      `SELECT 'f', t."_valid_from", ${cols} FROM ${h} AS t JOIN unnest($1::int8[], $2::int8[]) AS p(id, v) ON t."_id" = p.id AND t."_valid_from" = p.v
+       UNION ALL SELECT 't', t."_valid_to", ${cols} FROM ${h} AS t JOIN unnest($3::int8[], $4::int8[]) AS p(id, v) ON t."_id" = p.id AND t."_valid_to" = p.v`,
+      [from.map((x) => x[0]), from.map((x) => x[1]), to.map((x) => x[0]), to.map((x) => x[1])],
+    );
+    for (const [side, v, ...row] of found) kept.set(`${side}:${Number(row[0])}:${Number(v)}`, row);
   }
-  return { changes: out, total: Number(counts.n), records: Number(counts.d) };
+  const liveIds = from.filter(([id, f]) => !kept.has(`f:${id}:${f}`)).map(([id]) => id);
+  const live = new Map<number, { v: number; row: unknown[] }>();
+  if (liveIds.length) {
+    const version = hasHist ? `coalesce((SELECT v FROM ${ver} WHERE "_id" = t."_id"), 0)` : "0";
+    for (const [v, ...row] of await rows(db, `SELECT ${version}, ${cols} FROM ${t} AS t WHERE t."_id" = ANY($1::int8[])`, [liveIds])) live.set(Number(row[0]), { v: Number(v), row });
+  }
+  const out: RowChange[] = page.map(({ v, id, k }) => {
+    let now: unknown[] | undefined;
+    if (k !== "d") {
+      const f = k === "i" ? 0 : v;
+      const l = live.get(id);
+      now = kept.get(`f:${id}:${f}`) ?? (l?.v === f ? l.row : undefined);
+    }
+    const old = k === "i" ? undefined : kept.get(`t:${id}:${v}`);
+    return { version: v, id, record: now ? decode(now) : null, old: old ? decode(old) : null };
+  });
+  return { changes: out, total: counts?.n ?? null, records: counts?.d ?? null };
+}
+
+/** How many changes follow `since`, and how many rows they touch: the rows inserted since (every
+ *  "_id" past the largest then, live or kept) and the images replaced since. */
+async function countChanges(db: Queryable, r: PgResource, since: number, last: number, hasHist: boolean): Promise<{ n: number; d: number }> {
+  const t = q(r.table);
+  if (!hasHist) {
+    const n = Number((await one<{ n: string }>(db, `SELECT count(*)::int8 AS n FROM ${t} WHERE "_id" > $1`, [last]))!.n);
+    return { n, d: n };
+  }
+  const h = q(histTable(r.table));
+  const row = (await one<{ i: string; u: string; d: string }>(
+    db,
+    `SELECT (SELECT count(*) FROM (SELECT "_id" FROM ${t} WHERE "_id" > $1 UNION SELECT "_id" FROM ${h} WHERE "_id" > $1) AS x)::int8 AS i,
+       (SELECT count(*) FROM ${h} WHERE "_valid_to" > $2)::int8 AS u,
+       (SELECT count(*) FROM (SELECT "_id" FROM ${t} WHERE "_id" > $1 UNION SELECT "_id" FROM ${h} WHERE "_id" > $1 OR "_valid_to" > $2) AS x)::int8 AS d`,
+    [last, since],
+  ))!;
+  return { n: Number(row.i) + Number(row.u), d: Number(row.d) };
 }
 
 /** Removes images no version from the newest logged at or before `before` on can read, and

@@ -114,6 +114,18 @@ const MIGRATIONS: string[] = [
   END $ds$;`,
   // A token's own request budget, given by an admin (api_token_patch; lib/http/rate-limit.ts).
   TOKEN_RATE,
+  // datastore_changes seeks the images replaced after its cursor: by ("_valid_to", "_id"), in order.
+  `
+  DO $ds$
+  DECLARE
+    r record;
+  BEGIN
+    FOR r IN SELECT table_name FROM datastore_resources LOOP
+      IF to_regclass(quote_ident(r.table_name || '_hist')) IS NOT NULL THEN
+        EXECUTE format('DROP INDEX IF EXISTS %I; CREATE INDEX %I ON %I ("_valid_to", "_id")', r.table_name || '_hist_to', r.table_name || '_hist_to', r.table_name || '_hist');
+      END IF;
+    END LOOP;
+  END $ds$;`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

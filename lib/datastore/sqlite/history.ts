@@ -9,6 +9,7 @@ import type { ChangesPage, HistorySize, HistoryState, RowChange, RowImage, Searc
 import { fromStorage, sqliteType, storedAsIs, toStorage, type Stored } from "../types";
 import type { Internal, StoredField } from "./catalog";
 import type { Conn } from "./connection";
+import { imagesPast, insertsPast, mergeChanges } from "../history";
 import { PastText, setPastText } from "./past-fts";
 import { quoteIdent as q } from "./sql";
 
@@ -35,7 +36,7 @@ export function ensureHistoryTables(c: Conn, r: Internal): { hist: string; ver: 
   c.db.exec(
     `CREATE TABLE ${q(hist)} (_hid INTEGER PRIMARY KEY, _id INTEGER NOT NULL, _valid_from INTEGER NOT NULL, _valid_to INTEGER NOT NULL, _deleted INTEGER NOT NULL DEFAULT 0${cols});
      CREATE INDEX ${q(`${hist}_id`)} ON ${q(hist)} (_id, _valid_from);
-     CREATE INDEX ${q(`${hist}_to`)} ON ${q(hist)} (_valid_to);
+     CREATE INDEX ${q(`${hist}_to`)} ON ${q(hist)} (_valid_to, _id);
      CREATE TABLE ${q(ver)} (_id INTEGER PRIMARY KEY, v INTEGER NOT NULL);
      CREATE INDEX ${q(`${ver}_v`)} ON ${q(ver)} (v);`,
   );
@@ -316,8 +317,9 @@ export function rowImages(c: Conn, r: Internal, row: { id: number } | { key: Rec
 /**
  * Changes after `since`, in (version, _id) order: the rows inserted since (their `_id` past the
  * largest then, their version the first whose largest `_id` reaches them), and each image
- * replaced since (an update, or a delete). One sorted list of keys from index ranges, then each
- * page's images by key.
+ * replaced since (an update, or a delete). A page seeks each list from its cursor by index (the
+ * inserts by `_id`, the images by (`_valid_to`, `_id`)), takes `limit` of each and merges them;
+ * the counts, which read every change, are made on the first page only.
  */
 export function changes(c: Conn, r: Internal, since: number, after: { version: number; id: number } | null, limit: number): ChangesPage {
   const t = q(r.table);
@@ -325,21 +327,27 @@ export function changes(c: Conn, r: Internal, since: number, after: { version: n
   const h = q(histTable(r.table));
   const ver = q(verTable(r.table));
   const last = lastIdAt(c, r.id, since);
-  const inserted = hasHist
-    ? `SELECT _id FROM ${t} WHERE _id > @last AND _id NOT IN (SELECT _id FROM ${ver} WHERE _id > @last) UNION ALL SELECT _id FROM ${h} WHERE _id > @last AND _valid_from = 0`
-    : `SELECT _id FROM ${t} WHERE _id > @last`;
-  const log = `SELECT version, id_to FROM datastore_versions WHERE resource_id = @rid AND version > @since`;
-  const keys =
-    `SELECT (SELECT min(version) FROM (${log}) WHERE id_to >= x._id) AS v, x._id AS _id, 'i' AS k FROM (${inserted}) AS x` +
-    (hasHist ? ` UNION ALL SELECT _valid_to, _id, CASE _deleted WHEN 1 THEN 'd' ELSE 'u' END FROM ${h} WHERE _valid_to > @since` : "");
-  const bind = { last, since, rid: r.id };
-  const counts = c.db.prepare(`SELECT count(*) AS n, count(DISTINCT _id) AS d FROM (${keys})`).get(bind) as { n: number; d: number };
-  const page =
-    limit > 0
-      ? (c.db
-          .prepare(`SELECT v, _id, k FROM (${keys}) WHERE (v, _id) > (@av, @ai) ORDER BY v, _id LIMIT @limit`)
-          .all({ ...bind, av: after?.version ?? -1, ai: after?.id ?? -1, limit }) as { v: number; _id: number; k: string }[])
-      : [];
+  const counts = after ? null : countChanges(c, r, since, last, hasHist);
+  if (limit <= 0) return { changes: [], total: counts?.n ?? null, records: counts?.d ?? null };
+  const past = insertsPast(last, after, after ? lastIdAt(c, r.id, after.version - 1) : 0, after ? lastIdAt(c, r.id, after.version) : 0);
+  // A row updated or deleted since has its insert's image (from 0); one that was not, only its live row.
+  const ids = hasHist
+    ? `SELECT _id FROM (SELECT _id FROM ${t} WHERE _id > @past ORDER BY _id LIMIT @limit) UNION SELECT _id FROM (SELECT _id FROM ${h} WHERE _id > @past AND _valid_from = 0 ORDER BY _id LIMIT @limit) ORDER BY _id LIMIT @limit`
+    : `SELECT _id FROM ${t} WHERE _id > @past ORDER BY _id LIMIT @limit`;
+  // Every insert past the cursor is of its version or later: the log is read from there.
+  const inserts = c.db
+    .prepare(`SELECT (SELECT version FROM datastore_versions WHERE resource_id = @rid AND version >= @from AND id_to >= x._id ORDER BY version LIMIT 1) AS v, x._id AS id FROM (${ids}) AS x`)
+    .all({ past, limit, rid: r.id, from: Math.max(since + 1, after?.version ?? 0) }) as { v: number; id: number }[];
+  const images = hasHist
+    ? (c.db
+        .prepare(`SELECT _valid_to AS v, _id AS id, _deleted AS d FROM ${h} WHERE (_valid_to, _id) > (@av, @ai) ORDER BY _valid_to, _id LIMIT @limit`)
+        .all({ ...imagesPast(since, after), limit }) as { v: number; id: number; d: number }[])
+    : [];
+  const page = mergeChanges(
+    inserts.map(({ v, id }) => ({ v, id, k: "i" as const })),
+    images.map(({ v, id, d }) => ({ v, id, k: d === 1 ? ("d" as const) : ("u" as const) })),
+    limit,
+  );
   const { cols, decode } = decoder(r);
   const live = c.cache.get(`SELECT ${cols} FROM ${t} WHERE _id = ?`, "raw");
   const liveVersion = hasHist ? c.cache.get(`SELECT v FROM ${ver} WHERE _id = ?`, "pluck") : undefined;
@@ -351,12 +359,31 @@ export function changes(c: Conn, r: Internal, since: number, after: { version: n
     if (kept) return kept;
     return ((liveVersion?.get(id) as number | undefined) ?? 0) === from ? (live.get(id) as Stored[] | undefined) : undefined;
   };
-  const out: RowChange[] = page.map(({ v, _id, k }) => {
-    const now = k === "d" ? undefined : imageAt(_id, k === "i" ? 0 : v);
-    const old = k === "i" ? undefined : (imageTo?.get(_id, v) as Stored[] | undefined);
-    return { version: v, id: _id, record: now ? decode(now) : null, old: old ? decode(old) : null };
+  const out: RowChange[] = page.map(({ v, id, k }) => {
+    const now = k === "d" ? undefined : imageAt(id, k === "i" ? 0 : v);
+    const old = k === "i" ? undefined : (imageTo?.get(id, v) as Stored[] | undefined);
+    return { version: v, id, record: now ? decode(now) : null, old: old ? decode(old) : null };
   });
-  return { changes: out, total: counts.n, records: counts.d };
+  return { changes: out, total: counts?.n ?? null, records: counts?.d ?? null };
+}
+
+/** How many changes follow `since`, and how many rows they touch: the rows inserted since (every
+ *  `_id` past the largest then, live or kept) and the images replaced since, from index ranges. */
+function countChanges(c: Conn, r: Internal, since: number, last: number, hasHist: boolean): { n: number; d: number } {
+  const t = q(r.table);
+  if (!hasHist) {
+    const n = c.cache.get(`SELECT count(*) FROM ${t} WHERE _id > ?`, "pluck").get(last) as number;
+    return { n, d: n };
+  }
+  const h = q(histTable(r.table));
+  const bind = { last, since };
+  const inserted = c.db.prepare(`SELECT count(*) FROM (SELECT _id FROM ${t} WHERE _id > @last UNION SELECT _id FROM ${h} WHERE _id > @last)`).pluck().get(bind) as number;
+  const replaced = c.db.prepare(`SELECT count(*) FROM ${h} WHERE _valid_to > @since`).pluck().get(bind) as number;
+  const d = c.db
+    .prepare(`SELECT count(*) FROM (SELECT _id FROM ${t} WHERE _id > @last UNION SELECT _id FROM ${h} WHERE _id > @last UNION SELECT _id FROM ${h} WHERE _valid_to > @since)`)
+    .pluck()
+    .get(bind) as number;
+  return { n: inserted + replaced, d };
 }
 
 /** Removes images no version from the newest logged at or before `before` on can read, and

@@ -9,6 +9,7 @@ import type { StoredField } from "./catalog";
 import type { Conn } from "./connection";
 import { rebuildFts } from "./fts-index";
 import { CATALOG_WORDS } from "./catalog-search";
+import { quoteIdent } from "./sql";
 
 const MIGRATIONS: (string | ((c: Conn) => void))[] = [
   `
@@ -78,6 +79,15 @@ const MIGRATIONS: (string | ((c: Conn) => void))[] = [
   },
   // A token's own request budget, given by an admin (api_token_patch; lib/http/rate-limit.ts).
   TOKEN_RATE,
+  // datastore_changes seeks the images replaced after its cursor: by (_valid_to, _id), in order.
+  (c) => {
+    const tables = c.db.prepare("SELECT table_name FROM datastore_resources").pluck().all() as string[];
+    for (const table of tables) {
+      const hist = `${table}_hist`;
+      if (c.db.prepare("SELECT 1 FROM pragma_table_info(?) LIMIT 1").get(hist) === undefined) continue;
+      c.db.exec(`DROP INDEX IF EXISTS ${quoteIdent(`${hist}_to`)}; CREATE INDEX ${quoteIdent(`${hist}_to`)} ON ${quoteIdent(hist)} (_valid_to, _id)`);
+    }
+  },
 ];
 
 const SCHEMA_VERSION = MIGRATIONS.length;
