@@ -122,7 +122,8 @@ const MIGRATIONS: string[] = [
   BEGIN
     FOR r IN SELECT table_name FROM datastore_resources LOOP
       IF to_regclass(quote_ident(r.table_name || '_hist')) IS NOT NULL THEN
-        EXECUTE format('DROP INDEX IF EXISTS %I; CREATE INDEX %I ON %I ("_valid_to", "_id")', r.table_name || '_hist_to', r.table_name || '_hist_to', r.table_name || '_hist');
+        EXECUTE format('DROP INDEX IF EXISTS %I', r.table_name || '_hist_to');
+        EXECUTE format('CREATE INDEX %I ON %I ("_valid_to", "_id")', r.table_name || '_hist_to', r.table_name || '_hist');
       END IF;
     END LOOP;
   END $ds$;`,
