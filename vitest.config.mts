@@ -14,6 +14,9 @@ import path from "node:path";
 const BOTH_ENGINES = ["lib/http/**/*.test.ts", "lib/test/faults.test.ts", "lib/datastore/engine-contract.test.ts"];
 // Under lib/http but blind to the engine: the envelope's bytes, the peer's address.
 const ENGINE_BLIND = ["lib/http/envelope.test.ts", "lib/http/peer.test.ts"];
+// Files that change their process for good (a hook on every HTTP server it makes, installed
+// once): each runs in a process of its own (the `own-process` project), not beside other files.
+const PROCESS_WIDE = ["lib/http/peer.test.ts", "lib/server/next-admission.test.ts"];
 const POSTGRES_ONLY = ["lib/datastore/postgres/**/*.test.ts", "lib/test/pg-cluster.test.ts"];
 // The contract suites again through a real `next start` over HTTP (lib/test/over-http.ts), but
 // contract-totals (it writes its rows through the engine itself) and contract-hostile (thousands
@@ -81,8 +84,17 @@ export default defineConfig({
         test: {
           name: "sqlite",
           include: ["lib/**/*.test.ts", "app/**/*.test.ts", "components/**/*.test.ts", "scripts/**/*.test.ts"],
-          exclude: [...configDefaults.exclude, ...POSTGRES_ONLY],
+          exclude: [...configDefaults.exclude, ...POSTGRES_ONLY, ...PROCESS_WIDE],
           // SQLite even where the shell selects PostgreSQL.
+          env: { DATASTORE_DATABASE_URL: "", DATASTORE_READ_DATABASE_URL: "" },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "own-process",
+          include: PROCESS_WIDE,
+          isolate: true,
           env: { DATASTORE_DATABASE_URL: "", DATASTORE_READ_DATABASE_URL: "" },
         },
       },
