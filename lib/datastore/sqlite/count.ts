@@ -3,6 +3,7 @@
 // else a counting statement, exact or estimated as ../estimated-total.ts says; the estimate is
 // scaled up from the first rows (CKAN's `total_was_estimated`).
 import type { SearchQuery } from "../engine";
+import { partIds, type AggregatePart } from "./aggregate";
 import { totalPlan } from "../estimated-total";
 import { runNow } from "../stepwise";
 import type { Internal } from "./catalog";
@@ -38,8 +39,24 @@ export function exactCount(c: Conn, r: Internal, sql: string, params: unknown[],
   if (!keep) return run();
   let memo = counted.get(c);
   if (!memo) counted.set(c, (memo = new Memo<number>()));
-  const key = `${r.table}\0${r.version}\0${sql}\0${valuesKey(params)}`;
-  return memo.get(key, run);
+  return memo.get(countKey(r, sql, params), run);
+}
+
+function countKey(r: Internal, sql: string, params: unknown[]): string {
+  return `${r.table}\0${r.version}\0${sql}\0${valuesKey(params)}`;
+}
+
+/** Whether this connection counted the statement for the resource's version already. */
+export function countKept(c: Conn, r: Internal, sql: string, params: unknown[]): boolean {
+  return counted.get(c)?.peek(countKey(r, sql, params)) !== undefined;
+}
+
+/** The exact count of the matches whose `_id` is in `part`'s share of the table's (kept as
+ *  exactCount keeps): parts of one state add up to the total (search-apart.ts). */
+export function partCount(c: Conn, r: Internal, plan: ReadPlan, query: SearchQuery, part: AggregatePart): number {
+  const ids = partIds(c, r, part);
+  if (ids === null) return 0;
+  return exactCount(c, r, countSql(r, plan.where, plan.select, query, " AND t._id BETWEEN ? AND ?"), [...plan.where.params, ...ids], true);
 }
 
 export function count(c: Conn, r: Internal, plan: ReadPlan, query: SearchQuery, keep = true): { total: number; estimated: boolean } {

@@ -31,6 +31,7 @@ import { ReadPool, defaultExpensiveReads, defaultReadWorkers } from "./read-pool
 import * as schema from "./schema";
 import { inIdOrder } from "./read-plan";
 import { keysetChunks, search, searchChunks, searchStatements } from "./search";
+import { searchOnPool } from "./search-apart";
 import { fieldStats, sizes } from "./statistics";
 import { summary } from "./summary";
 import { sqliteAudit } from "./audit";
@@ -350,7 +351,7 @@ export class SqliteEngine implements DatastoreEngine {
       const fresh = stillFresh(resource as Internal);
       const kept = fresh && this.pool.pages.get(catalog.state(fresh), query);
       if (kept) return kept;
-      const out = (await this.pool.run({ op: "search", resourceId: resource.id, query }, this.client)) as SearchOutput;
+      const out = await searchOnPool(this.pool, resource.id, query, this.client, fresh ? catalog.state(fresh) : undefined, resource.rowCount);
       if (out.readAt !== undefined) this.pool.pages.keep(out.readAt, query, out);
       return out;
     }

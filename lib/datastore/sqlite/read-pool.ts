@@ -13,11 +13,15 @@ import type { AggregatePart } from "./aggregate";
 import { DatastoreError, DatastoreUnavailable, fromWire, type WireError } from "../errors";
 import type { ReadLimits } from "../read-limits";
 import { keysetPages } from "../keyset";
-import { PageCache } from "../page-cache";
+import { AnswerCache, PageCache } from "../page-cache";
 import { ReadScheduler, type Lane } from "../read-scheduler";
 
 export type NewReadTask = { resourceId: string } & (
-  | { op: "search"; query: SearchQuery }
+  /** `apart`: judged expensive for a count that a second worker could read beside the page,
+   *  it may come back as READ_APART when the pool is otherwise idle (search-apart.ts). */
+  | { op: "search"; query: SearchQuery; apart?: boolean }
+  /** A search's total alone, or a part's share of it (search-apart.ts). */
+  | { op: "count"; query: SearchQuery; part?: AggregatePart }
   | { op: "aggregate"; query: SearchQuery; spec: AggregateSpec; part?: AggregatePart }
   | { op: "valueCounts"; query: SearchQuery; field: string; limit: number; budgetMs: number | null }
   | { op: "histogram"; query: SearchQuery; field: string; bins: number; budgetMs: number | null }
@@ -33,6 +37,8 @@ type Reply = {
   result?: unknown;
   /** Judged expensive and not run: it waits in the expensive lane. */
   expensive?: true;
+  /** With `expensive`, for a search sent `apart`: its total takes a count of its own. */
+  apart?: true;
   /** The datastore's error as it was (Retry-After included), or an unexpected one's message. */
   error?: { datastore?: WireError; message?: string };
 };
@@ -58,9 +64,15 @@ interface Pending {
   timer?: NodeJS.Timeout;
 }
 
+/** What a search sent `apart` answers when its page and its count are better read side by side:
+ *  the caller sends them as reads of their own (search-apart.ts). */
+export const READ_APART = Symbol("read apart");
+
 const GRACE_MS = 2000;
 /** Starts of one worker that may fail in a row before the pool gives up. */
 const MAX_FAILED_STARTS = 3;
+/** Bytes of kept totals: a thousand or so questions. */
+const TOTALS_BYTES = 1 << 20;
 
 export function defaultReadWorkers(): number {
   // One per core (at least two) for reads of any cost, and one more that expensive reads never
@@ -83,6 +95,12 @@ export class ReadPool {
   readonly answered = { cheap: 0, expensive: 0 };
   /** Workers started, for tests. */
   started = 0;
+  /** Searches answered READ_APART, for tests. */
+  searchesApart = 0;
+  /** Workers ready for reads, for tests. */
+  get ready(): number {
+    return this.slots.filter((s) => s.ready).length;
+  }
   /** Set once workers cannot start: every read answers it. */
   private broken?: DatastoreUnavailable;
   /** Workers to start once the first is ready. */
@@ -91,6 +109,8 @@ export class ReadPool {
 
   /** Answers to searches, per resource version (../page-cache.ts). */
   readonly pages: PageCache;
+  /** Exact totals counted apart from their pages, per resource version (search-apart.ts). */
+  readonly totals = new AnswerCache<unknown, number>(TOTALS_BYTES, () => 8);
 
   constructor(
     private file: string,
@@ -149,6 +169,18 @@ export class ReadPool {
     }
   }
 
+  /**
+   * Whether a read of `client` may take more than one worker: no read waits, no other client's
+   * runs, and two workers are free. A client alone gets every core; under contention each read
+   * takes one worker and its turn, as the scheduler shares them.
+   */
+  spare(client: string): boolean {
+    const waiting = this.scheduler.waiting;
+    if (waiting.cheap + waiting.expensive > 0) return false;
+    for (const job of this.running.values()) if (job.client !== client) return false;
+    return this.slots.filter((s) => s.ready && !s.busy).length >= 2;
+  }
+
   /** Hands waiting reads to ready workers: a read waits for the first worker up, not for the
    *  one it happened to be given while they were starting. */
   private dispatch(): void {
@@ -202,7 +234,10 @@ export class ReadPool {
       this.release(job);
       const refused = reply.expensive ? this.scheduler.refusal(job.client) : undefined;
       if (refused) job.reject(refused);
-      else if (reply.expensive) this.scheduler.push(job, "expensive", job.client);
+      else if (reply.apart && this.spare(job.client)) {
+        this.searchesApart++;
+        job.resolve(READ_APART);
+      } else if (reply.expensive) this.scheduler.push(job, "expensive", job.client);
       else {
         this.answered[job.lane!]++;
         if (!reply.error) job.resolve(reply.result);

@@ -15,7 +15,7 @@ import { histogram } from "./histogram";
 import { judge, observe, type Judged } from "./read-cost";
 import type { ReadPlan } from "./read-plan";
 import type { ReadTask } from "./read-pool";
-import { search } from "./search";
+import { countsApart, search, searchTotal } from "./search";
 import { sizes } from "./statistics";
 import { SUMMARY_LIMITS } from "../summary-plan";
 import { summary } from "./summary";
@@ -47,6 +47,8 @@ function opened(): Conn {
 }
 
 const EXPENSIVE = Symbol("expensive");
+/** Expensive, and its total a count a second worker could read beside the page. */
+const EXPENSIVE_APART = Symbol("expensive apart");
 
 /** `plan`: a search's, as its judge built it. */
 function execute(r: Internal, task: ReadTask, plan: ReadPlan | undefined): unknown {
@@ -54,6 +56,9 @@ function execute(r: Internal, task: ReadTask, plan: ReadPlan | undefined): unkno
     case "search":
       // With the state it was read in, for the server's page cache (../page-cache.ts).
       return { ...search(c, r, task.query, true, plan), readAt: catalog.state(r) };
+    case "count":
+      // With the state it was read in: a total read in another state than its page is not merged.
+      return { ...searchTotal(c, r, task.query, task.part, plan), readAt: catalog.state(r) };
     case "aggregate":
       // A part, with the state it was read in: parts read in different states are not merged.
       return task.part ? { groups: aggregate(c, r, task.query, task.spec, BUDGET, task.part), readAt: catalog.state(r) } : aggregate(c, r, task.query, task.spec);
@@ -71,7 +76,8 @@ function execute(r: Internal, task: ReadTask, plan: ReadPlan | undefined): unkno
 /** A verdict, or none when judging fails: the read then runs, and reports its own error. */
 function verdict(r: Internal, task: ReadTask): Judged | null {
   try {
-    return judge(c, r, task);
+    // A count is judged as its search with no page.
+    return judge(c, r, task.op === "count" ? { op: "search", query: { ...task.query, limit: 0 } } : task);
   } catch {
     return null;
   }
@@ -83,7 +89,7 @@ function run(task: ReadTask): unknown {
   return c.db.transaction(() => {
     const r = "query" in task ? atVersion(c, mustGetForRead(c, task.resourceId), task.query) : mustGetForRead(c, task.resourceId);
     const judged = task.judge ? verdict(r, task) : null;
-    if (judged?.cost === "expensive") return EXPENSIVE;
+    if (judged?.cost === "expensive") return task.op === "search" && task.apart && countsApart(c, r, task.query, judged.plan) ? EXPENSIVE_APART : EXPENSIVE;
     const started = performance.now();
     const result = execute(r, task, judged?.plan);
     // A plan can mislead: a shape judged cheap that runs slow waits with the expensive reads.
@@ -95,8 +101,8 @@ function run(task: ReadTask): unknown {
 parentPort!.on("message", (task: ReadTask) => {
   try {
     const result = run(task);
-    if (result === EXPENSIVE) {
-      parentPort!.postMessage({ id: task.id, expensive: true });
+    if (result === EXPENSIVE || result === EXPENSIVE_APART) {
+      parentPort!.postMessage({ id: task.id, expensive: true, ...(result === EXPENSIVE_APART && { apart: true }) });
       return;
     }
     const records = (result as { records?: Uint8Array }).records;

@@ -7,7 +7,8 @@ import * as catalog from "./catalog";
 import { atVersion } from "./history";
 import type { Internal } from "./catalog";
 import type { Conn } from "./connection";
-import { count, countPlan } from "./count";
+import type { AggregatePart } from "./aggregate";
+import { count, countKept, countPlan, partCount } from "./count";
 import { within } from "./deadline";
 import { bestFirstPage, bestFirstRank } from "./ranked";
 import { idOrderPage } from "./id-scan";
@@ -62,6 +63,25 @@ export function search(c: Conn, r: Internal, query: SearchQuery, keepLists = tru
     }
     return out;
   });
+}
+
+/**
+ * Whether the search's total takes a count of its own that reads rows: not the catalog's row
+ * count, an index's count, a ranked list's length, nor one this connection kept. Such a count
+ * can be read on another worker beside the page (search-apart.ts). Not for a past version,
+ * whose rows come from a view.
+ */
+export function countsApart(c: Conn, r: Internal, query: SearchQuery, plan = planSearch(c, r, query)): boolean {
+  if (!query.includeTotal || query.asOf !== undefined || bestFirstRank(plan.where, query) !== null) return false;
+  const how = countPlan(c, r, plan, query);
+  if ("rows" in how || !how.budgeted) return false;
+  return query.totalEstimationThreshold != null || !countKept(c, r, how.sql, how.params);
+}
+
+/** The search's total alone, as `search` counts it; or with `part`, the exact count of the
+ *  matches in that share of the table's `_id`s (parts add up). Under the query timeout. */
+export function searchTotal(c: Conn, r: Internal, query: SearchQuery, part?: AggregatePart, plan = planSearch(c, r, query)): { total: number; estimated: boolean } {
+  return within(c.db, c.limits.queryTimeoutMs, () => (part ? { total: partCount(c, r, plan, query, part), estimated: false } : count(c, r, plan, query)));
 }
 
 /** The statements an exact search runs without shortcuts (page, then count if needed): the

@@ -38,6 +38,10 @@ export class Memo<V> {
     }
     return v;
   }
+  /** The value kept for `key`, if any, without making it. */
+  peek(key: string): V | undefined {
+    return this.map.get(key);
+  }
 }
 
 /** Bound values as a memo's key: JSON, big integers marked. */
