@@ -6,12 +6,15 @@ import { AdminNav } from "@/components/tokens/admin-nav";
 import { NotInEmbed } from "@/components/embed/not-in-embed";
 import { LanguageMenu } from "@/components/i18n/language-menu";
 import { T } from "@/components/i18n/i18n-provider";
+import { SiteDescription } from "@/components/i18n/site-description";
+import { translate } from "@/lib/i18n";
 import "./globals.css";
 import { Providers } from "./providers";
 
 export const metadata: Metadata = {
   title: "Datastore Explorer",
-  description: "Browse, search and filter open data tables through a CKAN-compatible DataStore API.",
+  // English as prerendered; SiteDescription puts the reader's language in once the page runs
+  description: translate("en", "en-US", "site.description"),
 };
 
 export const viewport: Viewport = {
@@ -26,6 +29,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
     <html lang="en" suppressHydrationWarning>
       <body className="min-h-screen bg-white text-zinc-900 antialiased dark:bg-zinc-950 dark:text-zinc-100">
         <Providers>
+          <SiteDescription />
           <NotInEmbed>
             <a
               href="#main"

@@ -1,7 +1,7 @@
 // The explorer in the reader's language: a French browser gets French words and French numbers,
 // the language menu switches to German at once, and a reload keeps German (the menu's cookie).
 import { expect, test } from "./helpers/test";
-import { waitForRows } from "./helpers/explorer";
+import { createToken, waitForRows } from "./helpers/explorer";
 
 test.use({ locale: "fr-FR" });
 
@@ -32,4 +32,41 @@ test("words built outside the components: the pivot's caption, a page title", as
 
   await page.goto("/tokens");
   await expect(page).toHaveTitle("Jetons · Datastore Explorer");
+  // every copy of it in the head (Next commits the page's metadata again after the layout's)
+  await expect
+    .poll(() => page.locator('head meta[name="description"]').evaluateAll((metas) => metas.map((m) => m.getAttribute("content"))))
+    .toEqual(expect.arrayContaining([expect.stringMatching(/^Parcourir, rechercher et filtrer des tables/)]));
+  await expect
+    .poll(() => page.locator('meta[name="description"]').evaluateAll((metas) => metas.filter((m) => !m.getAttribute("content")?.startsWith("Parcourir")).length))
+    .toBe(0);
+});
+
+test("the upload's own failures: the connection lost while sending, the import ended without an answer", async ({ page, request }) => {
+  const token = await createToken(request, "write");
+  await page.goto("/");
+  const whoami = page.waitForResponse((r) => r.url().endsWith("/api/action/datastore_whoami") && r.ok());
+  await page.getByLabel("Jeton", { exact: true }).fill(token);
+  await page.getByRole("button", { name: "Utiliser le jeton" }).click();
+  await whoami;
+  await page.getByRole("button", { name: "Téléverser des données" }).click();
+  const dialog = page.getByRole("dialog", { name: "Téléverser des données" });
+  const file = { name: "villes.csv", mimeType: "text/csv", buffer: Buffer.from("ville,habitants\nLyon,522250\n") };
+
+  // the request fails in the browser (no answer): the words are the explorer's, in French
+  await page.route(/\/api\/upload\?/, (route) => route.abort("connectionreset"));
+  await dialog.getByLabel("Fichier").setInputFiles(file);
+  await expect(dialog.getByRole("alert")).toContainText("La connexion au serveur a été perdue pendant l’envoi du fichier.");
+  await expect(dialog.getByRole("alert")).toContainText("Rien n’a été écrit. Choisissez un autre fichier.");
+
+  // sent for real; the import's stream then ends after one progress line
+  await page.unroute(/\/api\/upload\?/);
+  await page.route(/\/api\/upload\/[^/]+\/import$/, (route) =>
+    route.fulfill({
+      contentType: "application/x-ndjson",
+      body: `${JSON.stringify({ progress: { phase: "loading", rows: 1, fraction: 1, rows_per_second: 1, seconds_left: 0 } })}\n`,
+    }),
+  );
+  await dialog.getByLabel("Fichier").setInputFiles(file);
+  await dialog.getByRole("button", { name: "Créer la ressource" }).click();
+  await expect(dialog.getByRole("alert")).toContainText("Le serveur a terminé l’import sans donner de réponse.");
 });

@@ -73,10 +73,15 @@ export function useUploadFlow(onDone: (resourceId: string) => void) {
       const auth = { token: session.token };
       setProblem(null);
       setStage({ step: "sending", file, sent: 0, total: file.size });
-      sendUpload(file, auth, {
-        signal: controller.signal,
-        onProgress: (sent, total) => setStage((s) => (s.step === "sending" ? { ...s, sent, total } : s)),
-      }).then(
+      sendUpload(
+        file,
+        auth,
+        {
+          signal: controller.signal,
+          onProgress: (sent, total) => setStage((s) => (s.step === "sending" ? { ...s, sent, total } : s)),
+        },
+        t,
+      ).then(
         (preview) => {
           if (controller.signal.aborted) {
             deleteUpload(preview.upload_id, auth).catch(() => undefined);
@@ -111,10 +116,16 @@ export function useUploadFlow(onDone: (resourceId: string) => void) {
     request.current = controller;
     setProblem(null);
     setStage({ step: "importing", preview, progress: null });
-    importUpload(upload.id, importRequest(draft), upload, {
-      signal: controller.signal,
-      onProgress: (progress) => setStage((s) => (s.step === "importing" ? { ...s, progress } : s)),
-    }).then(
+    importUpload(
+      upload.id,
+      importRequest(draft),
+      upload,
+      {
+        signal: controller.signal,
+        onProgress: (progress) => setStage((s) => (s.step === "importing" ? { ...s, progress } : s)),
+      },
+      t,
+    ).then(
       (result) => {
         request.current = null;
         held.current = null;

@@ -1,6 +1,8 @@
 // The upload endpoint's three requests (docs/loading.md, "Uploading over HTTP"), usable outside React: send a
 // file (streamed by the browser from disk, never read into memory), import it with progress read
-// line by line, delete it. Errors arrive as ApiError with the server's message verbatim.
+// line by line, delete it. Errors arrive as ApiError with the server's message verbatim; the
+// failures with no server answer (a lost connection) are worded in the reader's language by `t`.
+import { english, type Translate } from "@/lib/i18n";
 import { ApiError, errorFromBody } from "./errors";
 import type { Auth } from "./fetch";
 
@@ -48,8 +50,8 @@ export type ImportResult = {
   seconds: number;
 };
 
-function abortError(): DOMException {
-  return new DOMException("The upload was cancelled", "AbortError");
+function abortError(t: Translate): DOMException {
+  return new DOMException(t("upload.cancelled"), "AbortError");
 }
 
 /** Request 1: sends the file and resolves with the server's preview. `onProgress` gets bytes sent. */
@@ -57,9 +59,10 @@ export function sendUpload(
   file: File,
   auth: Auth,
   { onProgress, signal }: { onProgress?: (sent: number, total: number) => void; signal?: AbortSignal } = {},
+  t: Translate = english,
 ): Promise<UploadPreview> {
   return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(abortError());
+    if (signal?.aborted) return reject(abortError(t));
     const xhr = new XMLHttpRequest();
     xhr.open("POST", `/api/upload?filename=${encodeURIComponent(file.name)}`);
     if (auth.token) xhr.setRequestHeader("Authorization", auth.token);
@@ -76,8 +79,8 @@ export function sendUpload(
       if (ok) resolve((body as { result: UploadPreview }).result);
       else reject(errorFromBody(xhr.status, body));
     };
-    xhr.onerror = () => reject(new ApiError("network", 0, "The connection to the server was lost while sending the file."));
-    xhr.onabort = () => reject(abortError());
+    xhr.onerror = () => reject(new ApiError("network", 0, t("upload.lostSending")));
+    xhr.onabort = () => reject(abortError(t));
     signal?.addEventListener("abort", () => xhr.abort(), { once: true });
     // a File is streamed from disk by the browser
     xhr.send(file);
@@ -109,6 +112,7 @@ export async function importUpload(
   request: ImportRequest,
   auth: Auth,
   { onProgress, signal }: { onProgress?: (p: ImportProgress) => void; signal?: AbortSignal } = {},
+  t: Translate = english,
 ): Promise<ImportResult> {
   let response: Response;
   try {
@@ -119,9 +123,10 @@ export async function importUpload(
       signal,
       cache: "no-store",
     });
-  } catch (e) {
-    if (signal?.aborted) throw abortError();
-    throw new ApiError("network", 0, e instanceof Error ? e.message : "Network error");
+  } catch {
+    // the browser's own words for it ("Failed to fetch") are in its language, not the reader's
+    if (signal?.aborted) throw abortError(t);
+    throw new ApiError("network", 0, t("upload.lostStarting"));
   }
   const streamed = response.ok && response.body && (response.headers.get("content-type") ?? "").includes("ndjson");
   if (!streamed) {
@@ -136,12 +141,12 @@ export async function importUpload(
       if (message.progress) onProgress?.(message.progress);
       else if (typeof message.success === "boolean") seen.final = message as FinalLine;
     });
-  } catch (e) {
-    if (signal?.aborted) throw abortError();
-    throw new ApiError("network", 0, e instanceof Error ? e.message : "The connection to the server was lost during the import.");
+  } catch {
+    if (signal?.aborted) throw abortError(t);
+    throw new ApiError("network", 0, t("upload.lostImporting"));
   }
   const answer = seen.final;
-  if (!answer) throw new ApiError("server", 0, "The server ended the import without an answer.");
+  if (!answer) throw new ApiError("server", 0, t("upload.noAnswer"));
   if (answer.success && answer.result) return answer.result;
   throw errorFromBody(STATUS_FOR_TYPE[answer.error?.__type ?? ""] ?? 500, answer);
 }

@@ -8,6 +8,11 @@ export const common = defineMessages({
     fr: "Parcourir, rechercher et télécharger des tables de données ouvertes",
     de: "Offene Datentabellen durchsuchen, filtern und herunterladen",
   },
+  "site.description": {
+    en: "Browse, search and filter open data tables through a CKAN-compatible DataStore API.",
+    fr: "Parcourir, rechercher et filtrer des tables de données ouvertes grâce à une API DataStore compatible avec CKAN.",
+    de: "Offene Datentabellen über eine CKAN-kompatible DataStore-API durchblättern, durchsuchen und filtern.",
+  },
   "language.label": { en: "Language", fr: "Langue", de: "Sprache" },
   "common.close": { en: "Close", fr: "Fermer", de: "Schließen" },
   "common.copied": { en: "Copied", fr: "Copié", de: "Kopiert" },

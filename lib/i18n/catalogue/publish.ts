@@ -73,6 +73,28 @@ export const publish = defineMessages({
   "upload.leftSeconds": { en: "about {count} s left", fr: "environ {count} s restantes", de: "noch etwa {count} s" },
   "upload.leftMinutes": { en: "about {count} min left", fr: "environ {count} min restantes", de: "noch etwa {count} min" },
   "upload.leftHours": { en: "about {hours} h left", fr: "environ {hours} h restantes", de: "noch etwa {hours} h" },
+  // the upload's own failures, before or without a server answer (lib/api-client/upload.ts)
+  "upload.cancelled": { en: "The upload was cancelled", fr: "Le téléversement a été annulé", de: "Der Upload wurde abgebrochen" },
+  "upload.lostSending": {
+    en: "The connection to the server was lost while sending the file.",
+    fr: "La connexion au serveur a été perdue pendant l’envoi du fichier.",
+    de: "Die Verbindung zum Server ging beim Senden der Datei verloren.",
+  },
+  "upload.lostStarting": {
+    en: "The server could not be reached to start the import.",
+    fr: "Le serveur n’a pas pu être joint pour démarrer l’import.",
+    de: "Der Server war nicht erreichbar, um den Import zu starten.",
+  },
+  "upload.lostImporting": {
+    en: "The connection to the server was lost during the import.",
+    fr: "La connexion au serveur a été perdue pendant l’import.",
+    de: "Die Verbindung zum Server ging während des Imports verloren.",
+  },
+  "upload.noAnswer": {
+    en: "The server ended the import without an answer.",
+    fr: "Le serveur a terminé l’import sans donner de réponse.",
+    de: "Der Server hat den Import ohne Antwort beendet.",
+  },
   "upload.chooseTarget": { en: "Choose the target resource.", fr: "Choisissez la ressource cible.", de: "Wählen Sie die Zielressource." },
   "upload.next.nothing": { en: "Nothing was written.", fr: "Rien n’a été écrit.", de: "Es wurde nichts geschrieben." },
   "upload.next.otherFile": { en: "Nothing was written. Choose another file.", fr: "Rien n’a été écrit. Choisissez un autre fichier.", de: "Es wurde nichts geschrieben. Wählen Sie eine andere Datei." },
