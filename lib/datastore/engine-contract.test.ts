@@ -488,6 +488,48 @@ describe.each(ENGINES)("engine contract: $name", ({ name, open }) => {
       expect((await engine.changes(r, v0, null, 0)).records).toBe(4);
     });
 
+    it("pages a past version at every offset, in _id order and under an indexed range, as its rows were (rows deleted at the ends, then gaps)", async () => {
+      await engine.createResource(meta("d"), [{ id: "n", type: "int4" }, { id: "s", type: "text" }]);
+      await engine.setIndexes("d", [["n"]]);
+      // The table at each version, kept beside it: id -> [_id, n, s].
+      const model = new Map<number, unknown[]>();
+      const versions: { v: number; rows: unknown[][] }[] = [];
+      const snap = async () => versions.push({ v: (await state("d")).version, rows: [...model.values()].sort((a, b) => (a[0] as number) - (b[0] as number)) });
+      await engine.write("d", Array.from({ length: 24 }, (_, i) => ({ n: i % 5, s: `a${i + 1}` })), "insert");
+      for (let i = 1; i <= 24; i++) model.set(i, [i, (i - 1) % 5, `a${i}`]);
+      await snap();
+      await engine.write("d", [3, 4, 9, 20].map((id) => ({ _id: id, n: 7, s: `b${id}` })), "update");
+      for (const id of [3, 4, 9, 20]) model.set(id, [id, 7, `b${id}`]);
+      await snap();
+      // Rows deleted from both ends only: today's `_id`s stay unbroken.
+      await engine.deleteRows("d", [{ op: "in", field: "_id", values: [1, 2, 3, 23, 24] }]);
+      for (const id of [1, 2, 3, 23, 24]) model.delete(id);
+      await snap();
+      const check = async () => {
+        for (const { v, rows: all } of versions) {
+          const ranged = all.filter((row) => (row[1] as number) >= 1 && (row[1] as number) <= 2);
+          for (let offset = 0; offset <= all.length + 1; offset++) {
+            expect(await at("d", v, { offset, limit: 3, includeTotal: false }), `v${v} offset ${offset}`).toEqual({ rows: all.slice(offset, offset + 3), total: undefined });
+            const range: Filter[] = [{ op: "gte", field: "n", value: 1 }, { op: "lte", field: "n", value: 2 }];
+            expect(await at("d", v, { filters: range, offset, limit: 2 }), `v${v} range offset ${offset}`).toEqual({ rows: ranged.slice(offset, offset + 2), total: ranged.length });
+          }
+        }
+      };
+      await check();
+      // An insert after the deleted last rows leaves a gap in today's `_id`s.
+      await engine.write("d", [{ n: 1, s: "a25" }], "insert");
+      model.set(25, [25, 1, "a25"]);
+      await engine.write("d", [{ _id: 4, n: 2, s: "c4" }], "update");
+      model.set(4, [4, 2, "c4"]);
+      await snap();
+      await check();
+      // A row deleted in the middle: today's `_id`s have a gap.
+      await engine.deleteRows("d", [{ op: "eq", field: "_id", value: 12 }]);
+      model.delete(12);
+      await snap();
+      await check();
+    });
+
     it("a bulk load is one version without row images; its rows change like any others'", async () => {
       await engine.createResource(meta("b"), [{ id: "n", type: "int4" }, { id: "s", type: "text" }]);
       const v0 = (await state("b")).version;

@@ -142,22 +142,71 @@ function insertedAt(c: Conn, r: Internal, rowId: number): number {
   return (c.cache.get("SELECT min(version) FROM datastore_versions WHERE resource_id = ? AND version >= ? AND id_to >= ?", "pluck").get(r.id, epoch(c, r.id), rowId) as number | null) ?? 0;
 }
 
-/** The copies atVersion made in `_id` order: their rows come sorted (the view's ORDER BY, merged). */
-const pastCopies = new WeakSet<Internal>();
-
-export function inIdOrderAlready(r: Internal): boolean {
-  return pastCopies.has(r);
+/** A view atVersion made: its row count, the version's largest `_id`, and (once a deep page
+ *  asked) where its rows stand against today's table's `_id`s (pastIdAt). */
+interface PastView {
+  rows: number;
+  last: number;
+  seek?: { lo: number; hi: number; before: number } | null;
 }
 
-/** Per connection: the temporary views it made for `as_of` reads (oldest first), and each
- *  one's row count and largest `_id`. */
-const views = new WeakMap<Conn, Map<string, { rows: number; last: number }>>();
+/** How a view's two parts are read: as SQLite picks (`any`), merged in `_id` order (`id`), or
+ *  walked in `_id` order whatever the filters (`walk`: today's rows by the table's own b-tree,
+ *  the images by their `_id` index). */
+type ViewKind = "any" | "id" | "walk";
+
+/** The copies atVersion made over history tables, with what each was made from. */
+const pastCopies = new WeakMap<Internal, { live: Internal; v: number; kind: ViewKind; view: PastView }>();
+
+/** A copy whose rows come in `_id` order already (the view's ORDER BY, merged). */
+export function inIdOrderAlready(r: Internal): boolean {
+  return pastCopies.get(r)?.kind === "id";
+}
+
+/**
+ * The `_id` a page at `offset` of a past copy in `_id` order starts at, found without reading
+ * the rows before it; null when it cannot be told so. Ids are never reused, so when today's
+ * `_id`s run unbroken from lo to hi, no row in that range was ever deleted: each of those ids
+ * up to the version's largest was a row then (today's, or its image), and the version's rows
+ * before lo are the images valid then (rows deleted since; counted once per view).
+ */
+export function pastIdAt(c: Conn, r: Internal, offset: number): number | null {
+  const past = pastCopies.get(r);
+  if (past?.kind !== "id") return null;
+  const { live, v, view } = past;
+  if (view.seek === undefined) {
+    const t = q(live.table);
+    const { lo, hi } = c.cache.get(`SELECT (SELECT min(_id) FROM ${t}) AS lo, (SELECT max(_id) FROM ${t}) AS hi`).get() as { lo: number | null; hi: number | null };
+    view.seek =
+      lo === null || hi === null || hi - lo + 1 !== live.rowCount
+        ? null
+        : { lo, hi, before: c.cache.get(`SELECT count(*) FROM ${q(histTable(live.table))} WHERE _id < ? AND _valid_from <= ? AND _valid_to > ?`, "pluck").get(lo, v, v) as number };
+  }
+  const seek = view.seek;
+  if (seek === null || offset < seek.before) return null;
+  const id = seek.lo + offset - seek.before;
+  return id <= Math.min(seek.hi, view.last) ? id : null;
+}
+
+/**
+ * For a page of a past copy in `_id` order under filters (id-scan.ts): today's resource, for
+ * judging how dense the matches are, and the same version's view read as a walk in `_id`
+ * order (made when first asked for). Null when `r` is not such a copy.
+ */
+export function pastWalk(c: Conn, r: Internal): { live: Internal; walk: () => string } | null {
+  const past = pastCopies.get(r);
+  if (!past) return null;
+  return { live: past.live, walk: () => pastView(c, past.live, past.v, "walk").name };
+}
+
+/** Per connection: the temporary views it made for `as_of` reads (oldest first). */
+const views = new WeakMap<Conn, Map<string, PastView>>();
 const MAX_VIEWS = 16;
 
 /** Whether a read takes rows in `_id` order from the whole table (a plain page, a keyset walk
  *  without filters): then the view merges its two parts in that order, and the page reads
  *  only its rows. A filtered read gets the parts unordered, so each part's conditions use its
- *  indexes, and the matches are sorted as today's read sorts them. */
+ *  indexes, and the matches are sorted as today's read sorts them (or walked: pastWalk). */
 function wantsIdOrder(query: SearchQuery): boolean {
   if (query.filters.length > 0) return false;
   return query.sort.length === 0 || (query.sort.length === 1 && query.sort[0].field === "_id" && !query.sort[0].desc);
@@ -172,32 +221,44 @@ export function atVersion(c: Conn, r: Internal, query: SearchQuery): Internal {
   const v = query.asOf;
   if (v === undefined) return r;
   const hasHist = exists(c, histTable(r.table));
-  const ordered = hasHist && wantsIdOrder(query);
-  const name = `${r.table}@${v}@${r.version}${ordered ? "@id" : ""}`;
-  let made = views.get(c);
-  if (!made) views.set(c, (made = new Map()));
-  let view = made.get(name);
-  if (view === undefined) {
-    const last = lastIdAt(c, r.id, v);
-    const cols = ["_id", ...[...r.columns.values()].map((f) => q(f.column))].join(", ");
-    const sql = hasHist
-      ? `SELECT ${cols} FROM main.${q(r.table)} AS l WHERE _id <= ${last} AND NOT EXISTS (SELECT 1 FROM main.${q(verTable(r.table))} AS m WHERE m._id = l._id AND m.v > ${v})
-         UNION ALL SELECT ${cols} FROM main.${q(histTable(r.table))} WHERE _valid_to > ${v} AND _valid_from <= ${v} AND _id <= ${last}${ordered ? " ORDER BY _id" : ""}`
-      : `SELECT ${cols} FROM main.${q(r.table)} WHERE _id <= ${last}`;
-    c.db.exec(`CREATE TEMP VIEW IF NOT EXISTS ${q(name)} AS ${sql}`);
-    view = { rows: rowsAt(c, r, v, last, hasHist), last };
-    made.set(name, view);
-    for (const old of made.keys()) {
-      if (made.size <= MAX_VIEWS) break;
-      c.db.exec(`DROP VIEW IF EXISTS temp.${q(old)}; DROP TABLE IF EXISTS temp.${q(`${old}#text`)}`);
-      made.delete(old);
-    }
-  }
+  const kind: ViewKind | null = hasHist ? (wantsIdOrder(query) ? "id" : "any") : null;
+  const { name, view } = pastView(c, r, v, kind);
   const past = { ...r, table: name, rowCount: view.rows };
-  if (ordered) pastCopies.add(past);
+  if (kind) pastCopies.set(past, { live: r, v, kind, view });
   // Full text reads today's index for the rows unchanged since, and a temp one for the others.
   if (query.fts.length) setPastText(past, new PastText(c, r, name, v, view.last, hasHist ? { hist: histTable(r.table), ver: verTable(r.table) } : null));
   return past;
+}
+
+/** The temporary view of `r`'s rows at version v, made once per connection (null kind: the
+ *  table has no history tables, and its rows then are today's inserted by then). */
+function pastView(c: Conn, r: Internal, v: number, kind: ViewKind | null): { name: string; view: PastView } {
+  const name = `${r.table}@${v}@${r.version}${kind === "id" || kind === "walk" ? `@${kind}` : ""}`;
+  let made = views.get(c);
+  if (!made) views.set(c, (made = new Map()));
+  let view = made.get(name);
+  if (view !== undefined) {
+    // Used last, dropped last: a read may make its walk's view while it holds this one.
+    made.delete(name);
+    made.set(name, view);
+    return { name, view };
+  }
+  const last = lastIdAt(c, r.id, v);
+  const cols = ["_id", ...[...r.columns.values()].map((f) => q(f.column))].join(", ");
+  const hist = histTable(r.table);
+  const sql = kind
+    ? `SELECT ${cols} FROM main.${q(r.table)} AS l${kind === "walk" ? " NOT INDEXED" : ""} WHERE _id <= ${last} AND NOT EXISTS (SELECT 1 FROM main.${q(verTable(r.table))} AS m WHERE m._id = l._id AND m.v > ${v})
+       UNION ALL SELECT ${cols} FROM main.${q(hist)}${kind === "walk" ? ` INDEXED BY ${q(`${hist}_id`)}` : ""} WHERE _valid_to > ${v} AND _valid_from <= ${v} AND _id <= ${last}${kind === "any" ? "" : " ORDER BY _id"}`
+    : `SELECT ${cols} FROM main.${q(r.table)} WHERE _id <= ${last}`;
+  c.db.exec(`CREATE TEMP VIEW IF NOT EXISTS ${q(name)} AS ${sql}`);
+  view = { rows: rowsAt(c, r, v, last, kind !== null), last };
+  made.set(name, view);
+  for (const old of made.keys()) {
+    if (made.size <= MAX_VIEWS) break;
+    c.db.exec(`DROP VIEW IF EXISTS temp.${q(old)}; DROP TABLE IF EXISTS temp.${q(`${old}#text`)}`);
+    made.delete(old);
+  }
+  return { name, view };
 }
 
 /** Rows at version v, from index ranges: today's inserted by then, less those updated since,

@@ -12,6 +12,7 @@ import type { Stored } from "../types";
 import type { Internal } from "./catalog";
 import type { Conn } from "./connection";
 import { countPlan, exactCount } from "./count";
+import { pastWalk } from "./history";
 import { DeadlineExceeded, within } from "./deadline";
 import { inIdOrder, pageSql, type ReadPlan } from "./read-plan";
 import { quoteIdent as q } from "./sql";
@@ -20,6 +21,10 @@ import { Where } from "./where";
 
 /** Past this the walk has met sparse rows, and the index is the better bet. */
 const WALK_BUDGET_MS = 4;
+
+/** A past version's index read costs several times today's (each match looked up in `_ver`,
+ *  and the images' part merged in): its walk may go on longer before giving up for it. */
+const PAST_WALK_BUDGET_MS = 4 * WALK_BUDGET_MS;
 
 export interface IdOrderPage {
   rows: Stored[][];
@@ -37,31 +42,37 @@ export function idOrderPage(c: Conn, r: Internal, plan: ReadPlan, query: SearchQ
   const others = conjuncts(query.filters).filter((f) => !isIdBound(f));
   if (others.length === 0) return null; // `_id` bounds alone: SQLite seeks to them
   const page = (sql: string) => c.cache.get(sql, "raw").all(...plan.params, query.limit, plan.offset) as Stored[][];
+  // A past version (as_of) is judged on today's table, whose matches are nearly the same: its
+  // indexes tell the density as cheaply. Its view is walked as a view of its own (history.ts).
+  const past = pastWalk(c, r);
+  const table = past?.live ?? r;
   // An index that yields the matches in `_id` order already (equality on all its columns, as
   // within one value rows are in `_id` order) reads a page's worth: nothing to choose.
   const plain = pageSql(plan, false);
-  const shape = planShape(c, plain, [...plan.params, query.limit, plan.offset]);
+  const shape = planShape(c, past ? pageSql({ ...plan, from: `${q(table.table)} AS t` }, false) : plain, [...plan.params, query.limit, plan.offset]);
   if (shape === "index in order") return { rows: page(plain), total: null };
-  const where = new Where(r);
+  const where = new Where(table);
   for (const f of others) where.filter(f);
-  const how = countPlan(c, r, { ...plan, where }, { ...query, filters: others });
+  const how = countPlan(c, table, { ...plan, where }, { ...query, filters: others });
   if ("rows" in how || how.budgeted) return null; // the index cannot count them: density unknown
   const bound = Math.ceil(Math.sqrt((plan.offset + query.limit) * r.rowCount));
-  // When the total is wanted anyway, count them all; else only as far as the bound.
-  const whole = query.includeTotal && others.length === conjuncts(query.filters).length;
+  // When the total is wanted anyway, count them all; else only as far as the bound. (Today's
+  // count is not the past's total.)
+  const whole = !past && query.includeTotal && others.length === conjuncts(query.filters).length;
   const seen = whole
     ? exactCount(c, r, how.sql, how.params, keep)
     : (c.cache
-        .get(`SELECT count(*) FROM (SELECT 1 FROM ${q(r.table)} AS t WHERE ${where.sql(false)} LIMIT ?)`, "pluck")
+        .get(`SELECT count(*) FROM (SELECT 1 FROM ${q(table.table)} AS t WHERE ${where.sql(false)} LIMIT ?)`, "pluck")
         .get(...where.params, bound + 1) as number);
-  const total = whole || (seen <= bound && others.length === conjuncts(query.filters).length) ? seen : null;
+  const total = !past && (whole || (seen <= bound && others.length === conjuncts(query.filters).length)) ? seen : null;
   // SQLite's own plan when it reads an index then sorts (it stops each IN value's range early);
   // else `+` keeps it from reading the table in `_id` order: it reads the index, then sorts.
-  const fromIndex = () => page(shape === "index, sorted" ? plain : pageSql({ ...plan, order: plan.order.map((o) => `+${o}`) }, false));
+  const fromIndex = () => page(shape === "index, sorted" || past ? plain : pageSql({ ...plan, order: plan.order.map((o) => `+${o}`) }, false));
   if (seen <= bound) return { rows: fromIndex(), total };
   try {
     // NOT INDEXED keeps SQLite on the table's own b-tree, in `_id` order (seeking to a bound).
-    const walked = within(c.db, WALK_BUDGET_MS, () => page(pageSql({ ...plan, from: `${plan.from} NOT INDEXED` }, false)));
+    const walk = past ? `${q(past.walk())} AS t` : `${plan.from} NOT INDEXED`;
+    const walked = within(c.db, past ? PAST_WALK_BUDGET_MS : WALK_BUDGET_MS, () => page(pageSql({ ...plan, from: walk }, false)));
     return { rows: walked, total };
   } catch (e) {
     if (!(e instanceof DeadlineExceeded)) throw e;

@@ -8,7 +8,7 @@ import { ID_FIELD, type Internal, type StoredField } from "./catalog";
 import type { Conn } from "./connection";
 import { quoteIdent as q } from "./sql";
 import { Where, bm25ToRank } from "./where";
-import { inIdOrderAlready } from "./history";
+import { inIdOrderAlready, pastIdAt } from "./history";
 
 export interface ReadPlan {
   where: Where;
@@ -93,11 +93,13 @@ function mayHoldNulls(c: Conn, r: Internal, f: StoredField): boolean {
 
 /**
  * Deep pages in `_id` order without filters: when no row was ever deleted out of the middle
- * (`_id`s are dense), row N is `_id = min + N`, so OFFSET becomes an index seek.
+ * (`_id`s are dense), row N is `_id = min + N`, so OFFSET becomes an index seek (a past
+ * version's: history.ts pastIdAt).
  */
 function denseOffsetStart(c: Conn, r: Internal, query: SearchQuery, where: Where): number | null {
   const byId = query.sort.length === 1 && query.sort[0].field === "_id" && !query.sort[0].desc;
-  if (query.offset === 0 || !byId || query.distinct || where.parts.length || where.ftsJoin || inIdOrderAlready(r)) return null;
+  if (query.offset === 0 || !byId || query.distinct || where.parts.length || where.ftsJoin) return null;
+  if (inIdOrderAlready(r)) return pastIdAt(c, r, query.offset);
   // Two subqueries: SQLite answers a lone min() or max() from the b-tree's ends, not both at once.
   const { lo, hi } = c.cache.get(`SELECT (SELECT min(_id) FROM ${q(r.table)}) AS lo, (SELECT max(_id) FROM ${q(r.table)}) AS hi`).get() as {
     lo: number | null;
