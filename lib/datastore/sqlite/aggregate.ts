@@ -110,7 +110,8 @@ export interface AggregatePart {
 
 /** The first and last `_id` of a part's share of the table's `_id`s; null for an empty table. */
 export function partIds(c: Conn, r: Internal, part: AggregatePart): [number, number] | null {
-  const [lo, hi] = c.cache.get(`SELECT min(_id), max(_id) FROM ${q(r.table)}`, "raw").get() as [number | null, number | null];
+  // Two subqueries: SQLite answers a lone min() or max() from the b-tree's ends, both at once by a scan.
+  const [lo, hi] = c.cache.get(`SELECT (SELECT min(_id) FROM ${q(r.table)}), (SELECT max(_id) FROM ${q(r.table)})`, "raw").get() as [number | null, number | null];
   if (lo === null || hi === null) return null;
   const span = hi - lo + 1;
   return [lo + Math.floor((part.index * span) / part.of), lo + Math.floor(((part.index + 1) * span) / part.of) - 1];

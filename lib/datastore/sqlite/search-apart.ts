@@ -4,10 +4,11 @@
 // read waits or runs (read-pool.ts spare), the worker that judged it hands it back (READ_APART)
 // and the page and the count are sent as reads of their own, the count of a big table in `_id`
 // ranges on as many workers as expensive reads may run at once, as an exact aggregate's parts
-// are. Each reports the state it read: when a write came between them, they are not merged and
-// the search is read whole on one worker. Under contention the search keeps one worker and its
-// client's turn, as before. Exact totals counted so are kept per state (the pool's `totals`),
-// as each worker keeps the counts it made itself (count.ts).
+// are (not under full text: each range would still walk every match). Each reports the state
+// it read: when a write came between them, they are not merged and the search is read whole on
+// one worker. Under contention the search keeps one worker and its client's turn, as before.
+// Exact totals counted so are kept per state (the pool's `totals`), as each worker keeps the
+// counts it made itself (count.ts).
 import type { SearchOutput, SearchQuery } from "../engine";
 import { READ_APART, type ReadPool } from "./read-pool";
 
@@ -29,8 +30,10 @@ async function apart(pool: ReadPool, resourceId: string, query: SearchQuery, cli
   const exact = query.totalEstimationThreshold == null;
   const question = totalQuestion(query);
   const known = exact && state !== undefined ? pool.totals.get(state, question) : undefined;
-  // Distinct rows do not add up across ranges, and an estimate is made from the whole table.
-  const of = known !== undefined ? 0 : exact && !query.distinct && rowCount >= SPLIT_ROWS ? Math.max(1, pool.expensiveLimit) : 1;
+  // Distinct rows do not add up across ranges, an estimate is made from the whole table, and
+  // each range of a full-text match would still walk every match.
+  const ranges = exact && !query.distinct && query.fts.length === 0 && rowCount >= SPLIT_ROWS;
+  const of = known !== undefined ? 0 : ranges ? Math.max(1, pool.expensiveLimit) : 1;
   const page = pool.run({ op: "search", resourceId, query: { ...query, includeTotal: false } }, client) as Promise<SearchOutput>;
   const parts = Array.from({ length: of }, (_, index) => pool.run({ op: "count", resourceId, query, ...(of > 1 && { part: { index, of } }) }, client) as Promise<Total>);
   const [rows, ...totals] = await Promise.all([page, ...parts]);
