@@ -20,8 +20,9 @@ import type { ReadLimits } from "../read-limits";
 import { ReadScheduler } from "../read-scheduler";
 import { DatastoreError } from "../errors";
 import { aggregate } from "./aggregate";
-import { copyCheck, findResource } from "./catalog";
-import { prepared, readTimeout } from "./connection";
+import { findResource } from "./catalog";
+import { readTimeout } from "./connection";
+import { CopyChecks, copiesAreCurrent } from "./copy-checks";
 import { codeOf, dumpIdle, isConnectionError } from "./errors";
 import { histogram } from "./histogram";
 import { observed, type PgIndexLearner } from "./learned-indexes";
@@ -84,9 +85,7 @@ const STALE_SHAPE = new Set(["42703", "42P01"]);
 
 /** Whether copy `r` is still the catalog's current one for `name` (catalog.ts copyCheck). */
 async function copyIsCurrent(db: pg.PoolClient, r: PgResource, name: string): Promise<boolean> {
-  const values: unknown[] = [];
-  const text = `SELECT coalesce((SELECT ok FROM (${copyCheck(r, name, values)}) AS k), false)`;
-  return (await db.query<[boolean]>({ ...prepared(db, text), values, rowMode: "array" })).rows[0][0];
+  return (await copiesAreCurrent(db, [{ r, name }]))[0];
 }
 
 export class PgReads {
@@ -101,6 +100,8 @@ export class PgReads {
   /** Answers of searches on checked copies, by the copy's table and version: one answers again
    *  once a statement that reads nothing else has found the copy still current. */
   private readonly pages: PageCache;
+  /** Kept answers' checks, several to a statement (copy-checks.ts). */
+  readonly checks = new CopyChecks((copies) => this.checkCopies(copies));
   private replicaDown = false;
   /** Expensive reads running (the scheduler counts them too, but does not say). */
   private runningExpensive = 0;
@@ -332,12 +333,17 @@ export class PgReads {
     throw await this.notCurrent(how.name!);
   }
 
-  /** Whether copy `r` is still the catalog's current one for `name` (a kept answer's check). */
-  private async current(r: PgResource, name: string): Promise<boolean> {
+  /** Whether copy `r` is still the catalog's current one for `name` (a kept answer's check,
+   *  shared with the checks asked at the same time: copy-checks.ts). */
+  private current(r: PgResource, name: string): Promise<boolean> {
+    return this.checks.check(r, name);
+  }
+
+  private async checkCopies(copies: { r: PgResource; name: string }[]): Promise<boolean[]> {
     const c = await this.opts.primary.connect();
     try {
       await readTimeout(c, this.opts.limits.queryTimeoutMs);
-      const current = await copyIsCurrent(c, r, name);
+      const current = await copiesAreCurrent(c, copies);
       c.release();
       return current;
     } catch (e) {
