@@ -18,7 +18,7 @@ import { ReadScheduler, type Lane } from "../read-scheduler";
 
 export type NewReadTask = { resourceId: string } & (
   /** `apart`: judged expensive for a count that a second worker could read beside the page,
-   *  it may come back as READ_APART when the pool is otherwise idle (search-apart.ts). */
+   *  it may come back as a ReadApart when the pool is otherwise idle (search-apart.ts). */
   | { op: "search"; query: SearchQuery; apart?: boolean }
   /** A search's total alone, or a part's share of it (search-apart.ts). */
   | { op: "count"; query: SearchQuery; part?: AggregatePart }
@@ -37,8 +37,9 @@ type Reply = {
   result?: unknown;
   /** Judged expensive and not run: it waits in the expensive lane. */
   expensive?: true;
-  /** With `expensive`, for a search sent `apart`: its total takes a count of its own. */
-  apart?: true;
+  /** With `expensive`, for a search sent `apart`: its total takes a count of its own, and
+   *  whether its page alone is cheap. */
+  apart?: "cheap page" | "expensive page";
   /** The datastore's error as it was (Retry-After included), or an unexpected one's message. */
   error?: { datastore?: WireError; message?: string };
 };
@@ -66,7 +67,9 @@ interface Pending {
 
 /** What a search sent `apart` answers when its page and its count are better read side by side:
  *  the caller sends them as reads of their own (search-apart.ts). */
-export const READ_APART = Symbol("read apart");
+export class ReadApart {
+  constructor(readonly pageCheap: boolean) {}
+}
 
 const GRACE_MS = 2000;
 /** Starts of one worker that may fail in a row before the pool gives up. */
@@ -95,7 +98,7 @@ export class ReadPool {
   readonly answered = { cheap: 0, expensive: 0 };
   /** Workers started, for tests. */
   started = 0;
-  /** Searches answered READ_APART, for tests. */
+  /** Searches answered ReadApart, for tests. */
   searchesApart = 0;
   /** Workers ready for reads, for tests. */
   get ready(): number {
@@ -236,7 +239,7 @@ export class ReadPool {
       if (refused) job.reject(refused);
       else if (reply.apart && this.spare(job.client)) {
         this.searchesApart++;
-        job.resolve(READ_APART);
+        job.resolve(new ReadApart(reply.apart === "cheap page"));
       } else if (reply.expensive) this.scheduler.push(job, "expensive", job.client);
       else {
         this.answered[job.lane!]++;

@@ -47,8 +47,10 @@ function opened(): Conn {
 }
 
 const EXPENSIVE = Symbol("expensive");
-/** Expensive, and its total a count a second worker could read beside the page. */
-const EXPENSIVE_APART = Symbol("expensive apart");
+/** Expensive, and its total a count other workers could read beside the page; the page alone
+ *  cheap, or not. */
+const APART_CHEAP_PAGE = Symbol("apart, cheap page");
+const APART = Symbol("apart");
 
 /** `plan`: a search's, as its judge built it. */
 function execute(r: Internal, task: ReadTask, plan: ReadPlan | undefined): unknown {
@@ -89,7 +91,10 @@ function run(task: ReadTask): unknown {
   return c.db.transaction(() => {
     const r = "query" in task ? atVersion(c, mustGetForRead(c, task.resourceId), task.query) : mustGetForRead(c, task.resourceId);
     const judged = task.judge ? verdict(r, task) : null;
-    if (judged?.cost === "expensive") return task.op === "search" && task.apart && countsApart(c, r, task.query, judged.plan) ? EXPENSIVE_APART : EXPENSIVE;
+    if (judged?.cost === "expensive") {
+      if (task.op !== "search" || !task.apart || !countsApart(c, r, task.query, judged.plan)) return EXPENSIVE;
+      return verdict(r, { ...task, query: { ...task.query, includeTotal: false } })?.cost === "cheap" ? APART_CHEAP_PAGE : APART;
+    }
     const started = performance.now();
     const result = execute(r, task, judged?.plan);
     // A plan can mislead: a shape judged cheap that runs slow waits with the expensive reads.
@@ -101,8 +106,9 @@ function run(task: ReadTask): unknown {
 parentPort!.on("message", (task: ReadTask) => {
   try {
     const result = run(task);
-    if (result === EXPENSIVE || result === EXPENSIVE_APART) {
-      parentPort!.postMessage({ id: task.id, expensive: true, ...(result === EXPENSIVE_APART && { apart: true }) });
+    if (result === EXPENSIVE || result === APART || result === APART_CHEAP_PAGE) {
+      const apart = result === APART ? "expensive page" : result === APART_CHEAP_PAGE ? "cheap page" : undefined;
+      parentPort!.postMessage({ id: task.id, expensive: true, ...(apart && { apart }) });
       return;
     }
     const records = (result as { records?: Uint8Array }).records;

@@ -2,15 +2,15 @@
 // idle (issue 23: a client alone gets every core). A search whose total takes a count that reads
 // rows (search.ts countsApart) runs its page and then its count on one worker; when no other
 // read waits or runs (read-pool.ts spare), the worker that judged it hands it back (READ_APART)
-// and the page and the count are sent as reads of their own, the count of a big table in `_id`
-// ranges on as many workers as expensive reads may run at once, as an exact aggregate's parts
-// are (not under full text: each range would still walk every match). Each reports the state
+// and the page and the count are sent as reads of their own; beside a cheap page, the count of
+// a big table in `_id` ranges on as many workers as expensive reads may run at once, as an
+// exact aggregate's parts are (not under full text: each range would still walk every match). Each reports the state
 // it read: when a write came between them, they are not merged and the search is read whole on
 // one worker. Under contention the search keeps one worker and its client's turn, as before.
 // Exact totals counted so are kept per state (the pool's `totals`), as each worker keeps the
 // counts it made itself (count.ts).
 import type { SearchOutput, SearchQuery } from "../engine";
-import { READ_APART, type ReadPool } from "./read-pool";
+import { ReadApart, type ReadPool } from "./read-pool";
 
 /** Rows from which a count apart is read in `_id` ranges (as engine.ts reads exact aggregates). */
 const SPLIT_ROWS = 100_000;
@@ -21,18 +21,20 @@ type Total = { total: number; estimated: boolean; readAt: string };
  *  `rowCount`: its rows, which say whether the count is worth reading in ranges. */
 export async function searchOnPool(pool: ReadPool, resourceId: string, query: SearchQuery, client: string, state?: string, rowCount = 0): Promise<SearchOutput> {
   const out = await pool.run({ op: "search", resourceId, query, apart: true }, client);
-  if (out !== READ_APART) return out as SearchOutput;
-  return (await apart(pool, resourceId, query, client, state, rowCount)) ?? ((await pool.run({ op: "search", resourceId, query }, client)) as SearchOutput);
+  if (!(out instanceof ReadApart)) return out as SearchOutput;
+  return (await apart(pool, resourceId, query, client, state, rowCount, out.pageCheap)) ?? ((await pool.run({ op: "search", resourceId, query }, client)) as SearchOutput);
 }
 
 /** The page and the total read apart and merged; null when they read different states. */
-async function apart(pool: ReadPool, resourceId: string, query: SearchQuery, client: string, state: string | undefined, rowCount: number): Promise<SearchOutput | null> {
+async function apart(pool: ReadPool, resourceId: string, query: SearchQuery, client: string, state: string | undefined, rowCount: number, pageCheap: boolean): Promise<SearchOutput | null> {
   const exact = query.totalEstimationThreshold == null;
   const question = totalQuestion(query);
   const known = exact && state !== undefined ? pool.totals.get(state, question) : undefined;
+  // In ranges only beside a cheap page: an expensive one takes one of the expensive reads that
+  // may run at once, and a range waiting for it would end after a whole count beside it.
   // Distinct rows do not add up across ranges, an estimate is made from the whole table, and
   // each range of a full-text match would still walk every match.
-  const ranges = exact && !query.distinct && query.fts.length === 0 && rowCount >= SPLIT_ROWS;
+  const ranges = pageCheap && exact && !query.distinct && query.fts.length === 0 && rowCount >= SPLIT_ROWS;
   const of = known !== undefined ? 0 : ranges ? Math.max(1, pool.expensiveLimit) : 1;
   const page = pool.run({ op: "search", resourceId, query: { ...query, includeTotal: false } }, client) as Promise<SearchOutput>;
   const parts = Array.from({ length: of }, (_, index) => pool.run({ op: "count", resourceId, query, ...(of > 1 && { part: { index, of } }) }, client) as Promise<Total>);
