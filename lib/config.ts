@@ -19,13 +19,15 @@ function tileTemplate(raw: string | undefined): string | undefined {
 
 /** A budget: `n` a minute (as many at once) or `n:burst`; 0 or `off`: none; unset or unreadable:
  *  the fallback. */
-function rateEnv(name: string, fallback: string): { perMinute: number; burst: number } | null {
+/** A budget from the environment, else the default; `set`: the operator chose it. */
+function rateEnv(name: string, fallback: string): { perMinute: number; burst: number; set: boolean } | null {
   const raw = (process.env[name] ?? "").trim().toLowerCase();
   if (raw === "0" || raw === "off") return null;
   const form = /^(\d+)(?::(\d+))?$/;
-  const m = form.exec(raw) ?? form.exec(fallback)!;
+  const own = form.exec(raw);
+  const m = own ?? form.exec(fallback)!;
   if (Number(m[1]) === 0) return null;
-  return { perMinute: Number(m[1]), burst: Math.max(1, Number(m[2] ?? m[1])) };
+  return { perMinute: Number(m[1]), burst: Math.max(1, Number(m[2] ?? m[1])), set: own !== null };
 }
 
 export const config = {

@@ -177,7 +177,7 @@ describe("request budgets", () => {
   });
 });
 
-describe("a lone client, with the default budgets", () => {
+describe("a lone client", () => {
   it("is not held back: past its budget it is let through, the headers saying it is spent, until another client asks", async () => {
     freshDb();
     for (const k of ENV.filter((k) => k !== "DATASTORE_READ_WORKERS")) delete process.env[k];
@@ -197,6 +197,22 @@ describe("a lone client, with the default budgets", () => {
     const after: number[] = [];
     for (let i = 0; i < 30; i++) after.push((await ask(WHOAMI, { from: "10.5.0.1" })).status);
     expect(after).toContain(429);
+  });
+
+  it("is held to budgets the operator set, alone or not", async () => {
+    freshDb();
+    process.env.DATASTORE_RATE_ANONYMOUS = "60:5";
+    process.env.DATASTORE_RATE_EXPENSIVE = "30";
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) statuses.push((await ask(WHOAMI, { from: "10.5.1.1" })).status);
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+    // the expensive budget too: a lone address, as if it had read for five minutes, is told
+    // to wait once its next request finds the budget spent
+    freshDb();
+    expect((await ask(WHOAMI, { from: "10.5.1.2" })).status).toBe(200);
+    readGate()!.charge("address:10.5.1.2", 300_000);
+    expect((await ask(WHOAMI, { from: "10.5.1.2" })).status).toBe(200);
+    expect(readGate()!.refusal("address:10.5.1.2")).toBeGreaterThan(0);
   });
 });
 

@@ -4,10 +4,12 @@
 // read time, charged by the read scheduler as they end (lib/datastore/read-gate.ts). Every
 // answer says where the caller stands, in the IETF RateLimit-Policy and RateLimit fields
 // (draft-ietf-httpapi-ratelimit-headers-10).
-// Anonymous budgets bind only while the app server is shared: an address past its budget is
-// refused only if another client asked within the last SHARED_MS. A client alone gets the whole
-// machine; once others are there, the budget keeps their share (work-conserving, as the read
-// scheduler's turns are). A token's budget always binds: it is a partner's agreement.
+// The default anonymous budgets bind only while the app server is shared: an address past its
+// budget is refused only if another client asked within the last SHARED_MS. A client alone gets
+// the whole machine; once others are there, the budget keeps their share (work-conserving, as
+// the read scheduler's turns are). A budget the operator sets (DATASTORE_RATE_ANONYMOUS,
+// DATASTORE_RATE_EXPENSIVE) binds always: it is what they chose. A token's budget always binds:
+// it is a partner's agreement.
 import type { Principal } from "../auth/principal";
 import { config } from "../config";
 import { DatastoreError } from "../datastore/errors";
@@ -31,18 +33,18 @@ export function requestPolicy(user: Principal, client: string): RatePolicy | und
     if (user.ratePerMinute === 0) return undefined;
     if (user.ratePerMinute) return { name: "token", perMinute: user.ratePerMinute, burst: user.ratePerMinute };
     const t = config.rateToken;
-    return t ? { name: "token", ...t } : undefined;
+    return t ? { name: "token", perMinute: t.perMinute, burst: t.burst } : undefined;
   }
   if (user.scope !== null || client === "address:unknown") return undefined;
   const a = config.rateAnonymous;
-  return a ? { name: "anonymous", ...a } : undefined;
+  return a ? { name: "anonymous", perMinute: a.perMinute, burst: a.burst, whenShared: !a.set } : undefined;
 }
 
 /** The expensive reads' budget, in milliseconds of read time. */
 export function expensivePolicy(user: Principal, client: string): RatePolicy | undefined {
   if ((user.scope !== null && !user.tokenId) || client === "address:unknown") return undefined;
   const e = config.rateExpensive;
-  return e ? { name: "expensive", perMinute: e.perMinute * 1000, burst: e.burst * 1000 } : undefined;
+  return e ? { name: "expensive", perMinute: e.perMinute * 1000, burst: e.burst * 1000, whenShared: !e.set } : undefined;
 }
 
 /** Another client asked within this long: the app server is shared, and anonymous budgets bind. */
@@ -91,8 +93,8 @@ export async function spend(request: ApiRequest, user: Principal, budgets: Budge
   if (policy) {
     const verdict = await budgets.take(client, policy);
     quota.spent.push({ policy, verdict });
-    // A lone anonymous client is let through past its budget; the headers still say it is spent.
-    if (!verdict.ok && (policy.name !== "anonymous" || activity.shared(client))) quota.refused = DatastoreError.tooMany(policy.name, verdict.retryAfter);
+    // A lone anonymous client is let through past a default budget; the headers still say it is spent.
+    if (!verdict.ok && !(policy.whenShared && !activity.shared(client))) quota.refused = DatastoreError.tooMany(policy.name, verdict.retryAfter);
   }
   const expensive = expensivePolicy(user, client);
   if (expensive) quota.spent.push({ policy: expensive, verdict: await budgets.admit(client, expensive) });
@@ -136,13 +138,13 @@ function installGate(budgets: Budgets): void {
   setReadGate({
     refusal: (client) => {
       const p = policy(client);
-      if (!p || (client.startsWith("address:") && !activityOf(budgets).shared(client))) return 0;
+      if (!p || (client.startsWith("address:") && p.whenShared && !activityOf(budgets).shared(client))) return 0;
       return budgets.waitFor(client, p);
     },
     charge: (client, ms) => {
       const p = policy(client);
       // An address alone was refused nothing: its reading leaves its budget empty at most.
-      if (p) budgets.charge(client, p, ms, client.startsWith("address:") && !activityOf(budgets).shared(client));
+      if (p) budgets.charge(client, p, ms, client.startsWith("address:") && p.whenShared === true && !activityOf(budgets).shared(client));
     },
   });
 }
