@@ -19,6 +19,9 @@ import { Memo, valuesKey } from "./statement-cache";
 /** Rows counted for an estimate when an exact count would exceed its budget (with a threshold). */
 const ESTIMATE_SAMPLE_ROWS = 100_000;
 
+/** Tables from this size may be counted in ranges of `_id` side by side (countScansTable). */
+const SPLIT_ROWS = 100_000;
+
 /** Tables up to this size count from an index range without the deadline check. */
 const INDEX_COUNT_MAX_ROWS = 4_000_000;
 
@@ -49,6 +52,27 @@ function countKey(r: Internal, sql: string, params: unknown[]): string {
 /** Whether this connection counted the statement for the resource's version already. */
 export function countKept(c: Conn, r: Internal, sql: string, params: unknown[]): boolean {
   return counted.get(c)?.peek(countKey(r, sql, params)) !== undefined;
+}
+
+const scanPlans = new WeakMap<Conn, Memo<boolean>>();
+
+/**
+ * Whether the search's exact count reads the table row by row (SQLite's plan: the whole table,
+ * or a range of `_id` as a keyset page's), on a table big enough that ranges of `_id` are worth reading on several workers: each range
+ * then reads its share. Not a count through an index (a range of `_id` could turn it into a
+ * scan of that range), of full text (each range would walk every match), distinct (ranges do
+ * not add up) or with an estimation threshold (an estimate is made from the whole table).
+ */
+export function countScansTable(c: Conn, r: Internal, plan: ReadPlan, query: SearchQuery): boolean {
+  if (r.rowCount < SPLIT_ROWS || query.distinct || query.totalEstimationThreshold != null || plan.where.ftsJoin) return false;
+  const how = countPlan(c, r, plan, query);
+  if ("rows" in how || !how.budgeted) return false;
+  let memo = scanPlans.get(c);
+  if (!memo) scanPlans.set(c, (memo = new Memo<boolean>()));
+  return memo.get(how.sql, () => {
+    const steps = (c.db.prepare(`EXPLAIN QUERY PLAN ${how.sql}`).all(...how.params) as { detail: string }[]).map((s) => s.detail);
+    return steps.length === 1 && (steps[0] === "SCAN t" || steps[0].startsWith("SEARCH t USING INTEGER PRIMARY KEY "));
+  });
 }
 
 /** The exact count of the matches whose `_id` is in `part`'s share of the table's (kept as

@@ -351,7 +351,7 @@ export class SqliteEngine implements DatastoreEngine {
       const fresh = stillFresh(resource as Internal);
       const kept = fresh && this.pool.pages.get(catalog.state(fresh), query);
       if (kept) return kept;
-      const out = await searchOnPool(this.pool, resource.id, query, this.client, fresh ? catalog.state(fresh) : undefined, resource.rowCount);
+      const out = await searchOnPool(this.pool, resource.id, query, this.client, fresh ? catalog.state(fresh) : undefined);
       if (out.readAt !== undefined) this.pool.pages.keep(out.readAt, query, out);
       return out;
     }

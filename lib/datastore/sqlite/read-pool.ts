@@ -37,9 +37,9 @@ type Reply = {
   result?: unknown;
   /** Judged expensive and not run: it waits in the expensive lane. */
   expensive?: true;
-  /** With `expensive`, for a search sent `apart`: its total takes a count of its own, and
-   *  whether its page alone is cheap. */
-  apart?: "cheap page" | "expensive page";
+  /** With `expensive`, for a search sent `apart`: its total takes a count of its own, read
+   *  whole or in ranges of `_id` (search-apart.ts). */
+  apart?: "whole" | "ranges";
   /** The datastore's error as it was (Retry-After included), or an unexpected one's message. */
   error?: { datastore?: WireError; message?: string };
 };
@@ -68,7 +68,7 @@ interface Pending {
 /** What a search sent `apart` answers when its page and its count are better read side by side:
  *  the caller sends them as reads of their own (search-apart.ts). */
 export class ReadApart {
-  constructor(readonly pageCheap: boolean) {}
+  constructor(readonly ranges: boolean) {}
 }
 
 const GRACE_MS = 2000;
@@ -239,7 +239,7 @@ export class ReadPool {
       if (refused) job.reject(refused);
       else if (reply.apart && this.spare(job.client)) {
         this.searchesApart++;
-        job.resolve(new ReadApart(reply.apart === "cheap page"));
+        job.resolve(new ReadApart(reply.apart === "ranges"));
       } else if (reply.expensive) this.scheduler.push(job, "expensive", job.client);
       else {
         this.answered[job.lane!]++;

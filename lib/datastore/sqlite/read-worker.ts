@@ -13,7 +13,8 @@ import { openReader, type Conn } from "./connection";
 import { toDatastoreError } from "./errors";
 import { histogram } from "./histogram";
 import { judge, observe, type Judged } from "./read-cost";
-import type { ReadPlan } from "./read-plan";
+import { planSearch, type ReadPlan } from "./read-plan";
+import { countScansTable } from "./count";
 import type { ReadTask } from "./read-pool";
 import { countsApart, search, searchTotal } from "./search";
 import { sizes } from "./statistics";
@@ -47,10 +48,10 @@ function opened(): Conn {
 }
 
 const EXPENSIVE = Symbol("expensive");
-/** Expensive, and its total a count other workers could read beside the page; the page alone
- *  cheap, or not. */
-const APART_CHEAP_PAGE = Symbol("apart, cheap page");
+/** Expensive, and its total a count another worker could read beside the page, whole or (beside
+ *  a cheap page, when it scans the table) in ranges of `_id` on several. */
 const APART = Symbol("apart");
+const APART_RANGES = Symbol("apart, in ranges");
 
 /** `plan`: a search's, as its judge built it. */
 function execute(r: Internal, task: ReadTask, plan: ReadPlan | undefined): unknown {
@@ -92,8 +93,13 @@ function run(task: ReadTask): unknown {
     const r = "query" in task ? atVersion(c, mustGetForRead(c, task.resourceId), task.query) : mustGetForRead(c, task.resourceId);
     const judged = task.judge ? verdict(r, task) : null;
     if (judged?.cost === "expensive") {
-      if (task.op !== "search" || !task.apart || !countsApart(c, r, task.query, judged.plan)) return EXPENSIVE;
-      return verdict(r, { ...task, query: { ...task.query, includeTotal: false } })?.cost === "cheap" ? APART_CHEAP_PAGE : APART;
+      if (task.op !== "search" || !task.apart) return EXPENSIVE;
+      const plan = judged.plan ?? planSearch(c, r, task.query);
+      if (!countsApart(c, r, task.query, plan)) return EXPENSIVE;
+      // An expensive page takes one of the expensive reads that may run at once: a range waiting
+      // for it would end after a whole count beside it.
+      const pageCheap = verdict(r, { ...task, query: { ...task.query, includeTotal: false } })?.cost === "cheap";
+      return pageCheap && countScansTable(c, r, plan, task.query) ? APART_RANGES : APART;
     }
     const started = performance.now();
     const result = execute(r, task, judged?.plan);
@@ -106,8 +112,8 @@ function run(task: ReadTask): unknown {
 parentPort!.on("message", (task: ReadTask) => {
   try {
     const result = run(task);
-    if (result === EXPENSIVE || result === APART || result === APART_CHEAP_PAGE) {
-      const apart = result === APART ? "expensive page" : result === APART_CHEAP_PAGE ? "cheap page" : undefined;
+    if (result === EXPENSIVE || result === APART || result === APART_RANGES) {
+      const apart = result === APART ? "whole" : result === APART_RANGES ? "ranges" : undefined;
       parentPort!.postMessage({ id: task.id, expensive: true, ...(apart && { apart }) });
       return;
     }

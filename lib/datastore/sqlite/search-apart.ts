@@ -1,10 +1,10 @@
 // A search on the read pool, its page and its count side by side when the pool is otherwise
 // idle (issue 23: a client alone gets every core). A search whose total takes a count that reads
 // rows (search.ts countsApart) runs its page and then its count on one worker; when no other
-// read waits or runs (read-pool.ts spare), the worker that judged it hands it back (READ_APART)
-// and the page and the count are sent as reads of their own; beside a cheap page, the count of
-// a big table in `_id` ranges on as many workers as expensive reads may run at once, as an
-// exact aggregate's parts are (not under full text: each range would still walk every match). Each reports the state
+// read waits or runs (read-pool.ts spare), the worker that judged it hands it back (a ReadApart)
+// and the page and the count are sent as reads of their own; a count that scans a big table,
+// beside a cheap page, in `_id` ranges on as many workers as expensive reads may run at once,
+// as an exact aggregate's parts are (count.ts countScansTable says when). Each reports the state
 // it read: when a write came between them, they are not merged and the search is read whole on
 // one worker. Under contention the search keeps one worker and its client's turn, as before.
 // Exact totals counted so are kept per state (the pool's `totals`), as each worker keeps the
@@ -12,29 +12,20 @@
 import type { SearchOutput, SearchQuery } from "../engine";
 import { ReadApart, type ReadPool } from "./read-pool";
 
-/** Rows from which a count apart is read in `_id` ranges (as engine.ts reads exact aggregates). */
-const SPLIT_ROWS = 100_000;
-
 type Total = { total: number; estimated: boolean; readAt: string };
 
-/** `state`: the resource's as the caller last knew it (a kept total is for that state only);
- *  `rowCount`: its rows, which say whether the count is worth reading in ranges. */
-export async function searchOnPool(pool: ReadPool, resourceId: string, query: SearchQuery, client: string, state?: string, rowCount = 0): Promise<SearchOutput> {
+/** `state`: the resource's as the caller last knew it (a kept total is for that state only). */
+export async function searchOnPool(pool: ReadPool, resourceId: string, query: SearchQuery, client: string, state?: string): Promise<SearchOutput> {
   const out = await pool.run({ op: "search", resourceId, query, apart: true }, client);
   if (!(out instanceof ReadApart)) return out as SearchOutput;
-  return (await apart(pool, resourceId, query, client, state, rowCount, out.pageCheap)) ?? ((await pool.run({ op: "search", resourceId, query }, client)) as SearchOutput);
+  return (await apart(pool, resourceId, query, client, state, out.ranges)) ?? ((await pool.run({ op: "search", resourceId, query }, client)) as SearchOutput);
 }
 
 /** The page and the total read apart and merged; null when they read different states. */
-async function apart(pool: ReadPool, resourceId: string, query: SearchQuery, client: string, state: string | undefined, rowCount: number, pageCheap: boolean): Promise<SearchOutput | null> {
+async function apart(pool: ReadPool, resourceId: string, query: SearchQuery, client: string, state: string | undefined, ranges: boolean): Promise<SearchOutput | null> {
   const exact = query.totalEstimationThreshold == null;
   const question = totalQuestion(query);
   const known = exact && state !== undefined ? pool.totals.get(state, question) : undefined;
-  // In ranges only beside a cheap page: an expensive one takes one of the expensive reads that
-  // may run at once, and a range waiting for it would end after a whole count beside it.
-  // Distinct rows do not add up across ranges, an estimate is made from the whole table, and
-  // each range of a full-text match would still walk every match.
-  const ranges = pageCheap && exact && !query.distinct && query.fts.length === 0 && rowCount >= SPLIT_ROWS;
   const of = known !== undefined ? 0 : ranges ? Math.max(1, pool.expensiveLimit) : 1;
   const page = pool.run({ op: "search", resourceId, query: { ...query, includeTotal: false } }, client) as Promise<SearchOutput>;
   const parts = Array.from({ length: of }, (_, index) => pool.run({ op: "count", resourceId, query, ...(of > 1 && { part: { index, of } }) }, client) as Promise<Total>);
