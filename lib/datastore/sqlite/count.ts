@@ -57,11 +57,12 @@ export function countKept(c: Conn, r: Internal, sql: string, params: unknown[]):
 const scanPlans = new WeakMap<Conn, Memo<boolean>>();
 
 /**
- * Whether the search's exact count reads the table row by row (SQLite's plan: the whole table,
- * or a range of `_id` as a keyset page's), on a table big enough that ranges of `_id` are worth reading on several workers: each range
- * then reads its share. Not a count through an index (a range of `_id` could turn it into a
- * scan of that range), of full text (each range would walk every match), distinct (ranges do
- * not add up) or with an estimation threshold (an estimate is made from the whole table).
+ * Whether the search's exact count walks the whole table (SQLite's plan: SCAN t), on a table big
+ * enough that ranges of `_id` are worth reading on several workers: each range then walks its
+ * share. Not a count through an index (a range of `_id` could turn it into a walk of that
+ * range), within `_id` bounds (SQLite takes one lower bound: a range would walk from the
+ * query's), of full text (each range would walk every match), distinct (ranges do not add up)
+ * or with an estimation threshold (an estimate is made from the whole table).
  */
 export function countScansTable(c: Conn, r: Internal, plan: ReadPlan, query: SearchQuery): boolean {
   if (r.rowCount < SPLIT_ROWS || query.distinct || query.totalEstimationThreshold != null || plan.where.ftsJoin) return false;
@@ -71,7 +72,7 @@ export function countScansTable(c: Conn, r: Internal, plan: ReadPlan, query: Sea
   if (!memo) scanPlans.set(c, (memo = new Memo<boolean>()));
   return memo.get(how.sql, () => {
     const steps = (c.db.prepare(`EXPLAIN QUERY PLAN ${how.sql}`).all(...how.params) as { detail: string }[]).map((s) => s.detail);
-    return steps.length === 1 && (steps[0] === "SCAN t" || steps[0].startsWith("SEARCH t USING INTEGER PRIMARY KEY "));
+    return steps.length === 1 && steps[0] === "SCAN t";
   });
 }
 

@@ -48,8 +48,8 @@ function opened(): Conn {
 }
 
 const EXPENSIVE = Symbol("expensive");
-/** Expensive, and its total a count another worker could read beside the page, whole or (beside
- *  a cheap page, when it scans the table) in ranges of `_id` on several. */
+/** Expensive, and its total a count another worker could read beside the page, whole or (when
+ *  it walks the table) in ranges of `_id` on several. */
 const APART = Symbol("apart");
 const APART_RANGES = Symbol("apart, in ranges");
 
@@ -96,10 +96,7 @@ function run(task: ReadTask): unknown {
       if (task.op !== "search" || !task.apart) return EXPENSIVE;
       const plan = judged.plan ?? planSearch(c, r, task.query);
       if (!countsApart(c, r, task.query, plan)) return EXPENSIVE;
-      // An expensive page takes one of the expensive reads that may run at once: a range waiting
-      // for it would end after a whole count beside it.
-      const pageCheap = verdict(r, { ...task, query: { ...task.query, includeTotal: false } })?.cost === "cheap";
-      return pageCheap && countScansTable(c, r, plan, task.query) ? APART_RANGES : APART;
+      return countScansTable(c, r, plan, task.query) ? APART_RANGES : APART;
     }
     const started = performance.now();
     const result = execute(r, task, judged?.plan);

@@ -2,9 +2,10 @@
 // idle (issue 23: a client alone gets every core). A search whose total takes a count that reads
 // rows (search.ts countsApart) runs its page and then its count on one worker; when no other
 // read waits or runs (read-pool.ts spare), the worker that judged it hands it back (a ReadApart)
-// and the page and the count are sent as reads of their own; a count that scans a big table,
-// beside a cheap page, in `_id` ranges on as many workers as expensive reads may run at once,
-// as an exact aggregate's parts are (count.ts countScansTable says when). Each reports the state
+// and the page and the count are sent as reads of their own, the page first; a count that
+// walks a big table in `_id` ranges on as many workers as expensive reads may run at once, as
+// an exact aggregate's parts are (count.ts countScansTable says when): when the page is an
+// expensive read too, the second range starts as the first read ends. Each reports the state
 // it read: when a write came between them, they are not merged and the search is read whole on
 // one worker. Under contention the search keeps one worker and its client's turn, as before.
 // Exact totals counted so are kept per state (the pool's `totals`), as each worker keeps the
