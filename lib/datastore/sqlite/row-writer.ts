@@ -1,6 +1,6 @@
 // Writes records one at a time with prepared statements (insert, update, upsert by `_id` or the
 // primary key) and deletes rows by filters, keeping the full-text index in step in the same
-// transaction: a row leaves the index while it still holds the values it was indexed with.
+// transaction. A batch's changes reach the index together once its rows are written (indexBatch).
 import type { Filter, WriteAuthor, WriteMethod } from "../engine";
 import { DatastoreError } from "../errors";
 import { CastError, toStorage, type Stored } from "../types";
@@ -33,6 +33,7 @@ export function writeRecords(c: Conn, id: string, records: Record<string, unknow
       throw e;
     }
   });
+  writer.indexBatch();
   touch(c, id, added);
   logVersion(c, r, "write", author);
 }
@@ -63,6 +64,11 @@ export function deleteRows(c: Conn, id: string, filters: Filter[], author?: Writ
 class RowWriter {
   private fields: StoredField[];
   private fts: string;
+  /** Rows this batch wrote, to index once it ends. */
+  private changed = new Set<number>();
+  /** Of those, the ones indexed before it: the text each was indexed with, read before its
+   *  first change (FTS5 must be told the words it removes). */
+  private indexedAs = new Map<number, unknown[]>();
 
   constructor(
     private c: Conn,
@@ -78,17 +84,43 @@ class RowWriter {
     return toStorage(f.type, record[f.id]);
   }
 
-  /** Indexes the row as stored (the index must match its view exactly). */
-  private indexRow(id: number | bigint): void {
-    if (this.fields.length === 0) return;
+  /** The row's text as the index reads it (the view): integers as such, so that bound again
+   *  each is the same value and spells the same words. */
+  private indexText(id: number): unknown[] {
     const cols = this.fields.map((f) => q(f.column)).join(", ");
-    this.c.cache.get(`INSERT INTO ${q(this.fts)} (rowid, ${cols}) SELECT _id, ${cols} FROM ${q(ftsSource(this.r.table))} WHERE _id = ?`).run(id);
+    const read = this.c.cache.get(`SELECT ${cols} FROM ${q(ftsSource(this.r.table))} WHERE _id = ?`, "raw").safeIntegers(true);
+    return read.get(id) as unknown[];
   }
 
-  /** Must run while the row still holds the values it was indexed with. */
-  private unindexRow(id: number | bigint): void {
-    if (this.fields.length === 0) return;
-    this.c.cache.get(`DELETE FROM ${q(this.fts)} WHERE rowid = ?`).run(id);
+  /** Before a row changes: its words, unless this batch already changed it (or inserted it). */
+  private changing(id: number): void {
+    if (this.changed.has(id)) return;
+    if (this.fields.length) this.indexedAs.set(id, this.indexText(id));
+    this.changed.add(id);
+  }
+
+  /**
+   * Takes the batch's rows out of the index and puts them back as they now are, in `_id` order,
+   * one row at a time. FTS5 keeps a transaction's changes in memory and writes them as a new
+   * segment at commit, but also before any statement that opens a statement journal (xSavepoint:
+   * an INSERT … SELECT, such as the history images) and whenever a row comes before the last one
+   * it was given; each segment written adds merge work on the whole index. Done row by row
+   * between the writes, a batch wrote a segment or two per row; done here, one.
+   */
+  indexBatch(): void {
+    if (this.fields.length === 0 || this.changed.size === 0) return;
+    const cols = this.fields.map((f) => q(f.column)).join(", ");
+    const marks = this.fields.map(() => ", ?").join("");
+    const fts = q(this.fts);
+    const remove = this.c.cache.get(`INSERT INTO ${fts} (${fts}, rowid, ${cols}) VALUES ('delete', ?${marks})`);
+    const add = this.c.cache.get(`INSERT INTO ${fts} (rowid, ${cols}) VALUES (?${marks})`);
+    for (const id of [...this.changed].sort((a, b) => a - b)) {
+      const old = this.indexedAs.get(id);
+      if (old) remove.run(id, ...old);
+      add.run(id, ...this.indexText(id));
+    }
+    this.changed.clear();
+    this.indexedAs.clear();
   }
 
   private insert(record: Record<string, unknown>): void {
@@ -97,7 +129,7 @@ class RowWriter {
     const sql = cols.length
       ? `INSERT INTO ${q(this.r.table)} (${cols.join(", ")}) VALUES (${cols.map(() => "?").join(", ")})`
       : `INSERT INTO ${q(this.r.table)} DEFAULT VALUES`;
-    this.indexRow(this.c.cache.get(sql).run(...values).lastInsertRowid);
+    this.changed.add(Number(this.c.cache.get(sql).run(...values).lastInsertRowid));
   }
 
   /** Returns the number of rows added (0 for an update). */
@@ -118,10 +150,9 @@ class RowWriter {
     const present = this.fields.filter((f) => f.id in record);
     if (present.length) {
       const values = present.map((f) => this.cast(record, f));
-      this.unindexRow(id);
+      this.changing(id);
       this.keeper?.beforeUpdate(id);
       this.c.cache.get(`UPDATE ${q(this.r.table)} SET ${present.map((f) => `${q(f.column)} = ?`).join(", ")} WHERE _id = ?`).run(...values, id);
-      this.indexRow(id);
     }
     return 0;
   }
