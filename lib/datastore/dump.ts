@@ -114,21 +114,32 @@ export async function openDump(ctx: ActionContext, idOrAlias: string, params: Pa
   }
   async function* text(render: Rendering): AsyncGenerator<string, void, undefined> {
     let head = (bom ? "\uFEFF" : "") + render.head;
-    for (let next = first; !next.done; next = await chunks.next()) {
+    for await (const rows of readAhead()) {
       let out = head;
       head = "";
-      for (const row of next.value) out += render.row(row);
+      for (const row of rows) out += render.row(row);
       yield out;
     }
     yield head + render.tail;
   }
   async function* bytes(file: { head(): Uint8Array; rows(rows: unknown[][]): Uint8Array; tail(): Uint8Array }): AsyncGenerator<Uint8Array, void, undefined> {
     yield file.head();
-    for (let next = first; !next.done; next = await chunks.next()) {
-      const piece = file.rows(next.value);
+    for await (const rows of readAhead()) {
+      const piece = file.rows(rows);
       if (piece.length) yield piece;
     }
     yield file.tail();
+  }
+  /** The chunks, the next one asked for before this one is written out: a read worker (or
+   *  PostgreSQL) reads it while this thread writes, so two chunks are held at most. */
+  async function* readAhead(): AsyncGenerator<unknown[][], void, undefined> {
+    for (let next = first; !next.done; ) {
+      const coming = chunks.next();
+      // Its failure is taken when awaited below; until then it must not count as unhandled.
+      coming.catch(() => {});
+      yield next.value;
+      next = await coming;
+    }
   }
   async function* pieces(): AsyncGenerator<string | Uint8Array, void, undefined> {
     try {
