@@ -101,18 +101,25 @@ export class ImageKeeper {
    *  again in the same batch keeps no image (no reader could see it), and its insert stays one change. */
   private readonly insertedAfter: number;
 
-  /** Before an update: the row's image, once per row and version, and its new version. */
+  /**
+   * Before an update: the row's image, once per row and version, and its new version. Read, then
+   * written with one-row VALUES statements: an INSERT … SELECT opens a statement journal, which
+   * cost more than the row's own writes (and makes FTS5 write out its pending changes).
+   */
   beforeUpdate(id: number | bigint): void {
     if (id > this.insertedAfter) return;
     const { hist, ver } = this.tables;
-    // Two statements a row: each crossing into SQLite costs as much as the lookups themselves.
-    const kept = this.c.cache
-      .get(
-        `INSERT INTO ${q(hist)} (_valid_from, _valid_to, ${this.cols}) SELECT coalesce((SELECT v FROM ${q(ver)} WHERE _id = @id), 0), @v, ${this.cols}
-         FROM ${q(this.r.table)} WHERE _id = @id AND NOT EXISTS (SELECT 1 FROM ${q(ver)} WHERE _id = @id AND v = @v)`,
-      )
-      .run({ id, v: this.version }).changes;
-    if (kept) this.c.cache.get(`INSERT OR REPLACE INTO ${q(ver)} (_id, v) VALUES (?, ?)`).run(id, this.version);
+    // Integers read as such, so that written again each is the same value.
+    const row = this.c.cache
+      .get(`SELECT (SELECT v FROM ${q(ver)} WHERE _id = @id), ${this.cols} FROM ${q(this.r.table)} WHERE _id = @id`, "raw")
+      .safeIntegers(true)
+      .get({ id }) as unknown[] | undefined;
+    if (!row) return;
+    const [from, ...image] = row;
+    if (from !== null && Number(from) === this.version) return; // kept already in this version
+    this.c.cache.get(`INSERT INTO ${q(hist)} (_valid_from, _valid_to, ${this.cols}) VALUES (?, ?${image.map(() => ", ?").join("")})`).run(from ?? 0, this.version, ...image);
+    if (from === null) this.c.cache.get(`INSERT INTO ${q(ver)} (_id, v) VALUES (?, ?)`).run(id, this.version);
+    else this.c.cache.get(`UPDATE ${q(ver)} SET v = ? WHERE _id = ?`).run(this.version, id);
   }
 
   /** Before a delete of the rows matching `cond` (over alias `t`): their images. */

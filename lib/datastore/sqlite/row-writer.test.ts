@@ -1,6 +1,6 @@
 // The row writer keeps the full-text index exact through batches of upserts (rows changed twice,
-// rows inserted then changed, numbers that spell as words), and gives FTS5 a batch's changes
-// together: one new segment per batch, not one per row (history on or off).
+// rows inserted then changed, numbers that spell as words) and the history's images, and gives
+// FTS5 a batch's changes together: one new segment per batch, not one per row (history on or off).
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -80,5 +80,14 @@ describe.each(["on", "off"])("upserts with history %s", (id) => {
     expect(await ids(id, "zeta")).toEqual([]);
     expect(await ids(id, "beta")).toEqual(Array.from({ length: 40 }, (_, i) => 11 + i));
     expect(await ids(id, "alpha")).toEqual([1, 2, 3, 4, 5, 6, 8, 9, 10, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60]);
+    if (id === "on") {
+      // Row 7, changed twice in the batch: one image, its values as they were (integers as such).
+      const kept = await engine.rowImages((await engine.getResource(id))!, { id: 7 });
+      expect(kept!.images.map((i) => i.record)).toEqual([
+        { _id: 7, t: "row 6 alpha", n: -24, x: 1.5, b: true },
+        { _id: 7, t: "twice gamma", n: -24, x: 1.5, b: false },
+      ]);
+      expect(kept!.images[0].to).toBe(kept!.images[1].from);
+    }
   });
 });
