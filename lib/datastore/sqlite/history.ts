@@ -8,7 +8,7 @@
 import type { ChangesPage, HistorySize, HistoryState, RowChange, RowImage, SearchQuery, VersionEntry, WriteAuthor } from "../engine";
 import { fromStorage, sqliteType, storedAsIs, toStorage, type Stored } from "../types";
 import type { Internal, StoredField } from "./catalog";
-import type { Conn } from "./connection";
+import type { Conn, Statement } from "./connection";
 import { imagesPast, insertsPast, mergeChanges } from "../history";
 import { PastText, setPastText } from "./past-fts";
 import { quoteIdent as q } from "./sql";
@@ -108,18 +108,31 @@ export class ImageKeeper {
    */
   beforeUpdate(id: number | bigint): void {
     if (id > this.insertedAfter) return;
-    const { hist, ver } = this.tables;
-    // Integers read as such, so that written again each is the same value.
-    const row = this.c.cache
-      .get(`SELECT (SELECT v FROM ${q(ver)} WHERE _id = @id), ${this.cols} FROM ${q(this.r.table)} WHERE _id = @id`, "raw")
-      .safeIntegers(true)
-      .get({ id }) as unknown[] | undefined;
+    const row = this.statements().read.get({ id }) as unknown[] | undefined;
     if (!row) return;
     const [from, ...image] = row;
     if (from !== null && Number(from) === this.version) return; // kept already in this version
-    this.c.cache.get(`INSERT INTO ${q(hist)} (_valid_from, _valid_to, ${this.cols}) VALUES (?, ?${image.map(() => ", ?").join("")})`).run(from ?? 0, this.version, ...image);
-    if (from === null) this.c.cache.get(`INSERT INTO ${q(ver)} (_id, v) VALUES (?, ?)`).run(id, this.version);
-    else this.c.cache.get(`UPDATE ${q(ver)} SET v = ? WHERE _id = ?`).run(this.version, id);
+    const s = this.statements();
+    s.keep.run(from ?? 0, this.version, ...image);
+    if (from === null) s.mark.run(id, this.version);
+    else s.remark.run(this.version, id);
+  }
+
+  private prepared?: { read: Statement; keep: Statement; mark: Statement; remark: Statement };
+
+  /** Prepared once per version written (their SQL is long: a lookup by its text costs per row). */
+  private statements(): { read: Statement; keep: Statement; mark: Statement; remark: Statement } {
+    if (this.prepared) return this.prepared;
+    const { hist, ver } = this.tables;
+    const n = this.r.columns.size + 1; // _id and the fields
+    const db = this.c.db;
+    return (this.prepared = {
+      // Integers read as such, so that written again each is the same value.
+      read: db.prepare(`SELECT (SELECT v FROM ${q(ver)} WHERE _id = @id), ${this.cols} FROM ${q(this.r.table)} WHERE _id = @id`).raw(true).safeIntegers(true),
+      keep: db.prepare(`INSERT INTO ${q(hist)} (_valid_from, _valid_to, ${this.cols}) VALUES (?, ?${", ?".repeat(n)})`),
+      mark: db.prepare(`INSERT INTO ${q(ver)} (_id, v) VALUES (?, ?)`),
+      remark: db.prepare(`UPDATE ${q(ver)} SET v = ? WHERE _id = ?`),
+    });
   }
 
   /** Before a delete of the rows matching `cond` (over alias `t`): their images. */

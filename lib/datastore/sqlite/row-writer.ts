@@ -5,7 +5,7 @@ import type { Filter, WriteAuthor, WriteMethod } from "../engine";
 import { DatastoreError } from "../errors";
 import { CastError, toStorage, type Stored } from "../types";
 import { mustGet, touch, type Internal, type StoredField } from "./catalog";
-import type { Conn } from "./connection";
+import type { Conn, Statement } from "./connection";
 import { isUniqueViolation } from "./errors";
 import { ftsSource } from "./sql";
 import { ftsTable } from "./fts-index";
@@ -87,10 +87,12 @@ class RowWriter {
   /** The row's text as the index reads it (the view): integers as such, so that bound again
    *  each is the same value and spells the same words. */
   private indexText(id: number): unknown[] {
-    const cols = this.fields.map((f) => q(f.column)).join(", ");
-    const read = this.c.cache.get(`SELECT ${cols} FROM ${q(ftsSource(this.r.table))} WHERE _id = ?`, "raw").safeIntegers(true);
-    return read.get(id) as unknown[];
+    // Prepared once per batch: a lookup by its long text would cost per row.
+    this.readText ??= this.c.db.prepare(`SELECT ${this.fields.map((f) => q(f.column)).join(", ")} FROM ${q(ftsSource(this.r.table))} WHERE _id = ?`).raw(true).safeIntegers(true);
+    return this.readText.get(id) as unknown[];
   }
+
+  private readText?: Statement;
 
   /** Before a row changes: its words, unless this batch already changed it (or inserted it). */
   private changing(id: number): void {
