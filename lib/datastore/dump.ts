@@ -11,7 +11,7 @@ import { dumpConflict } from "./dump-conflict";
 import { delimitedLine, objectJson, rowLine, xmlRow, type ColumnInfo } from "./formats";
 import { featureJson, geoPlan, type GeoPlan } from "./geojson";
 import { bindSearch, parseSearchParams } from "./search-query";
-import { parseAsOf, readAgain, resolveAsOf } from "./history";
+import { parseAsOf, readAgain, resolveAsOf, resourceAt } from "./history";
 import { asBool, asInt, isUnset, type Params } from "./validate";
 import { XLSX_MAX_ROWS, xlsxWriter } from "./xlsx";
 
@@ -97,11 +97,13 @@ export async function openDump(ctx: ActionContext, idOrAlias: string, params: Pa
   requireAction(ctx, "datastore_search");
   // CKAN's dump sorts by _id unless told otherwise, even when searching.
   if (!p.sort?.length && !p.distinct) p.sort = ["_id"];
-  const bound = bindSearch(resource, { ...p, limit, includeTotal: false });
   const at = asOf && (await resolveAsOf(ctx.engine, resource, asOf));
+  // The past is read with its own field list (past-fields.ts).
+  const then = await resourceAt(ctx.engine, resource, at);
+  const bound = bindSearch(then, { ...p, limit, includeTotal: false });
   if (at && !at.current) bound.query.asOf = at.version;
   const cols = bound.columns as ColumnInfo[];
-  const geo = format === "geojson" ? geoPlan(resource, cols, { lat: params.lat, lon: params.lon }) : null;
+  const geo = format === "geojson" ? geoPlan(then, cols, { lat: params.lat, lon: params.lon }) : null;
   if (format === "xlsx") await mustFitASheet(ctx, resource, bound.query);
   let chunks = ctx.engine.iterate(resource, bound.query);
   let first = await chunks.next();

@@ -578,6 +578,64 @@ describe.each(ENGINES)("engine contract: $name", ({ name, open }) => {
       expect(await at("p", kept)).toEqual({ rows: [[1, 1, "b"]], total: 1 });
     });
 
+    it("reads each version with its own field list: a field added later absent, a dropped field with its values, a type then", async () => {
+      const w = engine.forClient("test", { tokenId: "t1", tokenName: "etl" });
+      await w.createResource(meta("f"), [{ id: "n", type: "int4" }, { id: "s", type: "text" }, { id: "x", type: "int4" }]);
+      await w.write("f", [{ n: 1, s: "a", x: 10 }, { n: 2, s: "b", x: 20 }], "insert");
+      await w.write("f", [{ _id: 2, s: "b2" }], "update");
+      const beforeAdd = (await state("f")).version;
+      await w.alterFields("f", [{ id: "y", type: "text" }], [], []);
+      await w.write("f", [{ _id: 1, y: "y1" }], "update");
+      const beforeDrop = (await state("f")).version;
+      await w.alterFields("f", [], [], ["x"]);
+      const beforeRetype = (await state("f")).version;
+      // A type changes as a field dropped, then added again with another type.
+      await w.alterFields("f", [{ id: "x", type: "text" }], [], []);
+      const retyped = (await state("f")).version;
+      await w.write("f", [{ _id: 2, x: "twenty" }], "update");
+      const r = (await engine.getResource("f"))!;
+      const ids = (fields: Field[] | undefined) => fields?.map((f) => `${f.id}:${f.type}`);
+      expect(ids(await engine.fieldsAt(r, beforeAdd))).toEqual(["n:int4", "s:text", "x:int4"]);
+      expect(ids(await engine.fieldsAt(r, beforeDrop))).toEqual(["n:int4", "s:text", "x:int4", "y:text"]);
+      expect(ids(await engine.fieldsAt(r, beforeRetype))).toEqual(["n:int4", "s:text", "y:text"]);
+      expect(await engine.fieldsAt(r, retyped)).toBeUndefined();
+      // A field change is a version: the one before it is not read as today.
+      expect((await state("f")).written).toBe(retyped + 1);
+      const entries = await engine.versionEntries(r, [beforeAdd + 1]);
+      expect(entries.map((e) => [e.kind, e.token])).toEqual([["fields", "etl"]]);
+
+      expect(await at("f", beforeAdd, { columns: ["_id", "n", "s", "x"] })).toEqual({ rows: [[1, 1, "a", 10], [2, 2, "b2", 20]], total: 2 });
+      expect(await at("f", beforeDrop, { columns: ["_id", "x", "y"] })).toEqual({ rows: [[1, 10, "y1"], [2, 20, null]], total: 2 });
+      expect(await at("f", beforeDrop, { columns: ["_id"], filters: [{ op: "gte", field: "x", value: 15 }] })).toEqual({ rows: [[2]], total: 1 });
+      expect(await at("f", beforeRetype, { columns: ["_id", "s", "y"] })).toEqual({ rows: [[1, "a", "y1"], [2, "b2", null]], total: 2 });
+      expect(await at("f", retyped, { columns: ["_id", "x"] })).toEqual({ rows: [[1, null], [2, null]], total: 2 });
+      expect((await engine.search(r, { ...cols, columns: ["_id", "x"] })).rows).toEqual([[1, null], [2, "twenty"]]);
+
+      // A record's versions and the changes keep the dropped field's values, each with its list.
+      const records = async (id: number) => (await engine.rowImages(r, { id }))?.images.map((i) => [i.from, i.record]);
+      expect(await records(1)).toEqual([
+        [beforeAdd - 1, { _id: 1, n: 1, s: "a", x: 10 }],
+        [beforeDrop, { _id: 1, n: 1, s: "a", x: 10, y: "y1" }],
+      ]);
+      expect((await records(2))?.slice(1)).toEqual([
+        [beforeAdd, { _id: 2, n: 2, s: "b2", x: 20 }],
+        [retyped + 1, { _id: 2, n: 2, s: "b2", y: null, x: "twenty" }],
+      ]);
+      const changes = await engine.changes(r, beforeAdd - 1, null, 10);
+      expect(changes.changes.map((c) => [c.version, c.id, c.old, c.record])).toEqual([
+        [beforeAdd, 2, { _id: 2, n: 2, s: "b", x: 20 }, { _id: 2, n: 2, s: "b2", x: 20 }],
+        [beforeDrop, 1, { _id: 1, n: 1, s: "a", x: 10, y: null }, { _id: 1, n: 1, s: "a", x: 10, y: "y1" }],
+        [retyped + 1, 2, { _id: 2, n: 2, s: "b2", y: null, x: null }, { _id: 2, n: 2, s: "b2", y: null, x: "twenty" }],
+      ]);
+
+      // Once no kept version is before the drop, its list and column go; the rest reads as before.
+      await engine.pruneHistory(new Date(Date.now() + 1000).toISOString());
+      expect(await engine.fieldsAt(r, retyped + 1)).toBeUndefined();
+      expect(await at("f", retyped + 1, { columns: ["_id", "s", "x"] })).toEqual({ rows: [[1, "a", null], [2, "b2", "twenty"]], total: 2 });
+      await w.write("f", [{ _id: 1, s: "a2" }], "update");
+      expect((await engine.rowImages((await engine.getResource("f"))!, { id: 1 }))?.images.map((i) => i.record.s)).toEqual(["a", "a2"]);
+    });
+
     it("history: false keeps no images, and only the current version is readable", async () => {
       await engine.createResource({ ...meta("s"), history: false }, [{ id: "n", type: "int4" }, { id: "s", type: "text" }]);
       await engine.write("s", [{ n: 1, s: "a" }], "insert");

@@ -575,6 +575,8 @@ export interface DatastoreEngine {
   versionAt(resource: Resource, at: { version: number } | { time: string }): Promise<VersionEntry | undefined>;
   /** The log's entries for these versions (those it has). */
   versionEntries(resource: Resource, versions: number[]): Promise<VersionEntry[]>;
+  /** The field list version `version` had, when it is not today's (lib/datastore/past-fields.ts). */
+  fieldsAt(resource: Resource, version: number): Promise<Field[] | undefined>;
   /** The images of row `_id`, or of every row whose key fields held `key` (`ids`, oldest first;
    *  `id` the newest), oldest first. */
   rowImages(resource: Resource, row: { id: number } | { key: Record<string, unknown> }): Promise<{ id: number; ids: number[]; images: RowImage[] } | undefined>;

@@ -74,7 +74,6 @@ export async function resolveAsOf(engine: DatastoreEngine, r: Resource, asOf: As
     throw DatastoreError.field(field, `${field} ${asOf.time} is before the resource existed (it was created at ${created})`);
   }
   if (!entry || entry.version < state.oldest) throw await notKept(asOf.time, entry);
-  // Versions the log does not list (a change of fields) hold the rows of the one before them.
   return { version: entry.version, time: entry.time, current: entry.version >= state.written };
 }
 
@@ -97,6 +96,14 @@ export async function readAgain(engine: DatastoreEngine, r: Resource, at: Resolv
     );
   }
   return written;
+}
+
+/** The resource as version `at` had it: with its field list then, when that is not today's
+ *  (past-fields.ts); a search of the past is bound to it, and answers its `fields`. */
+export async function resourceAt(engine: DatastoreEngine, r: Resource, at: ResolvedVersion | undefined): Promise<Resource> {
+  if (!at || at.current) return r;
+  const fields = await engine.fieldsAt(r, at.version);
+  return fields ? { ...r, fields } : r;
 }
 
 /** A catalog time (UTC to the second, without the zone) as ISO 8601. */

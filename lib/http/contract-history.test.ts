@@ -241,6 +241,86 @@ describe("datastore_changes", () => {
   });
 });
 
+describe("each version's field list", () => {
+  /** After versions[2]: adds `note` (then a's note := "hi"), drops `n`, then adds `n` again as
+   *  text (then a's n := "one"); `at` holds the version before each of those field changes. */
+  const at: Record<"add" | "drop" | "retype" | "retyped", number> = { add: 0, drop: 0, retype: 0, retyped: 0 };
+  beforeEach(async () => {
+    at.add = (await info()).version;
+    ok(await admin("datastore_create", { resource_id: R, fields: [{ id: "k", type: "text" }, { id: "n", type: "int4" }, { id: "note", type: "text" }] }));
+    ok(await admin("datastore_upsert", { resource_id: R, records: [{ k: "a", note: "hi" }] }));
+    at.drop = (await info()).version;
+    ok(await admin("datastore_create", { resource_id: R, fields: [{ id: "k", type: "text" }, { id: "note", type: "text" }], delete_fields: true }));
+    at.retype = (await info()).version;
+    ok(await admin("datastore_create", { resource_id: R, fields: [{ id: "k", type: "text" }, { id: "note", type: "text" }, { id: "n", type: "text" }] }));
+    at.retyped = (await info()).version;
+    ok(await admin("datastore_upsert", { resource_id: R, records: [{ k: "a", n: "one" }] }));
+  });
+  const past = async (asOf: number, params: Record<string, unknown> = {}) => {
+    const out = ok(await call("datastore_search", { resource_id: R, sort: "k", as_of: asOf, ...params }), "datastore_search");
+    return { fields: out.fields.map((f: { id: string; type: string }) => `${f.id}:${f.type}`), records: out.records };
+  };
+
+  it("search as_of answers the fields and values of then: an added field absent, a dropped one with its values, the type then", async () => {
+    expect(await past(at.add)).toEqual({
+      fields: ["_id:int", "k:text", "n:int4"],
+      records: [
+        { _id: 1, k: "a", n: 1 },
+        { _id: 2, k: "b", n: 20 },
+      ],
+    });
+    expect(await past(at.drop)).toEqual({
+      fields: ["_id:int", "k:text", "n:int4", "note:text"],
+      records: [
+        { _id: 1, k: "a", n: 1, note: "hi" },
+        { _id: 2, k: "b", n: 20, note: null },
+      ],
+    });
+    expect(await past(at.retype)).toEqual({
+      fields: ["_id:int", "k:text", "note:text"],
+      records: [
+        { _id: 1, k: "a", note: "hi" },
+        { _id: 2, k: "b", note: null },
+      ],
+    });
+    expect((await past(at.retyped)).fields).toEqual(["_id:int", "k:text", "note:text", "n:text"]);
+    expect((await past(at.retyped, { fields: "k,n" })).records).toEqual([
+      { k: "a", n: null },
+      { k: "b", n: null },
+    ]);
+    // Filters and sort take the field as it was: a number then.
+    expect((await past(at.add, { filters: { n: 20 }, fields: "k" })).records).toEqual([{ k: "b" }]);
+    expect((await past(at.drop, { sort: "n desc", fields: "k" })).records).toEqual([{ k: "b" }, { k: "a" }]);
+    fails(await call("datastore_search", { resource_id: R, as_of: at.retype, filters: { n: 1 } }), 409, { filters: [expect.any(String)] });
+    // Today's full text has not the dropped field's words.
+    fails(await call("datastore_search", { resource_id: R, as_of: at.add, q: { n: "1" } }), 409, { q: [expect.stringMatching(/dropped after the version read/)] });
+    expect(ok(await call("datastore_search", { resource_id: R, fields: "k,n", sort: "k" })).records).toEqual([
+      { k: "a", n: "one" },
+      { k: "b", n: null },
+    ]);
+  });
+
+  it("the dump as_of has the columns of then", async () => {
+    const res = await send(`/datastore/dump/${R}?as_of=${at.drop}&sort=k`);
+    expect(res.status).toBe(200);
+    expect(res.text.trim().split(/\r?\n/)).toEqual(["_id,k,n,note", "1,a,1,hi", "2,b,20,"]);
+  });
+
+  it("datastore_record_history and datastore_changes keep the dropped field's values", async () => {
+    const history = ok(await call("datastore_record_history", { resource_id: R, key: { k: "a" } }));
+    expect(history.versions.map((v: { record: unknown; changed: unknown }) => [v.record, v.changed])).toEqual([
+      [{ _id: 1, k: "a", n: 1 }, { k: { old: null, new: "a" }, n: { old: null, new: 1 } }],
+      [{ _id: 1, k: "a", n: 1, note: "hi" }, { note: { old: null, new: "hi" } }],
+      [{ _id: 1, k: "a", note: "hi", n: "one" }, { n: { old: 1, new: "one" } }],
+    ]);
+    const changes = ok(await call("datastore_changes", { resource_id: R, since: at.add }));
+    expect(changes.changes.map((c: { version: number; old: unknown; record: unknown }) => [c.version, c.old, c.record])).toEqual([
+      [at.drop, { _id: 1, k: "a", n: 1, note: null }, { _id: 1, k: "a", n: 1, note: "hi" }],
+      [at.retyped + 1, { _id: 1, k: "a", note: "hi", n: null }, { _id: 1, k: "a", note: "hi", n: "one" }],
+    ]);
+  });
+});
+
 describe("full text as_of", () => {
   /**
    * At v0: a "apple orchard" (never changes), b "banana split" (v1: "cherry pie"), c "banana

@@ -6,7 +6,7 @@ import { EncodedJson, encodeRecords, type ColumnInfo, type RecordsFormat } from 
 import type { Resource, SearchOutput, SearchQuery } from "../engine";
 import { bindSearch, parseSearchParams } from "../search-query";
 import { isUnset, requireResourceId, type Params } from "../validate";
-import { parseAsOf, readAgain, resolveAsOf, type AsOf, type ResolvedVersion } from "../history";
+import { parseAsOf, readAgain, resolveAsOf, resourceAt, type AsOf, type ResolvedVersion } from "../history";
 import { parseSample, sampleSearch } from "../search-sample";
 import { tableMetadataResource } from "./table-metadata";
 
@@ -53,14 +53,16 @@ export async function datastoreSearch(ctx: ActionContext, params: Params) {
     const bound = bindSearch(meta.resource, p);
     searched = { resource: meta.resource, bound, out: meta.search(bound.query) };
   } else {
+    // The past is bound to its own field list, known once as_of is resolved.
     const decide = (r: Resource) => {
       requireRead(ctx, r, "datastore_search");
-      return bindSearch(r, p);
+      return asOf ? undefined : bindSearch(r, p);
     };
     const read = (r: Resource, query: SearchQuery) => (sample === undefined ? ctx.engine.search(r, query) : sampleSearch(ctx.engine, r, query, sample));
-    searched = await readResource(ctx, resourceId, decide, async (r, bound) => {
+    searched = await readResource(ctx, resourceId, decide, async (r, decided) => {
       // A version no row changed since reads the current rows, as a search without as_of.
       const at = asOf && (await resolveAsOf(ctx.engine, r, asOf));
+      const bound = decided ?? bindSearch(await resourceAt(ctx.engine, r, at), p);
       const query = { ...bound.query, encode: encoding(bound), ...(at && !at.current ? { asOf: at.version } : {}) };
       let out = await read(r, query);
       if (at && (await readAgain(ctx.engine, r, at))) {

@@ -363,7 +363,7 @@ export class PostgresEngine implements DatastoreEngine {
 
   alterFields(id: string, add: Field[], infoUpdates: Field[], drop: string[]): Promise<void> {
     return this.writing(async (db) => {
-      await schema.alterFields(db, await catalog.mustLock(db, id), add, infoUpdates, drop);
+      await schema.alterFields(db, await catalog.mustLock(db, id), add, infoUpdates, drop, this.author);
       await catalogSearch.syncWords(db, id);
     });
   }
@@ -464,6 +464,10 @@ export class PostgresEngine implements DatastoreEngine {
 
   versionEntries(resource: Resource, versions: number[]): Promise<VersionEntry[]> {
     return this.guardRead(async () => history.versionEntries(this.db, await this.current(resource), versions));
+  }
+
+  fieldsAt(resource: Resource, version: number): Promise<Field[] | undefined> {
+    return this.guardRead(async () => history.fieldsAt(this.db, await this.current(resource), version));
   }
 
   rowImages(resource: Resource, row: { id: number } | { key: Record<string, unknown> }): Promise<{ id: number; ids: number[]; images: RowImage[] } | undefined> {

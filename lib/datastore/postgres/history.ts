@@ -5,9 +5,11 @@
 // their [from, to) versions (from 0: since the row's insert) and their `_full_text`, so `q`
 // reads them as it reads the table. An image is kept in the same statement as the change.
 // An `as_of` read reads a subquery of the rows valid then in place of the table (source()).
-import type { ChangesPage, HistorySize, HistoryState, RowChange, RowImage, SearchQuery, VersionEntry, WriteAuthor } from "../engine";
+// Each version's field list: `<table>_fields` (../past-fields.ts).
+import type { ChangesPage, Field, HistorySize, HistoryState, RowChange, RowImage, SearchQuery, VersionEntry, WriteAuthor } from "../engine";
 import { quoteIdent as q, type PgResource, type Queryable, type StoredField } from "./resource";
 import { imagesPast, insertsPast, mergeChanges } from "../history";
+import { listAt, refuseGoneText, retiredFields, rowReader, withFields, type FieldList } from "../past-fields";
 import { selectColumn } from "./read-plan";
 import { columnType, toParam } from "./values";
 
@@ -19,9 +21,19 @@ export function verTable(table: string): string {
   return `${table}_ver`;
 }
 
+export function fieldsTable(table: string): string {
+  return `${table}_fields`;
+}
+
 async function exists(db: Queryable, name: string): Promise<boolean> {
   const { rows } = await db.query("SELECT to_regclass($1) IS NOT NULL AS x", [q(name)]);
   return rows[0].x === true;
+}
+
+/** Which of a table's history tables exist: its images', and its past field lists'. */
+async function historyTables(db: Queryable, table: string): Promise<{ hist: boolean; fields: boolean }> {
+  const { rows } = await db.query("SELECT to_regclass($1) IS NOT NULL AS hist, to_regclass($2) IS NOT NULL AS fields", [q(histTable(table)), q(fieldsTable(table))]);
+  return rows[0];
 }
 
 export async function keepsHistory(db: Queryable, id: string): Promise<boolean> {
@@ -29,12 +41,43 @@ export async function keepsHistory(db: Queryable, id: string): Promise<boolean> 
   return rows[0]?.history === true;
 }
 
-/** The history tables, made at a resource's first update or delete that keeps history. */
-export async function ensureHistoryTables(db: Queryable, r: PgResource): Promise<void> {
+/** The lists of fields the resource had before its field changes, in `until` order. */
+async function fieldLists(db: Queryable, table: string, known?: boolean): Promise<FieldList[]> {
+  if (!(known ?? (await exists(db, fieldsTable(table))))) return [];
+  const { rows } = await db.query(`SELECT until, fields FROM ${q(fieldsTable(table))} ORDER BY until`);
+  return (rows as { until: string; fields: string }[]).map((row) => ({ until: Number(row.until), fields: JSON.parse(row.fields) as StoredField[] }));
+}
+
+/**
+ * After datastore_create changed the fields (the catalog holds the new list, one version up):
+ * keeps the list `r` had until then, when the resource keeps history, and logs the change as
+ * a version, so a read as of any version before it reads it as it was.
+ */
+export async function keepFieldList(db: Queryable, r: PgResource, keep: boolean, author: WriteAuthor | undefined): Promise<void> {
+  if (keep) {
+    const name = q(fieldsTable(r.table));
+    await db.query(`CREATE TABLE IF NOT EXISTS ${name} (until bigint PRIMARY KEY, fields text NOT NULL)`);
+    await db.query(`INSERT INTO ${name} (until, fields) VALUES ($1, $2) ON CONFLICT (until) DO UPDATE SET fields = EXCLUDED.fields`, [r.version, JSON.stringify([...r.columns.values()])]);
+  }
+  await logVersion(db, r, "fields", author);
+}
+
+/** The fields version v had, when not today's. */
+export async function fieldsAt(db: Queryable, r: PgResource, v: number): Promise<Field[] | undefined> {
+  const then = listAt(await fieldLists(db, r.table), v);
+  return then && withFields(r, then).fields;
+}
+
+/** The history tables, made at a resource's first update or delete that keeps history; answers
+ *  the columns its images keep: today's fields', then the retired ones' (../past-fields.ts). */
+export async function ensureHistoryTables(db: Queryable, r: PgResource): Promise<StoredField[]> {
   const hist = histTable(r.table);
-  if (await exists(db, hist)) return;
+  const found = await historyTables(db, r.table);
+  const today = [...r.columns.values()];
+  const columns = found.fields ? [...today, ...retiredFields(await fieldLists(db, r.table, true), today)] : today;
+  if (found.hist) return columns;
   const ver = verTable(r.table);
-  const cols = [...r.columns.values()].map((f) => `, ${q(f.column)} ${columnType(f.type)}`).join("");
+  const cols = columns.map((f) => `, ${q(f.column)} ${columnType(f.type)}`).join("");
   await db.query(
     `CREATE TABLE ${q(hist)} ("_hid" bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, "_id" bigint NOT NULL, "_valid_from" bigint NOT NULL, "_valid_to" bigint NOT NULL, "_deleted" boolean NOT NULL DEFAULT false, "_full_text" tsvector${cols});
      CREATE INDEX ${q(`${hist}_id`)} ON ${q(hist)} ("_id", "_valid_from");
@@ -42,6 +85,7 @@ export async function ensureHistoryTables(db: Queryable, r: PgResource): Promise
      CREATE TABLE ${q(ver)} ("_id" bigint PRIMARY KEY, v bigint NOT NULL);
      CREATE INDEX ${q(`${ver}_v`)} ON ${q(ver)} (v)`,
   );
+  return columns;
 }
 
 export async function alterHistoryColumns(db: Queryable, table: string, add: StoredField[], drop: string[]): Promise<void> {
@@ -52,7 +96,7 @@ export async function alterHistoryColumns(db: Queryable, table: string, add: Sto
 }
 
 export async function dropHistory(db: Queryable, table: string): Promise<void> {
-  await db.query(`DROP TABLE IF EXISTS ${q(histTable(table))}; DROP TABLE IF EXISTS ${q(verTable(table))}`);
+  await db.query(`DROP TABLE IF EXISTS ${q(histTable(table))}; DROP TABLE IF EXISTS ${q(verTable(table))}; DROP TABLE IF EXISTS ${q(fieldsTable(table))}`);
 }
 
 /** Logs the version a write just recorded in the catalog (after catalog.touch), with the
@@ -80,8 +124,10 @@ export class ImageKeeper {
     /** The largest `_id` before this version: rows past it are this version's inserts, and
      *  updating one again in the same batch keeps no image (no reader could see it). */
     private readonly insertedAfter: number | null,
+    /** The field columns an image keeps (ensureHistoryTables). */
+    columns: StoredField[],
   ) {
-    this.cols = ['"_id"', '"_full_text"', ...[...r.columns.values()].map((f) => q(f.column))];
+    this.cols = ['"_id"', '"_full_text"', ...columns.map((f) => q(f.column))];
   }
 
   /** A WITH prefix for an UPDATE of the rows whose `_id`s are the bigint[] parameter `ids`
@@ -140,12 +186,17 @@ async function insertedAt(db: Queryable, r: PgResource, rowId: number): Promise<
  * rows valid then (live rows inserted by then and not updated since, and the images valid
  * then), with that version's row count.
  */
-export async function atVersion(db: Queryable, r: PgResource, query: SearchQuery): Promise<PgResource> {
+export async function atVersion(db: Queryable, today: PgResource, query: SearchQuery): Promise<PgResource> {
   const v = query.asOf;
-  if (v === undefined) return r;
+  if (v === undefined) return today;
+  // With its field list then: a dropped field's column is still in both tables (../past-fields.ts).
+  const found = await historyTables(db, today.table);
+  const then = found.fields ? listAt(await fieldLists(db, today.table, true), v) : undefined;
+  const r = then ? withFields(today, then) : today;
+  if (then) refuseGoneText(query, r, today);
   const last = await lastIdAt(db, r.id, v);
   const cols = ['"_id"', '"_full_text"', ...[...r.columns.values()].map((f) => q(f.column))].join(", ");
-  const hasHist = await exists(db, histTable(r.table));
+  const hasHist = found.hist;
   const live = `SELECT ${cols} FROM ${q(r.table)} WHERE "_id" <= ${last}`;
   const sql = hasHist
     ? `(${live} AND "_id" NOT IN (SELECT "_id" FROM ${q(verTable(r.table))} WHERE v > ${v}) UNION ALL SELECT ${cols} FROM ${q(histTable(r.table))} WHERE "_valid_to" > ${v} AND "_valid_from" <= ${v} AND "_id" <= ${last})`
@@ -212,20 +263,17 @@ export async function versionEntries(db: Queryable, r: PgResource, versions: num
   return (rows as LogRow[]).map(entry);
 }
 
-/** The field columns as selected (json as text) and a row of them (after `_id`) as JSON values. */
-function decoder(r: PgResource): { cols: string; decode: (row: unknown[]) => Record<string, unknown> } {
-  const fields = [...r.columns.values()];
-  const selected = fields.map((f) => selectColumn(f));
-  return {
-    cols: ['t."_id"', ...selected.map((s) => s.sql)].join(", "),
-    decode: (row) => {
-      const out: Record<string, unknown> = { _id: Number(row[0]) };
-      fields.forEach((f, i) => {
-        out[f.id] = selected[i].decode(row[i + 1]);
-      });
-      return out;
-    },
-  };
+/** `_id` and every field column an image keeps, as selected (json as text), and a row of them
+ *  as field ids to JSON values with the field list version v had. */
+async function decoder(db: Queryable, r: PgResource): Promise<{ cols: string; decode: (row: unknown[], v: number) => Record<string, unknown> }> {
+  const lists = await fieldLists(db, r.table);
+  const today = [...r.columns.values()];
+  const columns = [...today, ...retiredFields(lists, today)];
+  const selected = columns.map((f) => selectColumn(f));
+  // A column keeps the type it was made with: its decoding is the column's.
+  const decodeOf = new Map(columns.map((f, i) => [f.column, selected[i].decode]));
+  const read = rowReader(columns, (f, value) => decodeOf.get(f.column)!(value));
+  return { cols: ['t."_id"', ...selected.map((s) => s.sql)].join(", "), decode: (row, v) => read(row, listAt(lists, v) ?? today) };
 }
 
 async function rows(db: Queryable, sql: string, params: unknown[]): Promise<unknown[][]> {
@@ -251,21 +299,22 @@ export async function rowImages(db: Queryable, r: PgResource, row: { id: number 
     // Every row that held the key, oldest first: a delete and insert again gives a new _id.
     ids = (await rows(db, `SELECT "_id" FROM ${q(r.table)} WHERE ${cond}${hasHist ? ` UNION SELECT "_id" FROM ${q(hist)} WHERE ${cond}` : ""} ORDER BY 1`, params)).map((x) => Number(x[0]));
   }
-  const { cols, decode } = decoder(r);
+  const { cols, decode } = await decoder(db, r);
   const images: RowImage[] = [];
   const found: number[] = [];
   for (const id of ids) {
-    const own: RowImage[] = [];
+    const own: (Omit<RowImage, "record"> & { row: unknown[] })[] = [];
     if (hasHist) {
       for (const [from, to, deleted, ...rest] of await rows(db, `SELECT t."_valid_from", t."_valid_to", t."_deleted", ${cols} FROM ${q(hist)} AS t WHERE t."_id" = $1 ORDER BY t."_valid_from"`, [id])) {
-        own.push({ from: Number(from), to: Number(to), deleted: deleted === true, record: decode(rest) });
+        own.push({ from: Number(from), to: Number(to), deleted: deleted === true, row: rest });
       }
     }
     const live = (await rows(db, `SELECT ${hasHist ? `(SELECT v FROM ${q(verTable(r.table))} WHERE "_id" = t."_id")` : "NULL"}, ${cols} FROM ${q(r.table)} AS t WHERE t."_id" = $1`, [id]))[0];
-    if (live) own.push({ from: live[0] == null ? 0 : Number(live[0]), to: null, deleted: false, record: decode(live.slice(1)) });
+    if (live) own.push({ from: live[0] == null ? 0 : Number(live[0]), to: null, deleted: false, row: live.slice(1) });
     if (own.length === 0) continue;
     for (const img of own) if (img.from === 0) img.from = await insertedAt(db, r, id);
-    images.push(...own);
+    // Each version's record is read with the field list it had.
+    images.push(...own.map(({ row: stored, ...img }) => ({ ...img, record: decode(stored, img.from) })));
     found.push(id);
   }
   if (found.length === 0) return undefined;
@@ -303,7 +352,7 @@ export async function changes(db: Queryable, r: PgResource, since: number, after
     images.map(([v, id, d]) => ({ v: Number(v), id: Number(id), k: d === true ? ("d" as const) : ("u" as const) })),
     limit,
   );
-  const { cols, decode } = decoder(r);
+  const { cols, decode } = await decoder(db, r);
   // The images the page shows: each change's row after (kept from its version, or from 0 for
   // an insert) and before (kept to its version); else the live row, when its version is that.
   const from = page.filter((x) => x.k !== "d").map((x) => [x.id, x.k === "i" ? 0 : x.v]);
@@ -332,7 +381,8 @@ export async function changes(db: Queryable, r: PgResource, since: number, after
       now = kept.get(`f:${id}:${f}`) ?? (l?.v === f ? l.row : undefined);
     }
     const old = k === "i" ? undefined : kept.get(`t:${id}:${v}`);
-    return { version: v, id, record: now ? decode(now) : null, old: old ? decode(old) : null };
+    // The row after, with the version's field list; before, with the list just before it.
+    return { version: v, id, record: now ? decode(now, v) : null, old: old ? decode(old, v - 1) : null };
   });
   return { changes: out, total: counts?.n ?? null, records: counts?.d ?? null };
 }
@@ -362,7 +412,23 @@ export async function prune(db: Queryable, r: PgResource, before: string): Promi
   const keep = await one<{ v: string | null }>(db, "SELECT max(version) AS v FROM datastore_versions WHERE resource_id = $1 AND at <= $2", [r.id, before]);
   if (keep?.v == null || Number(keep.v) <= (await historyState(db, r)).oldest) return 0;
   await db.query("UPDATE datastore_resources SET history_from = greatest(history_from, $1) WHERE id = $2", [keep.v, r.id]);
+  await pruneFieldLists(db, r, Number(keep.v));
   if (!(await exists(db, histTable(r.table)))) return 0;
   const res = await db.query(`DELETE FROM ${q(histTable(r.table))} WHERE "_valid_to" <= $1`, [keep.v]);
   return res.rowCount ?? 0;
+}
+
+/** Removes the field lists no version from `keep` on reads, and the retired columns (live and
+ *  kept) that no list still names. */
+async function pruneFieldLists(db: Queryable, r: PgResource, keep: number): Promise<void> {
+  const lists = await fieldLists(db, r.table);
+  if (lists.length === 0) return;
+  const today = [...r.columns.values()];
+  const named = new Set(retiredFields(lists.filter((l) => l.until >= keep), today).map((f) => f.column));
+  await db.query(`DELETE FROM ${q(fieldsTable(r.table))} WHERE until < $1`, [keep]);
+  for (const f of retiredFields(lists, today)) {
+    if (named.has(f.column)) continue;
+    await db.query(`ALTER TABLE ${q(r.table)} DROP COLUMN ${q(f.column)}`);
+    await alterHistoryColumns(db, r.table, [], [f.column]);
+  }
 }

@@ -31,8 +31,8 @@ export async function writeRecords(db: Queryable, r: PgResource, records: Record
 }
 
 async function imageKeeper(db: Queryable, r: PgResource): Promise<ImageKeeper> {
-  await ensureHistoryTables(db, r);
-  return new ImageKeeper(r, r.version + 1, await lastIdBefore(db, r.id, r.version + 1));
+  const columns = await ensureHistoryTables(db, r);
+  return new ImageKeeper(r, r.version + 1, await lastIdBefore(db, r.id, r.version + 1), columns);
 }
 
 /** Deletes the rows matching every filter (all rows without filters) as one version, their

@@ -6,13 +6,14 @@
 // The caller holds the transaction and has locked the resource's catalog row.
 import { createHash, randomBytes } from "node:crypto";
 import { column, now } from "../catalog-row";
-import type { Field, NewResource } from "../engine";
+import type { Field, NewResource, WriteAuthor } from "../engine";
 import { DatastoreError } from "../errors";
 import { DEFAULT_LANGUAGE } from "../text-language";
 import { lockResource, mustGet, saveFields } from "./catalog";
 import { isUniqueViolation, serializationFailure } from "./errors";
 import { fullTextExpression } from "./fts";
-import { alterHistoryColumns, dropHistory, logVersion } from "./history";
+import { sameFields } from "../past-fields";
+import { alterHistoryColumns, dropHistory, keepFieldList, keepsHistory, logVersion } from "./history";
 import { dropCovered, dropOnFields } from "./learned-indexes";
 import { quoteIdent as q, type PgResource, type Queryable, type StoredField } from "./resource";
 import { columnType } from "./values";
@@ -99,8 +100,11 @@ export async function updateResourceMeta(db: Queryable, id: string, meta: Partia
   ]);
 }
 
-export async function alterFields(db: Queryable, r: PgResource, add: Field[], infoUpdates: Field[], drop: string[]): Promise<void> {
+export async function alterFields(db: Queryable, r: PgResource, add: Field[], infoUpdates: Field[], drop: string[], author?: WriteAuthor): Promise<void> {
   const before = [...r.columns.values()];
+  // While history is kept, a dropped field's column stays, out of the field list: the versions
+  // before the drop read its values (../past-fields.ts; the retention removes it).
+  const retire = await keepsHistory(db, r.id);
   let next = r.nextColumn;
   const byId = new Map(r.columns);
   for (const f of infoUpdates) {
@@ -119,8 +123,10 @@ export async function alterFields(db: Queryable, r: PgResource, add: Field[], in
     for (const fid of drop) {
       const col = byId.get(fid);
       if (!col) continue;
-      await db.query(`ALTER TABLE ${q(r.table)} DROP COLUMN ${q(col.column)}`);
-      await alterHistoryColumns(db, r.table, [], [col.column]);
+      if (!retire) {
+        await db.query(`ALTER TABLE ${q(r.table)} DROP COLUMN ${q(col.column)}`);
+        await alterHistoryColumns(db, r.table, [], [col.column]);
+      }
       byId.delete(fid);
     }
   }
@@ -134,6 +140,7 @@ export async function alterFields(db: Queryable, r: PgResource, add: Field[], in
   }
   const after = [...byId.values()];
   await saveFields(db, r.id, after, next);
+  if (!sameFields(before, after)) await keepFieldList(db, r, retire, author);
   if (!reshaped) return;
   await setFullTextTrigger(db, r.table, after, r.language);
   // New columns are NULL in every existing row, which adds nothing to its text: only a change

@@ -229,7 +229,7 @@ export class SqliteEngine implements DatastoreEngine {
   alterFields(id: string, add: Field[], infoUpdates: Field[], drop: string[]): Promise<void> {
     return this.writing(() => {
       learned.dropOnFields(this.c, id, drop);
-      schema.alterFields(this.c, id, add, infoUpdates, drop);
+      schema.alterFields(this.c, id, add, infoUpdates, drop, this.author);
       catalogSearch.syncWords(this.c, id);
     });
   }
@@ -464,6 +464,10 @@ export class SqliteEngine implements DatastoreEngine {
 
   versionEntries(resource: Resource, versions: number[]): Promise<VersionEntry[]> {
     return this.reading(() => history.versionEntries(this.c, this.current(resource), versions));
+  }
+
+  fieldsAt(resource: Resource, version: number): Promise<Field[] | undefined> {
+    return this.reading(() => history.fieldsAt(this.c, this.current(resource), version));
   }
 
   rowImages(resource: Resource, row: { id: number } | { key: Record<string, unknown> }): Promise<{ id: number; ids: number[]; images: RowImage[] } | undefined> {

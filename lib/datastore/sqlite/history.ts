@@ -4,12 +4,13 @@
 // deletes replaced in `<table>_hist` with their [from, to) versions (from 0: since the row's
 // insert). A bulk load writes neither: it is one logged version. An `as_of` read reads a
 // temporary view of the rows valid at that version, under the table's usual SQL (its full text:
-// past-fts.ts).
-import type { ChangesPage, HistorySize, HistoryState, RowChange, RowImage, SearchQuery, VersionEntry, WriteAuthor } from "../engine";
+// past-fts.ts). Each version's field list: `<table>_fields` (../past-fields.ts).
+import type { ChangesPage, Field, HistorySize, HistoryState, RowChange, RowImage, SearchQuery, VersionEntry, WriteAuthor } from "../engine";
 import { fromStorage, sqliteType, storedAsIs, toStorage, type Stored } from "../types";
 import type { Internal, StoredField } from "./catalog";
 import type { Conn, Statement } from "./connection";
 import { imagesPast, insertsPast, mergeChanges } from "../history";
+import { listAt, refuseGoneText, retiredFields, rowReader, withFields, type FieldList } from "../past-fields";
 import { PastText, setPastText } from "./past-fts";
 import { quoteIdent as q } from "./sql";
 
@@ -21,18 +22,58 @@ export function verTable(table: string): string {
   return `${table}_ver`;
 }
 
+export function fieldsTable(table: string): string {
+  return `${table}_fields`;
+}
+
 /** Whether table `name` exists. Asked of the parsed schema: a lookup in `sqlite_schema` scans
  *  it (it has no index), which cost every write and past read time growing with the resources. */
 function exists(c: Conn, name: string): boolean {
   return c.cache.get("SELECT 1 FROM pragma_table_info(?) LIMIT 1", "pluck").get(name) !== undefined;
 }
 
-/** The history tables, made at a resource's first update or delete that keeps history. */
-export function ensureHistoryTables(c: Conn, r: Internal): { hist: string; ver: string } {
+/** The lists of fields the resource had before its field changes, in `until` order. */
+export function fieldLists(c: Conn, table: string): FieldList[] {
+  const name = fieldsTable(table);
+  if (!exists(c, name)) return [];
+  const rows = c.db.prepare(`SELECT until, fields FROM ${q(name)} ORDER BY until`).all() as { until: number; fields: string }[];
+  return rows.map((row) => ({ until: row.until, fields: JSON.parse(row.fields) as StoredField[] }));
+}
+
+/** The columns an image keeps: today's fields', then the retired ones' (../past-fields.ts). */
+function imageFields(c: Conn, r: Internal): StoredField[] {
+  const today = [...r.columns.values()];
+  return [...today, ...retiredFields(fieldLists(c, r.table), today)];
+}
+
+/**
+ * After datastore_create changed the fields (the catalog holds the new list, one version up):
+ * keeps the list `r` had until then, when the resource keeps history, and logs the change as
+ * a version, so a read as of any version before it reads it as it was.
+ */
+export function keepFieldList(c: Conn, r: Internal, keep: boolean, author: WriteAuthor | undefined): void {
+  if (keep) {
+    const name = fieldsTable(r.table);
+    c.db.exec(`CREATE TABLE IF NOT EXISTS ${q(name)} (until INTEGER PRIMARY KEY, fields TEXT NOT NULL)`);
+    c.db.prepare(`INSERT OR REPLACE INTO ${q(name)} (until, fields) VALUES (?, ?)`).run(r.version, JSON.stringify([...r.columns.values()]));
+  }
+  logVersion(c, r, "fields", author);
+}
+
+/** The fields version v had, when not today's. */
+export function fieldsAt(c: Conn, r: Internal, v: number): Field[] | undefined {
+  const then = listAt(fieldLists(c, r.table), v);
+  return then && withFields(r, then).fields;
+}
+
+/** The history tables, made at a resource's first update or delete that keeps history, with
+ *  the columns its images keep. */
+export function ensureHistoryTables(c: Conn, r: Internal): { hist: string; ver: string; columns: StoredField[] } {
   const hist = histTable(r.table);
   const ver = verTable(r.table);
-  if (exists(c, hist)) return { hist, ver };
-  const cols = [...r.columns.values()].map((f) => `, ${q(f.column)} ${sqliteType(f.type)}`).join("");
+  const columns = imageFields(c, r);
+  if (exists(c, hist)) return { hist, ver, columns };
+  const cols = columns.map((f) => `, ${q(f.column)} ${sqliteType(f.type)}`).join("");
   c.db.exec(
     `CREATE TABLE ${q(hist)} (_hid INTEGER PRIMARY KEY, _id INTEGER NOT NULL, _valid_from INTEGER NOT NULL, _valid_to INTEGER NOT NULL, _deleted INTEGER NOT NULL DEFAULT 0${cols});
      CREATE INDEX ${q(`${hist}_id`)} ON ${q(hist)} (_id, _valid_from);
@@ -40,7 +81,7 @@ export function ensureHistoryTables(c: Conn, r: Internal): { hist: string; ver: 
      CREATE TABLE ${q(ver)} (_id INTEGER PRIMARY KEY, v INTEGER NOT NULL);
      CREATE INDEX ${q(`${ver}_v`)} ON ${q(ver)} (v);`,
   );
-  return { hist, ver };
+  return { hist, ver, columns };
 }
 
 /** Keeps the history table's columns the live table's (fields added or dropped). */
@@ -52,7 +93,7 @@ export function alterHistoryColumns(c: Conn, table: string, add: StoredField[], 
 }
 
 export function dropHistory(c: Conn, table: string): void {
-  c.db.exec(`DROP TABLE IF EXISTS ${q(histTable(table))}; DROP TABLE IF EXISTS ${q(verTable(table))}`);
+  c.db.exec(`DROP TABLE IF EXISTS ${q(histTable(table))}; DROP TABLE IF EXISTS ${q(verTable(table))}; DROP TABLE IF EXISTS ${q(fieldsTable(table))}`);
 }
 
 /** Whether the resource keeps history (datastore_create `history`). */
@@ -89,10 +130,10 @@ export class ImageKeeper {
   constructor(
     private readonly c: Conn,
     private readonly r: Internal,
-    private readonly tables: { hist: string; ver: string },
+    private readonly tables: { hist: string; ver: string; columns: StoredField[] },
     private readonly version: number,
   ) {
-    this.cols = ["_id", ...[...r.columns.values()].map((f) => q(f.column))].join(", ");
+    this.cols = ["_id", ...tables.columns.map((f) => q(f.column))].join(", ");
     const logged = c.cache.get("SELECT id_to FROM datastore_versions WHERE resource_id = ? AND version < ? ORDER BY version DESC LIMIT 1", "pluck").get(r.id, version) as number | undefined;
     this.insertedAfter = logged ?? Infinity;
   }
@@ -124,7 +165,7 @@ export class ImageKeeper {
   private statements(): { read: Statement; keep: Statement; mark: Statement; remark: Statement } {
     if (this.prepared) return this.prepared;
     const { hist, ver } = this.tables;
-    const n = this.r.columns.size + 1; // _id and the fields
+    const n = this.tables.columns.length + 1; // _id and the fields
     const db = this.c.db;
     return (this.prepared = {
       // Integers read as such, so that written again each is the same value.
@@ -233,18 +274,22 @@ function wantsIdOrder(query: SearchQuery): boolean {
 }
 
 /**
- * The resource as it was at `query.asOf`: the same resource over a temporary view of the rows
- * valid then (live rows inserted by then and not updated since, and the images valid then),
- * with that version's row count. A row updated since is told by one lookup in `_ver`.
+ * The resource as it was at `query.asOf`: the same resource, with its field list then, over a
+ * temporary view of the rows valid then (live rows inserted by then and not updated since, and
+ * the images valid then), with that version's row count. A row updated since is told by one
+ * lookup in `_ver`. A dropped field's column is still in both tables (../past-fields.ts).
  */
 export function atVersion(c: Conn, r: Internal, query: SearchQuery): Internal {
   const v = query.asOf;
   if (v === undefined) return r;
+  const then = listAt(fieldLists(c, r.table), v);
+  const shaped = then ? withFields(r, then) : r;
+  if (then) refuseGoneText(query, shaped, r);
   const hasHist = exists(c, histTable(r.table));
   const kind: ViewKind | null = hasHist ? (wantsIdOrder(query) ? "id" : "any") : null;
-  const { name, view } = pastView(c, r, v, kind);
-  const past = { ...r, table: name, rowCount: view.rows };
-  if (kind) pastCopies.set(past, { live: r, v, kind, view });
+  const { name, view } = pastView(c, shaped, v, kind);
+  const past = { ...shaped, table: name, rowCount: view.rows };
+  if (kind) pastCopies.set(past, { live: shaped, v, kind, view });
   // Full text reads today's index for the rows unchanged since, and a temp one for the others.
   if (query.fts.length) setPastText(past, new PastText(c, r, name, v, view.last, hasHist ? { hist: histTable(r.table), ver: verTable(r.table) } : null));
   return past;
@@ -279,6 +324,17 @@ function pastView(c: Conn, r: Internal, v: number, kind: ViewKind | null): { nam
     made.delete(old);
   }
   return { name, view };
+}
+
+/** Drops the temporary views this connection made of `table`'s past. */
+function forgetViews(c: Conn, table: string): void {
+  const made = views.get(c);
+  if (!made) return;
+  for (const name of made.keys()) {
+    if (!name.startsWith(`${table}@`)) continue;
+    c.db.exec(`DROP VIEW IF EXISTS temp.${q(name)}; DROP TABLE IF EXISTS temp.${q(`${name}#text`)}`);
+    made.delete(name);
+  }
 }
 
 /** Rows at version v, from index ranges: today's inserted by then, less those updated since,
@@ -342,21 +398,14 @@ export function versionEntries(c: Conn, r: Internal, versions: number[]): Versio
   return rows.map(entry);
 }
 
-/** A stored row (`_id` and the field columns, in `cols` order) as field ids to JSON values. */
-function decoder(r: Internal): { cols: string; decode: (row: Stored[]) => Record<string, unknown> } {
-  const fields = [...r.columns.values()];
-  const cols = ["_id", ...fields.map((f) => q(f.column))].join(", ");
-  return {
-    cols,
-    decode: (row) => {
-      const out: Record<string, unknown> = { _id: row[0] };
-      fields.forEach((f, i) => {
-        const v = row[i + 1];
-        out[f.id] = storedAsIs(f.type) ? v : fromStorage(f.type, v);
-      });
-      return out;
-    },
-  };
+/** The columns of a stored row (`_id`, then every field column an image keeps, in `cols`
+ *  order), and the row as field ids to JSON values with the field list version v had. */
+function decoder(c: Conn, r: Internal): { cols: string; decode: (row: Stored[], v: number) => Record<string, unknown> } {
+  const lists = fieldLists(c, r.table);
+  const today = [...r.columns.values()];
+  const columns = [...today, ...retiredFields(lists, today)];
+  const read = rowReader(columns, (f, v) => (storedAsIs(f.type) ? v : fromStorage(f.type, v as Stored)));
+  return { cols: ["_id", ...columns.map((f) => q(f.column))].join(", "), decode: (row, v) => read(row, listAt(lists, v) ?? today) };
 }
 
 export function rowImages(c: Conn, r: Internal, row: { id: number } | { key: Record<string, unknown> }): { id: number; ids: number[]; images: RowImage[] } | undefined {
@@ -372,23 +421,24 @@ export function rowImages(c: Conn, r: Internal, row: { id: number } | { key: Rec
     const sql = `SELECT _id FROM ${q(r.table)} WHERE ${cond}${hasHist ? ` UNION SELECT _id FROM ${q(hist)} WHERE ${cond}` : ""} ORDER BY _id`;
     ids = c.db.prepare(sql).pluck().all(...values, ...(hasHist ? values : [])) as number[];
   }
-  const { cols, decode } = decoder(r);
+  const { cols, decode } = decoder(c, r);
   const images: RowImage[] = [];
   const found: number[] = [];
   for (const id of ids) {
-    const own: RowImage[] = [];
+    const own: (Omit<RowImage, "record"> & { row: Stored[] })[] = [];
     if (hasHist) {
       const rows = c.db.prepare(`SELECT _valid_from, _valid_to, _deleted, ${cols} FROM ${q(hist)} WHERE _id = ? ORDER BY _valid_from`).raw(true).all(id) as Stored[][];
-      for (const [from, to, deleted, ...rest] of rows) own.push({ from: Number(from), to: Number(to), deleted: deleted === 1, record: decode(rest) });
+      for (const [from, to, deleted, ...rest] of rows) own.push({ from: Number(from), to: Number(to), deleted: deleted === 1, row: rest });
     }
     const live = c.db.prepare(`SELECT ${cols} FROM ${q(r.table)} WHERE _id = ?`).raw(true).get(id) as Stored[] | undefined;
     if (live) {
       const v = hasHist ? (c.db.prepare(`SELECT v FROM ${q(verTable(r.table))} WHERE _id = ?`).pluck().get(id) as number | undefined) : undefined;
-      own.push({ from: v ?? 0, to: null, deleted: false, record: decode(live) });
+      own.push({ from: v ?? 0, to: null, deleted: false, row: live });
     }
     if (own.length === 0) continue;
     for (const img of own) if (img.from === 0) img.from = insertedAt(c, r, id);
-    images.push(...own);
+    // Each version's record is read with the field list it had.
+    images.push(...own.map(({ row: stored, ...img }) => ({ ...img, record: decode(stored, img.from) })));
     found.push(id);
   }
   if (found.length === 0) return undefined;
@@ -429,7 +479,7 @@ export function changes(c: Conn, r: Internal, since: number, after: { version: n
     images.map(({ v, id, d }) => ({ v, id, k: d === 1 ? ("d" as const) : ("u" as const) })),
     limit,
   );
-  const { cols, decode } = decoder(r);
+  const { cols, decode } = decoder(c, r);
   const live = c.cache.get(`SELECT ${cols} FROM ${t} WHERE _id = ?`, "raw");
   const liveVersion = hasHist ? c.cache.get(`SELECT v FROM ${ver} WHERE _id = ?`, "pluck") : undefined;
   const imageFrom = hasHist ? c.cache.get(`SELECT ${cols} FROM ${h} WHERE _id = ? AND _valid_from = ?`, "raw") : undefined;
@@ -443,7 +493,8 @@ export function changes(c: Conn, r: Internal, since: number, after: { version: n
   const out: RowChange[] = page.map(({ v, id, k }) => {
     const now = k === "d" ? undefined : imageAt(id, k === "i" ? 0 : v);
     const old = k === "i" ? undefined : (imageTo?.get(id, v) as Stored[] | undefined);
-    return { version: v, id, record: now ? decode(now) : null, old: old ? decode(old) : null };
+    // The row after, with the version's field list; before, with the list just before it.
+    return { version: v, id, record: now ? decode(now, v) : null, old: old ? decode(old, v - 1) : null };
   });
   return { changes: out, total: counts?.n ?? null, records: counts?.d ?? null };
 }
@@ -473,7 +524,25 @@ export function prune(c: Conn, r: Internal, before: string): number {
   const keep = c.cache.get("SELECT max(version) FROM datastore_versions WHERE resource_id = ? AND at <= ?", "pluck").get(r.id, before) as number | null;
   if (keep === null || keep <= historyState(c, r).oldest) return 0;
   c.cache.get("UPDATE datastore_resources SET history_from = max(history_from, ?) WHERE id = ?").run(keep, r.id);
+  pruneFieldLists(c, r, keep);
   const hist = histTable(r.table);
   if (!exists(c, hist)) return 0;
   return c.db.prepare(`DELETE FROM ${q(hist)} WHERE _valid_to <= ?`).run(keep).changes;
+}
+
+/** Removes the field lists no version from `keep` on reads, and the retired columns (live
+ *  and kept) that no list still names. */
+function pruneFieldLists(c: Conn, r: Internal, keep: number): void {
+  const lists = fieldLists(c, r.table);
+  if (lists.length === 0) return;
+  const today = [...r.columns.values()];
+  const named = new Set(retiredFields(lists.filter((l) => l.until >= keep), today).map((f) => f.column));
+  c.db.prepare(`DELETE FROM ${q(fieldsTable(r.table))} WHERE until < ?`).run(keep);
+  const gone = retiredFields(lists, today).filter((f) => !named.has(f.column));
+  // SQLite refuses to drop a column a view names, this connection's temporary ones included.
+  if (gone.length) forgetViews(c, r.table);
+  for (const f of gone) {
+    c.db.exec(`ALTER TABLE ${q(r.table)} DROP COLUMN ${q(f.column)}`);
+    alterHistoryColumns(c, r.table, [], [f.column]);
+  }
 }

@@ -5,7 +5,7 @@
 // case-insensitive identifiers.
 import { randomBytes } from "node:crypto";
 import { column, now } from "../catalog-row";
-import type { Field, NewResource } from "../engine";
+import type { Field, NewResource, WriteAuthor } from "../engine";
 import { DatastoreError } from "../errors";
 import { DEFAULT_LANGUAGE } from "../text-language";
 import { sqliteType } from "../types";
@@ -13,7 +13,8 @@ import { findResource, mustGet, saveFields, type Internal } from "./catalog";
 import type { Conn } from "./connection";
 import { isUniqueViolation } from "./errors";
 import { dropFts, rebuildFts } from "./fts-index";
-import { alterHistoryColumns, dropHistory, logVersion } from "./history";
+import { sameFields } from "../past-fields";
+import { alterHistoryColumns, dropHistory, keepFieldList, keepsHistory, logVersion } from "./history";
 import { quoteIdent as q } from "./sql";
 
 /** Creates the resource and its table; an inactive resource (its table dropped) gets a new one. */
@@ -55,8 +56,11 @@ export function updateResourceMeta(c: Conn, id: string, meta: Partial<Omit<NewRe
     .run(meta.name ?? r.name, meta.description ?? r.description, (meta.private ?? r.private) ? 1 : 0, now(), id);
 }
 
-export function alterFields(c: Conn, id: string, add: Field[], infoUpdates: Field[], drop: string[]): void {
+export function alterFields(c: Conn, id: string, add: Field[], infoUpdates: Field[], drop: string[], author?: WriteAuthor): void {
   const r = mustGet(c, id);
+  // While history is kept, a dropped field's column stays, out of the field list: the versions
+  // before the drop read its values (../past-fields.ts; the retention removes it).
+  const retire = keepsHistory(c, id);
   // The index's view names the columns: it goes first, and is rebuilt after the change.
   if (add.length || drop.length) dropFts(c, r.table);
   let next = r.nextColumn;
@@ -72,8 +76,10 @@ export function alterFields(c: Conn, id: string, add: Field[], infoUpdates: Fiel
     for (const fid of drop) {
       const col = byId.get(fid);
       if (!col) continue;
-      c.db.exec(`ALTER TABLE ${q(r.table)} DROP COLUMN ${q(col.column)}`);
-      alterHistoryColumns(c, r.table, [], [col.column]);
+      if (!retire) {
+        c.db.exec(`ALTER TABLE ${q(r.table)} DROP COLUMN ${q(col.column)}`);
+        alterHistoryColumns(c, r.table, [], [col.column]);
+      }
       byId.delete(fid);
     }
   }
@@ -84,6 +90,7 @@ export function alterFields(c: Conn, id: string, add: Field[], infoUpdates: Fiel
     byId.set(f.id, { ...f, column: name });
   }
   saveFields(c, r, [...byId.values()], next);
+  if (!sameFields([...r.columns.values()], [...byId.values()])) keepFieldList(c, r, retire, author);
   if (add.length || drop.length) rebuildFts(c, r.table, [...byId.values()], r.language);
 }
 
