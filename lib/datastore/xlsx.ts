@@ -16,6 +16,9 @@ const REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships
 const PKG = "http://schemas.openxmlformats.org/package/2006/relationships";
 const XML_HEAD = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n';
 
+/** The sheet's text a string holds before it goes to the zip writer. */
+const PIECE_CHARS = 16 * 1024;
+
 const STYLE = { date: 1, timestamp: 2, time: 3, header: 4 } as const;
 
 const PARTS: [string, string][] = [
@@ -78,9 +81,17 @@ function timeSerial(text: string): number | null {
   return m ? (Number(m[1]) * 3600 + Number(m[2]) * 60 + Number(m[3] ?? 0)) / 86_400 : null;
 }
 
+/** Text whose cell needs more than its characters: a character to escape or leave out, or
+ *  whitespace that XML readers trim or fold unless told to keep it. */
+const NEEDS_CARE = /[\u0000-\u001f\ufffe\uffff&<>]|^ | $|  /;
+const KEEP_SPACE = /^\s|\s$|[\t\n\r]|  /;
+
 function textCell(ref: string, text: string, style = 0): string {
   const s = style ? ` s="${style}"` : "";
-  return `<c r="${ref}" t="inlineStr"${s}><is><t xml:space="preserve">${escapeXml(text.length > MAX_CELL ? text.slice(0, MAX_CELL) : text)}</t></is></c>`;
+  if (text.length > MAX_CELL) text = text.slice(0, MAX_CELL);
+  if (!NEEDS_CARE.test(text)) return `<c r="${ref}" t="inlineStr"${s}><is><t>${text}</t></is></c>`;
+  const space = KEEP_SPACE.test(text) ? ' xml:space="preserve"' : "";
+  return `<c r="${ref}" t="inlineStr"${s}><is><t${space}>${escapeXml(text)}</t></is></c>`;
 }
 
 function cell(col: ColumnInfo, ref: string, v: unknown): string {
@@ -134,14 +145,21 @@ export function xlsxWriter(cols: ColumnInfo[], title: string, zip = new ZipWrite
       ]);
     },
     rows(rows: unknown[][]): Uint8Array {
+      const out: Buffer[] = [];
       let xml = "";
       for (const row of rows) {
-        r++;
-        xml += `<row r="${r}">`;
-        for (let i = 0; i < cols.length; i++) xml += cell(cols[i], `${letters[i]}${r}`, row[i]);
+        const n = String(++r);
+        xml += `<row r="${n}">`;
+        for (let i = 0; i < cols.length; i++) xml += cell(cols[i], letters[i] + n, row[i]);
         xml += "</row>";
+        // handed over in small strings, which V8 frees young
+        if (xml.length >= PIECE_CHARS) {
+          out.push(zip.write(xml));
+          xml = "";
+        }
       }
-      return zip.write(xml);
+      out.push(zip.write(xml));
+      return Buffer.concat(out);
     },
     tail(): Uint8Array {
       return Buffer.concat([zip.write("</sheetData></worksheet>"), zip.end(), zip.finish()]);

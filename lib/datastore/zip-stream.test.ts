@@ -146,4 +146,19 @@ describe("ZipWriter", () => {
     expect(entries[1].offset).toBeGreaterThan(40);
     expect(entries.map((e) => read(zip, e, e.size >= 40 || e.compressed >= 40))).toEqual(PARTS.map(([, pieces]) => pieces.join("")));
   });
+
+  it("gathers small pieces into one buffer and deflates a big piece alone, whatever their sizes", () => {
+    const small = Array.from({ length: 40_000 }, (_, i) => `<r n="${i}">é€😀</r>`);
+    const big = "x".repeat(300_000) + "é".repeat(200_000);
+    const pieces = [...small.slice(0, 20_000), big, Buffer.from("<bytes/>"), ...small.slice(20_000), ""];
+    const zip = new ZipWriter();
+    const out = [zip.begin("sheet.xml")];
+    const written = pieces.map((p) => zip.write(p));
+    // most pieces wait in the buffer: only those that filled it, and the big one, come out
+    expect(written.filter((b) => b.length).length).toBeLessThan(10);
+    out.push(...written, zip.end(), zip.finish());
+    const archive = Buffer.concat(out);
+    const [entry] = directory(archive).entries;
+    expect(read(archive, entry, false)).toBe(pieces.map(String).join(""));
+  });
 });

@@ -1,6 +1,9 @@
 // A zip archive written front to back, for downloads that stream (the dump's XLSX): each entry
 // deflated as it comes, its CRC and sizes in a data descriptor after it, the directory at the
-// end, so nothing is held but the entry's current piece.
+// end, so nothing is held but the entry's current piece. Written text is encoded into one reused
+// buffer and deflated a full buffer at a time: the writer's caller can hand it small strings,
+// which die young in V8 (a chunk's text as one string reached the old space and cost its
+// collections more than the deflating).
 //
 // Zip64 only where a size or an offset needs it, as Java's and Go's writers do: an entry's sizes
 // are not known when its header goes out, so that header carries version 4.5 (Excel wants it on
@@ -12,6 +15,8 @@ import zlib from "node:zlib";
 
 /** The largest value a 32-bit field holds; 0xffffffff itself says "see the zip64 field". */
 const LIMIT = 0xffffffff;
+
+const EMPTY = Buffer.alloc(0);
 
 function u16(n: number): Buffer {
   const b = Buffer.alloc(2);
@@ -40,6 +45,9 @@ const FLAGS = 0x0808;
 const V20 = 20;
 const V45 = 45;
 
+/** Raw bytes gathered before they are deflated together. */
+const PIECE = 256 * 1024;
+
 interface Written {
   name: Buffer;
   crc: number;
@@ -52,6 +60,9 @@ export class ZipWriter {
   private offset = 0;
   private readonly entries: Written[] = [];
   private current: Written | null = null;
+  private readonly raw = Buffer.allocUnsafe(PIECE);
+  /** Bytes of `raw` not yet deflated. */
+  private used = 0;
 
   /** `zip64From`: the size past which a field goes to zip64 (lowered only by tests, to see the
    *  zip64 records without writing 4 GiB). */
@@ -61,7 +72,7 @@ export class ZipWriter {
   ) {}
 
   private count(parts: Buffer[]): Buffer {
-    const out = Buffer.concat(parts);
+    const out = parts.length === 1 ? parts[0] : Buffer.concat(parts);
     this.offset += out.length;
     return out;
   }
@@ -74,10 +85,31 @@ export class ZipWriter {
     return this.count([u32(0x04034b50), u16(V45), u16(FLAGS), u16(8), u16(DOS_TIME), u16(DOS_DATE), u32(0), u32(0), u32(0), u16(n.length), u16(0), n]);
   }
 
-  /** A piece of the open entry, deflated (a block that does not end the stream). */
+  /** A piece of the open entry: its deflated bytes, those of the buffer it filled (often none:
+   *  the rest comes out with a later piece or with `end()`). */
   write(data: string | Buffer): Buffer {
+    // a UTF-16 unit takes at most 3 bytes of UTF-8
+    const room = typeof data === "string" ? data.length * 3 : data.length;
+    if (this.used + room <= PIECE) {
+      this.used += typeof data === "string" ? this.raw.write(data, this.used) : data.copy(this.raw, this.used);
+      return EMPTY;
+    }
+    const out = this.deflate();
+    if (room <= PIECE) {
+      this.used = typeof data === "string" ? this.raw.write(data) : data.copy(this.raw);
+      return out;
+    }
+    return Buffer.concat([out, this.deflate(typeof data === "string" ? Buffer.from(data, "utf8") : data)]);
+  }
+
+  /** Deflates `raw` (the gathered bytes, by default) as a block that does not end the stream. */
+  private deflate(raw?: Buffer): Buffer {
+    if (!raw) {
+      raw = this.raw.subarray(0, this.used);
+      this.used = 0;
+    }
+    if (!raw.length) return EMPTY;
     const e = this.current!;
-    const raw = typeof data === "string" ? Buffer.from(data, "utf8") : data;
     e.crc = zlib.crc32(raw, e.crc);
     e.size += raw.length;
     const out = zlib.deflateRawSync(raw, { level: this.level, finishFlush: zlib.constants.Z_SYNC_FLUSH });
@@ -88,6 +120,7 @@ export class ZipWriter {
   /** Ends the open entry: the deflate stream's last block, then its data descriptor (8-byte
    *  sizes once either passes 32 bits). */
   end(): Buffer {
+    const rest = this.deflate();
     const e = this.current!;
     const last = Buffer.from([0x03, 0x00]); // an empty final block
     e.compressed += last.length;
@@ -95,7 +128,7 @@ export class ZipWriter {
     this.current = null;
     const big = e.compressed >= this.zip64From || e.size >= this.zip64From;
     const sizes = big ? [u64(e.compressed), u64(e.size)] : [u32(e.compressed), u32(e.size)];
-    return this.count([last, u32(0x08074b50), u32(e.crc), ...sizes]);
+    return Buffer.concat([rest, this.count([last, u32(0x08074b50), u32(e.crc), ...sizes])]);
   }
 
   /** A whole entry at once. */
