@@ -1,8 +1,8 @@
 // History in the explorer (issue 27): a record changed through the API shows the change in its
 // History (when, by which token, old → new); As of a moment before the change shows the old
 // value, marked as the past, with editing off; a link to this version, opened after the data
-// changed, says how many rows differ and leads back to the current data; a moment before the
-// table existed is refused with the API's reason.
+// changed, says how many rows differ and leads back to the current data, and shows a field
+// dropped since with its values; a moment before the table existed is refused with the API's reason.
 import type { APIRequestContext, Page } from "@playwright/test";
 import { expect, test } from "./helpers/test";
 import { axe } from "./helpers/axe";
@@ -115,6 +115,16 @@ test("a record's History, the table As of before a change, and a link to this ve
     await banner.getByRole("button", { name: "Show the current data" }).click();
     await expect(banner).toBeHidden();
     await expect.poll(() => visitorsOf(page, "B")).toBe("21");
+
+    // a field dropped since: the pinned version still shows it with its values, today's table not
+    await api(request, "datastore_create", { resource_id: id, fields: [{ id: "code", type: "text" }, { id: "visitors", type: "int" }], delete_fields: true });
+    await page.goto(pinned);
+    await waitForRows(page);
+    expect(await columnTexts(page, "city")).toEqual(["Oslo", "Rome", "Lima"]);
+    await banner.getByRole("button", { name: "Show the current data" }).click();
+    await expect(banner).toBeHidden();
+    await expect.poll(() => visitorsOf(page, "B")).toBe("21");
+    await expect(columnTexts(page, "city")).rejects.toThrow(/no column city/);
 
     // a moment before the table existed: the API's reason, and still the way back
     await page.goto(`/?resource_id=${encodeURIComponent(id)}&as_of=2000-01-01T00:00:00Z`);

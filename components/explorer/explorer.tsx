@@ -107,9 +107,10 @@ export function Explorer() {
   const chartPlan = useChartPlan(view, tableFields, view.tab === "chart" && !tabPast);
   const allFields = useMemo(() => (tableFields ? [ID_FIELD, ...tableFields] : []), [tableFields]);
   const data = search.data;
+  // as of a version, the answer's fields are that version's (a field dropped since included)
   const shownFields = useMemo(
-    () => (data ? displayFields(data.fields, tableFields, view.fields) : []),
-    [data, tableFields, view.fields],
+    () => (data ? displayFields(data.fields, past ? undefined : tableFields, view.fields) : []),
+    [data, past, tableFields, view.fields],
   );
   const filterable = tableFields ? allFields : data ? displayFields(data.fields, undefined, null) : [];
 
