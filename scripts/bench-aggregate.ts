@@ -78,7 +78,8 @@ export async function benchAggregate(dbFile: string): Promise<Figures> {
     if (!row) throw new Error(`${dbFile} holds no resource ${RESOURCE}: run npm run bench once`);
     const r = { table: row.table_name, fields: JSON.parse(row.fields) as { id: string; type: string; column: string }[] };
     const col = (id: string) => `"${r.fields.find((f) => f.id === id)!.column}"`;
-    const floorSql = `SELECT ${col("origin")}, substr(${col("date")}, 1, 8) || '01', count(*), avg(${col("delay")}) FROM "${r.table}" WHERE ${col("delay")} > 30 GROUP BY 1, 2`;
+    // The month as ours groups it (sqlite/aggregate.ts PERIOD_SQL), so that the floor is the same GROUP BY.
+    const floorSql = `SELECT ${col("origin")}, substr(${col("date")}, 1, 7), count(*), avg(${col("delay")}) FROM "${r.table}" WHERE ${col("delay")} > 30 GROUP BY 1, 2`;
     const ask = (limit: number) => ({
       resource_id: RESOURCE,
       group_by: ["origin", { field: "date", period: "month" }],

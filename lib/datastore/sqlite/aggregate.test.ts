@@ -4,7 +4,9 @@ import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { config } from "../../config";
 import { oldOutput, toSpec, type OldGroup as AggregateGroup, type OldSpec as AggregateSpec } from "../aggregate-test-support";
-import type { AggregateKey, AggregateMetric, AggregatePeriod, DatastoreEngine, Field, Resource, SearchQuery } from "../engine";
+import { exactOutput, mergeParts } from "../aggregate-groups";
+import { column } from "../catalog-row";
+import type { AggregateKey, AggregateMetric, AggregatePeriod, AggregateSpec as Spec, DatastoreEngine, Field, Resource, SearchQuery } from "../engine";
 import { scaleCount } from "../sample-estimate";
 import { DatastoreError } from "../errors";
 import { parsePlain } from "../full-text";
@@ -339,6 +341,68 @@ describe("aggregate over a sample", () => {
 
   it("is exact within the default budget on a small table", () => {
     expect(aggregate(c, r, base, toSpec(spec([{ field: "name" }])))).toMatchObject({ partial: false, rows: ROWS });
+  });
+});
+
+// ------------------------------------------------------------ exact, in parts, span by span
+
+describe("aggregate in parts read span by span", () => {
+  let file: string;
+  let c: Conn;
+  let r: Internal;
+  const col = (id: string) => `"${column(r, id).column}"`;
+  const iAbove = { ...base, filters: [{ op: "gt" as const, field: "i", value: -5 }] };
+  const measures: Spec["metrics"] = [
+    { name: "count", fn: "count", field: null },
+    { name: "avg_i", fn: "avg", field: "i" },
+    { name: "sum_n", fn: "sum", field: "n" },
+    { name: "min_ts", fn: "min", field: "ts" },
+    { name: "max_d", fn: "max", field: "d" },
+  ];
+  const grouped = (keys: AggregateKey[]): Spec => ({ keys, metrics: measures, having: null, order: [], limit: 10_000, offset: 0, totals: true, budgetMs: null });
+  /** The parts' groups merged, as engine.ts does with the read workers' answers. */
+  const inParts = (query: SearchQuery, s: Spec, of: number, spanIds: number) =>
+    exactOutput(mergeParts(Array.from({ length: of }, (_, index) => aggregate(c, r, query, s, { ...BUDGET, spanIds }, { index, of })), s), s);
+
+  beforeAll(async () => {
+    file = tempFile();
+    const engine = await openEngine({ file, readWorkers: 0 });
+    await engine.createResource({ id: "a", name: "a", description: "", private: false }, FIELDS);
+    await engine.write("a", RECORDS, "insert");
+    await engine.close();
+    c = openReader(file, config);
+    r = mustGet(c, "a");
+  });
+  afterAll(() => c.db.close());
+
+  // Spans of 1 and 3 ids hold fewer rows than 8 per group, so after the first span the rest of
+  // the part is one statement; with 16 ids and two groups (grp) every span is read on its own.
+  // Parts of 80 rows in 1 to 7 pieces end on every kind of boundary.
+  it.each([1, 3, 16, 65_536])("gives one read's groups in 1 to 7 parts, spans of %i ids", (spanIds) => {
+    for (const keys of [[{ field: "grp" }], [{ field: "grp" }, { field: "ts", period: "month" as const }], [{ field: "d", period: "week" as const }]]) {
+      for (const query of [base, iAbove]) {
+        const whole = aggregate(c, r, query, grouped(keys));
+        for (const of of [1, 2, 3, 7]) expect(inParts(query, grouped(keys), of, spanIds)).toEqual(whole);
+      }
+    }
+  });
+
+  it("counts what the plain GROUP BY counts, rows whose filtered value is NULL left out", () => {
+    const s = grouped([{ field: "grp" }, { field: "ts", period: "month" }]);
+    const plain = c.db
+      .prepare(`SELECT ${col("grp")}, substr(${col("ts")}, 1, 8) || '01', count(*), avg(${col("i")}), min(_id) FROM "${r.table}" WHERE ${col("i")} > -5 GROUP BY 1, 2`)
+      .raw()
+      .all() as [string, string | null, number, number | null, number][];
+    // Some rows were left out for a NULL i, so the filter is what is being compared.
+    expect(plain.reduce((n, g) => n + g[2], 0)).toBe(ALL.filter((k) => VALUES.i(k) !== null && (VALUES.i(k) as number) > -5).length);
+    expect(ALL.some((k) => VALUES.i(k) === null)).toBe(true);
+    const toGroup = ([grp, month, count, avg, id]: (typeof plain)[number]) => ({ key: [grp, month === null ? null : `${month}T00:00:00`], count, avg: avg === null ? null : Number(avg.toPrecision(12)), _id: id });
+    const byKey = (a: { key: unknown[] }, b: { key: unknown[] }) => JSON.stringify(a.key).localeCompare(JSON.stringify(b.key));
+    for (const [of, spanIds] of [[2, 3], [3, 16], [7, 1]]) {
+      const out = inParts(iAbove, s, of, spanIds);
+      const groups = out.groups.map((g) => ({ key: g.key, count: g.count, avg: g.values.avg_i === null ? null : Number((g.values.avg_i as number).toPrecision(12)), _id: g._id }));
+      expect(groups.sort(byKey)).toEqual(plain.map(toGroup).sort(byKey));
+    }
   });
 });
 
