@@ -76,4 +76,13 @@ describe("importUpload's own failures, in the reader's language", () => {
     vi.stubGlobal("fetch", () => Promise.resolve(ndjson(streamOf([`${progress}\n`]))));
     expect((await failure(importUpload("u1", { mode: "new" }, { token: null }))).message).toBe("The server ended the import without an answer.");
   });
+
+  it("a line that is not ours (a proxy's page) is not a lost connection; the final line after it still counts", async () => {
+    vi.stubGlobal("fetch", () => Promise.resolve(ndjson(streamOf([`${progress}\n<html>proxy error</html>\n`]))));
+    const error = await failure(run());
+    expect([error.kind, error.message]).toEqual(["server", "Le serveur a terminé l’import sans donner de réponse."]);
+    const final = JSON.stringify({ success: true, result: { resource_id: "r1" } });
+    vi.stubGlobal("fetch", () => Promise.resolve(ndjson(streamOf([`${progress}\nnot json\n${final}\n`]))));
+    expect(await run()).toEqual({ resource_id: "r1" });
+  });
 });

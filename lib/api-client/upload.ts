@@ -106,6 +106,15 @@ type FinalLine = { success: boolean; result?: ImportResult; error?: { __type?: s
 
 const STATUS_FOR_TYPE: Record<string, number> = { "Authorization Error": 403, "Not Found Error": 404, "Validation Error": 409 };
 
+function parseLine(line: string): ({ progress?: ImportProgress } & Partial<FinalLine>) | null {
+  try {
+    const message: unknown = JSON.parse(line);
+    return message !== null && typeof message === "object" ? message : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Request 2: imports the upload, reporting progress, and resolves with the final result. */
 export async function importUpload(
   uploadId: string,
@@ -137,7 +146,8 @@ export async function importUpload(
   const seen: { final?: FinalLine } = {};
   try {
     await readLines(response.body!, (line) => {
-      const message = JSON.parse(line) as { progress?: ImportProgress } & Partial<FinalLine>;
+      const message = parseLine(line);
+      if (!message) return; // not ours (a proxy's page, say): without our final line, "no answer"
       if (message.progress) onProgress?.(message.progress);
       else if (typeof message.success === "boolean") seen.final = message as FinalLine;
     });
