@@ -5,7 +5,7 @@
 // A resource with none answers 409 saying so.
 import type { Resource } from "./engine";
 import { dumpConflict } from "./dump-conflict";
-import { rowObjects, type ColumnInfo } from "./formats";
+import { objectJson, type ColumnInfo } from "./formats";
 
 const NUMERIC = new Set(["int2", "int4", "int8", "float4", "float8", "numeric", "int", "float"]);
 const LAT_NAMES = new Set(["latitude", "lat"]);
@@ -71,8 +71,6 @@ export function featureJson(plan: GeoPlan, cols: ColumnInfo[]): (row: unknown[])
           const [y, x] = [Number(lat), Number(lon)];
           return Number.isFinite(y) && Number.isFinite(x) ? `{"type":"Point","coordinates":[${x},${y}]}` : "null";
         };
-  const { object, text } = rowObjects(cols, used);
-  // the properties one object for one JSON.stringify, unless they must be written key by key
-  const properties = object ? (row: unknown[]) => JSON.stringify(object(row)) : text;
+  const properties = objectJson(cols, used);
   return (row) => `{"type":"Feature","geometry":${geometry(row)},"properties":${properties(row)}}`;
 }
