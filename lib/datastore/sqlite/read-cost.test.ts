@@ -69,6 +69,14 @@ describe("read cost: cheap or expensive, from SQLite's plan", () => {
     expect(cost({ columns: ["k"], distinct: true, includeTotal: false })).toBe("expensive");
   });
 
+  it("calls a read cheap whose exact total this connection counted already for the version", () => {
+    const q = { filters: [eq("k", "k8"), eq("u", 5)] };
+    expect(cost(q)).toBe("expensive"); // a total no index answers
+    search(c, r(), { ...base, ...q });
+    expect(cost(q)).toBe("cheap");
+    expect(cost({ ...q, totalEstimationThreshold: 1000 })).toBe("expensive"); // estimated again, not read from memory
+  });
+
   it("calls a best-first page cheap when its matches are few or this connection ranked them already", () => {
     const rare = { fts: words("omega"), sort: [{ field: "rank", desc: true, nullsFirst: false }], columns: ["_id", "rank"] };
     const common = { ...rare, fts: words("alpha") };

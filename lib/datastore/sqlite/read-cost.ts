@@ -6,7 +6,7 @@ import type { SearchQuery } from "../engine";
 import { type Cost, type CostedRead, type Verdict, SMALL_TABLE_ROWS, CHEAP_PAGE_ROWS, CHEAP_ROWS, CHEAP_COUNT_ROWS, CHEAP_GROUP_ROWS, SLOW_MS, SLOW_STRIKES, SLOW_FOR_MS } from "../read-cost-rule";
 import type { Internal } from "./catalog";
 import type { Conn } from "./connection";
-import { countPlan } from "./count";
+import { countKept, countPlan } from "./count";
 import { ftsTable } from "./fts-index";
 import { bestFirstRank, hasRankedList } from "./ranked";
 import { inIdOrder, pageSql, planSearch, type ReadPlan } from "./read-plan";
@@ -121,6 +121,9 @@ function searchCost(c: Conn, r: Internal, query: SearchQuery, plan: ReadPlan): C
   if (!query.includeTotal) return "cheap";
   const how = countPlan(c, r, plan, query);
   if ("rows" in how) return "cheap";
+  // A count this connection kept for the version (and filters) is answered from memory: a past
+  // version's filtered total (over its view, never index-only) was judged expensive every time.
+  if (query.totalEstimationThreshold == null && countKept(c, r, how.sql, how.params)) return "cheap";
   if (how.budgeted) return "expensive";
   return indexRangeAtMost(c, r, plan, query, CHEAP_COUNT_ROWS) ? "cheap" : "expensive";
 }
