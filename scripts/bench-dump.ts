@@ -18,7 +18,11 @@ async function run(format: string, limit?: number) {
   const match = routes(path)!;
   const qs = new URLSearchParams({ format, ...(limit ? { limit: String(limit) } : {}) });
   let peak = process.memoryUsage().rss;
-  const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
+  let atPeak = process.memoryUsage();
+  const timer = setInterval(() => {
+    const m = process.memoryUsage();
+    if (m.rss > peak) [peak, atPeak] = [m.rss, m];
+  }, 50);
   const start = performance.now();
   const cpu = process.cpuUsage();
   const res = await match.handler("GET")!(new Request(`http://localhost${path}?${qs}`), { params: Promise.resolve(match.params) });
@@ -28,16 +32,19 @@ async function run(format: string, limit?: number) {
   const used = process.cpuUsage(cpu);
   clearInterval(timer);
   // CPU time (all the process's threads) moves less than wall time on a shared, loaded machine
-  return { status: res.status, ms, cpuMs: (used.user + used.system) / 1000, bytes, peak };
+  return { status: res.status, ms, cpuMs: (used.user + used.system) / 1000, bytes, peak, atPeak };
 }
 
 async function main() {
   await run("csv", 10); // opens the engine and its read workers
   global.gc?.();
   await new Promise((r) => setTimeout(r, 2000));
-  const rest = process.memoryUsage().rss;
+  const resting = process.memoryUsage();
+  const rest = resting.rss;
   const mb = (n: number) => (n / 2 ** 20).toFixed(0);
-  console.log(`resting RSS ${mb(rest)} MB`);
+  // where the peak's memory was: V8's heap, and buffers outside it
+  const parts = (m: NodeJS.MemoryUsage) => `heap ${mb(m.heapTotal)} (used ${mb(m.heapUsed)}), buffers ${mb(m.arrayBuffers)} MB`;
+  console.log(`resting RSS ${mb(rest)} MB: ${parts(resting)}`);
   for (const limit of ROWS.map((r) => (r === "all" ? undefined : 1_000_000))) {
     let csv = { ms: 0, cpuMs: 0 };
     for (const format of FORMATS) {
@@ -45,7 +52,7 @@ async function main() {
       if (format === "csv") csv = r;
       const ratio = (a: number, b: number) => (b ? ` (${(a / b).toFixed(2)}x csv)` : "");
       console.log(
-        `${limit ? "1M rows" : "all rows"} ${format.padEnd(8)} ${r.status} ${(r.ms / 1000).toFixed(1)} s${ratio(r.ms, csv.ms)}, cpu ${(r.cpuMs / 1000).toFixed(1)} s${ratio(r.cpuMs, csv.cpuMs)}, ${mb(r.bytes)} MB, peak RSS +${mb(r.peak - rest)} MB`,
+        `${limit ? "1M rows" : "all rows"} ${format.padEnd(8)} ${r.status} ${(r.ms / 1000).toFixed(1)} s${ratio(r.ms, csv.ms)}, cpu ${(r.cpuMs / 1000).toFixed(1)} s${ratio(r.cpuMs, csv.cpuMs)}, ${mb(r.bytes)} MB, peak RSS +${mb(r.peak - rest)} MB (${parts(r.atPeak)})`,
       );
     }
   }

@@ -56,6 +56,25 @@ describe("parquetWriter", () => {
     expect(back.map((r) => r.t)).toEqual(rows.map((r) => r[1]));
   });
 
+  it("a footer of many row groups (past the short list header) with each group's statistics", async () => {
+    // 60 columns: groups of the least rows, so 17 of them
+    const cols: ColumnInfo[] = Array.from({ length: 60 }, (_, j) => ({ id: `c${j}`, type: j % 2 ? "text" : "int8" }));
+    const per = groupRows(cols.length);
+    const rows = Array.from({ length: per * 16 + 3 }, (_, i) => cols.map((_, j) => (j % 2 ? `t${(i * 7) % 1000}` : i * j)));
+    const { meta, rows: back } = await write(cols, [rows.slice(0, 5000), rows.slice(5000)]);
+    expect(Number(meta.num_rows)).toBe(rows.length);
+    expect(meta.created_by).toBe("Datastore Explorer");
+    expect(meta.row_groups.map((g) => Number(g.num_rows))).toEqual([...Array(16).fill(per), 3]);
+    meta.row_groups.forEach((g, k) => {
+      const part = rows.slice(k * per, (k + 1) * per);
+      const texts = part.map((r) => String(r[1])).sort();
+      expect(g.columns[1].meta_data?.statistics).toMatchObject({ min_value: texts[0], max_value: texts.at(-1), null_count: 0n });
+      expect(g.columns[2].meta_data?.statistics).toMatchObject({ min_value: BigInt(k * per * 2), max_value: BigInt((k * per + part.length - 1) * 2) });
+    });
+    expect(back.length).toBe(rows.length);
+    expect(back[per * 16 + 2]).toEqual(Object.fromEntries(cols.map((c, j) => [c.id, j % 2 ? rows[per * 16 + 2][j] : BigInt(rows[per * 16 + 2][j] as number)])));
+  });
+
   it("timestamps in microseconds, near 1970 and far from it, before it and after", async () => {
     const values = ["2001-02-03T04:05:06.000007", "2001-02-03 04:05:06", "1900-01-01T00:00:00.5", "1969-12-31T23:59:59.25", "2400-12-31T23:59:59.999999", "0900-06-01T12:00:00.000001", null];
     const file = fileOf([{ id: "ts", type: "timestamp" }], [values.map((v) => [v])]);

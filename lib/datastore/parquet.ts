@@ -1,9 +1,11 @@
 // The dump's Parquet: typed columns (int2/int4 INT32, int8 and _id INT64, numbers DOUBLE, bool
 // BOOLEAN, date DATE, timestamp TIMESTAMP and time TIME in microseconds, not adjusted to UTC as
 // the datastore keeps them, text STRING, json and arrays JSON), Snappy-compressed, written by
-// hyparquet-writer a row group at a time: the bytes of each group go out as it is made, so
-// memory holds one group, however big the table.
+// hyparquet-writer a row group at a time: the bytes of each group go out as it is made, and its
+// footer entry is kept as bytes, so memory holds one group, however big the table.
+import type { RowGroup } from "hyparquet";
 import { ByteWriter, ParquetWriter, type SchemaElement } from "hyparquet-writer";
+import { writeMetadata } from "hyparquet-writer/src/metadata.js";
 import type { ColumnInfo } from "./formats";
 
 /** A row group's size in values (rows × columns). The writer holds a group several times over
@@ -110,44 +112,101 @@ function convert(c: ColumnInfo, v: unknown): unknown {
   }
 }
 
+/** A row group's footer entry, as the bytes the footer will hold: a group's metadata as objects
+ *  (a dozen BigInts and objects per column) kept for the footer would be live memory that grows
+ *  with the file, and V8 lets its heap grow to a few times what is live. The bytes are cut out of
+ *  the library's own footer for that group alone, so the encoding stays the library's. */
+function footer(schema: Element[], numRows: bigint, groups: RowGroup[], createdBy: string): Uint8Array {
+  const w = new ByteWriter();
+  writeMetadata(w, { version: 2, schema, num_rows: numRows, row_groups: groups, created_by: createdBy, metadata_length: 0 });
+  // without the metadata's length, which writeMetadata appends
+  return w.getBytes().subarray(0, w.offset - 4);
+}
+
+/** A footer with no row groups and one with `group`: where they part is the row groups' list
+ *  header (empty, or of one struct), what follows the group is the rest of the footer. */
+function split(schema: Element[], numRows: bigint, group: RowGroup, createdBy: string) {
+  const none = footer(schema, numRows, [], createdBy);
+  const one = footer(schema, numRows, [group], createdBy);
+  let at = 0;
+  while (none[at] === one[at]) at++;
+  // one struct in the list: (1 << 4) | STRUCT (12)
+  if (one[at] !== 0x1c) throw new Error("parquet: unexpected footer layout");
+  const rest = none.length - at - 1;
+  return { head: none.subarray(0, at), group: one.slice(at + 1, one.length - rest), rest: none.subarray(at + 1) };
+}
+
+const CREATED_BY = "Datastore Explorer";
+
 /** The file in pieces: `head` (the magic bytes), `rows` for each chunk (the bytes of the row
  *  groups it filled, else none), then `tail` (the last group and the footer). */
 export function parquetWriter(cols: ColumnInfo[]) {
-  const file = new ParquetWriter({ writer: new ByteWriter(), schema: [{ name: "root", num_children: cols.length }, ...cols.map(element)], codec: "SNAPPY", createdBy: "Datastore Explorer" });
+  const schema: Element[] = [{ name: "root", num_children: cols.length }, ...cols.map(element)];
+  const file = new ParquetWriter({ writer: new ByteWriter(), schema, codec: "SNAPPY", createdBy: CREATED_BY });
   const full = groupRows(cols.length);
-  let pending: unknown[][] = [];
+  // the pending group as columns of converted values: the rows themselves are let go
+  let columns: unknown[][] = cols.map(() => []);
+  let pending = 0;
   let text = 0;
+  /** The written groups' footer entries, and the last group's metadata (to find them in the footer). */
+  const groups: Uint8Array[] = [];
+  let last: RowGroup | undefined;
+  let written = 0n;
   // what was written since the last piece; the next goes to a new buffer (a used one keeps its
   // largest size), its offsets still counted from the file's start
+  let size = 1024;
   const take = (): Uint8Array => {
     const out = file.writer.getBytes();
-    const next = new ByteWriter();
+    size = Math.max(size, out.length);
+    const next = new ByteWriter(size);
     next.offset = file.writer.offset;
     file.writer = next;
     return out;
   };
-  const group = (rows: unknown[][]) => {
-    if (!rows.length) return;
-    file.write({ columnData: cols.map((c, j) => ({ name: c.id, data: rows.map((r) => convert(c, r[j])) })), rowGroupSize: rows.length });
+  const group = () => {
+    if (!pending) return;
+    file.write({ columnData: cols.map((c, j) => ({ name: c.id, data: columns[j], offsetIndex: false })), rowGroupSize: pending });
+    columns = cols.map(() => []);
+    written += BigInt(pending);
+    pending = 0;
+    text = 0;
+    last = file.row_groups.pop()!;
+    file.pendingIndexes.length = 0;
+    groups.push(split(schema, written, last, CREATED_BY).group);
   };
   return {
     head: take,
     rows(rows: unknown[][]): Uint8Array {
       for (const r of rows) {
-        pending.push(r);
-        for (const v of r) if (typeof v === "string") text += v.length;
-        if (pending.length >= full || text >= GROUP_TEXT) {
-          group(pending);
-          pending = [];
-          text = 0;
+        for (let j = 0; j < cols.length; j++) {
+          const v = r[j];
+          if (typeof v === "string") text += v.length;
+          columns[j].push(convert(cols[j], v));
         }
+        if (++pending >= full || text >= GROUP_TEXT) group();
       }
       return take();
     },
     tail(): Uint8Array {
-      group(pending);
-      pending = [];
-      file.finish();
+      group();
+      if (!last) {
+        file.finish();
+        return take();
+      }
+      // the footer as the library writes it, its row groups those kept as bytes
+      const { head, rest } = split(schema, written, last, CREATED_BY);
+      const w = file.writer;
+      const start = w.offset;
+      w.appendBytes(head);
+      if (groups.length < 15) w.appendUint8((groups.length << 4) | 12);
+      else {
+        w.appendUint8(0xfc);
+        w.appendVarInt(groups.length);
+      }
+      for (const g of groups) w.appendBytes(g);
+      w.appendBytes(rest);
+      w.appendUint32(w.offset - start);
+      w.appendUint32(0x31524150); // PAR1
       return take();
     },
   };
