@@ -22,6 +22,12 @@ const ESTIMATE_SAMPLE_ROWS = 100_000;
 /** Tables from this size may be counted in ranges of `_id` side by side (countScansTable). */
 const SPLIT_ROWS = 100_000;
 
+/** A count in ranges reads at most this many `_id`s a range, and takes at least MIN_RANGES:
+ *  another client's read that comes while both workers count waits for one range, not half
+ *  the count (search-apart.ts). */
+const RANGE_ROWS = 250_000;
+const MIN_RANGES = 8;
+
 /** Tables up to this size count from an index range without the deadline check. */
 const INDEX_COUNT_MAX_ROWS = 4_000_000;
 
@@ -74,6 +80,11 @@ export function countScansTable(c: Conn, r: Internal, plan: ReadPlan, query: Sea
     const steps = (c.db.prepare(`EXPLAIN QUERY PLAN ${how.sql}`).all(...how.params) as { detail: string }[]).map((s) => s.detail);
     return steps.length === 1 && steps[0] === "SCAN t";
   });
+}
+
+/** The ranges of `_id` a count that walks the table is read in (countScansTable). */
+export function countRanges(r: Internal): number {
+  return Math.max(MIN_RANGES, Math.ceil(r.rowCount / RANGE_ROWS));
 }
 
 /** The exact count of the matches whose `_id` is in `part`'s share of the table's (kept as

@@ -18,9 +18,11 @@ import { ReadScheduler, type Lane } from "../read-scheduler";
 
 export type NewReadTask = { resourceId: string } & (
   /** `apart`: judged expensive for a count that a second worker could read beside the page,
-   *  it may come back as a ReadApart when the pool is otherwise idle (search-apart.ts). */
-  | { op: "search"; query: SearchQuery; apart?: boolean }
-  /** A search's total alone, or a part's share of it (search-apart.ts). */
+   *  it may come back as a ReadApart when the pool is otherwise idle (search-apart.ts).
+   *  `kept`: the exact total the server kept for the resource's state `at`: used, not counted,
+   *  when the search reads that state. */
+  | { op: "search"; query: SearchQuery; apart?: boolean; kept?: { at: string; total: number } }
+  /** A search's total alone, or a part's share of it, with the time it ran (search-apart.ts). */
   | { op: "count"; query: SearchQuery; part?: AggregatePart }
   | { op: "aggregate"; query: SearchQuery; spec: AggregateSpec; part?: AggregatePart }
   | { op: "valueCounts"; query: SearchQuery; field: string; limit: number; budgetMs: number | null }
@@ -38,8 +40,8 @@ type Reply = {
   /** Judged expensive and not run: it waits in the expensive lane. */
   expensive?: true;
   /** With `expensive`, for a search sent `apart`: its total takes a count of its own, read
-   *  whole or in ranges of `_id` (search-apart.ts). */
-  apart?: "whole" | "ranges";
+   *  whole (1) or in this many ranges of `_id` (search-apart.ts). */
+  apart?: number;
   /** The datastore's error as it was (Retry-After included), or an unexpected one's message. */
   error?: { datastore?: WireError; message?: string };
 };
@@ -61,6 +63,8 @@ interface Pending {
   resolve: (v: unknown) => void;
   reject: (e: unknown) => void;
   lane?: Lane;
+  /** Part of a read the client's turn already let in: never refused (429). */
+  admitted?: boolean;
   slot?: Slot;
   timer?: NodeJS.Timeout;
 }
@@ -68,7 +72,8 @@ interface Pending {
 /** What a search sent `apart` answers when its page and its count are better read side by side:
  *  the caller sends them as reads of their own (search-apart.ts). */
 export class ReadApart {
-  constructor(readonly ranges: boolean) {}
+  /** `ranges`: 1 for a count read whole, else the ranges of `_id` it is read in. */
+  constructor(readonly ranges: number) {}
 }
 
 const GRACE_MS = 2000;
@@ -93,6 +98,8 @@ export class ReadPool {
   private slots: Slot[] = [];
   private scheduler: ReadScheduler<Pending>;
   private running = new Map<number, Pending>();
+  /** Reads in the scheduler's lanes, for `others`. */
+  private queued = new Set<Pending>();
   private nextId = 1;
   /** Reads answered in each lane, for tests and the bench. */
   readonly answered = { cheap: 0, expensive: 0 };
@@ -120,7 +127,7 @@ export class ReadPool {
     size: number,
     /** Expensive reads that may run at once (an exact aggregate is split into as many parts). */
     readonly expensiveLimit = defaultExpensiveReads(size),
-    private readonly limits: ReadLimits,
+    readonly limits: ReadLimits,
     pageCacheBytes = 0,
   ) {
     this.pages = new PageCache(pageCacheBytes);
@@ -146,14 +153,24 @@ export class ReadPool {
     return slot;
   }
 
-  /** Runs a read; `client` (a token id or an address) is whose turn it takes when expensive. */
-  run(task: NewReadTask, client = ""): Promise<unknown> {
+  /**
+   * Runs a read; `client` (a token id or an address) is whose turn it takes when expensive.
+   * `admitted`: part of a read the client's turn already let in (search-apart.ts), which no
+   * later 429 may throw away; with `expensive`, it waits in the expensive lane unjudged.
+   */
+  run(task: NewReadTask, client = "", admitted?: { expensive: boolean }): Promise<unknown> {
     if (this.broken) return Promise.reject(this.broken);
     return new Promise((resolve, reject) => {
       const limits = { queryTimeoutMs: this.limits.queryTimeoutMs, countBudgetMs: this.limits.countBudgetMs };
-      this.scheduler.push({ task: { ...task, id: this.nextId++, judge: true, limits }, client, resolve, reject }, "cheap", client);
+      const job: Pending = { task: { ...task, id: this.nextId++, judge: true, limits }, client, resolve, reject, admitted: admitted !== undefined };
+      this.queue(job, admitted?.expensive ? "expensive" : "cheap");
       this.dispatch();
     });
+  }
+
+  private queue(job: Pending, lane: Lane): void {
+    this.queued.add(job);
+    this.scheduler.push(job, lane, job.client);
   }
 
   /**
@@ -184,6 +201,13 @@ export class ReadPool {
     return this.slots.filter((s) => s.ready && !s.busy).length >= 2;
   }
 
+  /** Whether a read of another client than `client` waits or runs. */
+  others(client: string): boolean {
+    for (const job of this.running.values()) if (job.client !== client) return true;
+    for (const job of this.queued) if (job.client !== client) return true;
+    return false;
+  }
+
   /** Hands waiting reads to ready workers: a read waits for the first worker up, not for the
    *  one it happened to be given while they were starting. */
   private dispatch(): void {
@@ -191,6 +215,7 @@ export class ReadPool {
       const next = this.scheduler.next();
       if (!next) return;
       const job = next.job;
+      this.queued.delete(job);
       job.lane = next.lane;
       job.task.judge = next.lane === "cheap";
       const slot = this.slotFor(job.task)!;
@@ -235,12 +260,12 @@ export class ReadPool {
     slot.busy = false;
     if (job) {
       this.release(job);
-      const refused = reply.expensive ? this.scheduler.refusal(job.client) : undefined;
+      const refused = reply.expensive && !job.admitted ? this.scheduler.refusal(job.client) : undefined;
       if (refused) job.reject(refused);
       else if (reply.apart && this.spare(job.client)) {
         this.searchesApart++;
-        job.resolve(new ReadApart(reply.apart === "ranges"));
-      } else if (reply.expensive) this.scheduler.push(job, "expensive", job.client);
+        job.resolve(new ReadApart(reply.apart));
+      } else if (reply.expensive) this.queue(job, "expensive");
       else {
         this.answered[job.lane!]++;
         if (!reply.error) job.resolve(reply.result);
@@ -291,6 +316,7 @@ export class ReadPool {
     const waiting = [...this.running.values()];
     this.running.clear();
     for (let next = this.scheduler.next(); next; next = this.scheduler.next()) waiting.push(next.job);
+    this.queued.clear();
     for (const job of waiting) job.reject(this.broken);
     void this.close();
   }

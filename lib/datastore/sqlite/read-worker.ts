@@ -14,7 +14,7 @@ import { toDatastoreError } from "./errors";
 import { histogram } from "./histogram";
 import { judge, observe, type Judged } from "./read-cost";
 import { planSearch, type ReadPlan } from "./read-plan";
-import { countScansTable } from "./count";
+import { countRanges, countScansTable } from "./count";
 import type { ReadTask } from "./read-pool";
 import { countsApart, search, searchTotal } from "./search";
 import { sizes } from "./statistics";
@@ -48,10 +48,11 @@ function opened(): Conn {
 }
 
 const EXPENSIVE = Symbol("expensive");
-/** Expensive, and its total a count another worker could read beside the page, whole or (when
- *  it walks the table) in ranges of `_id` on several. */
-const APART = Symbol("apart");
-const APART_RANGES = Symbol("apart, in ranges");
+/** Expensive, and its total a count another worker could read beside the page, whole (1) or
+ *  (when it walks the table) in this many ranges of `_id`. */
+class Apart {
+  constructor(readonly ranges: number) {}
+}
 
 /** `plan`: a search's, as its judge built it. */
 function execute(r: Internal, task: ReadTask, plan: ReadPlan | undefined): unknown {
@@ -59,9 +60,12 @@ function execute(r: Internal, task: ReadTask, plan: ReadPlan | undefined): unkno
     case "search":
       // With the state it was read in, for the server's page cache (../page-cache.ts).
       return { ...search(c, r, task.query, true, plan), readAt: catalog.state(r) };
-    case "count":
-      // With the state it was read in: a total read in another state than its page is not merged.
-      return { ...searchTotal(c, r, task.query, task.part, plan), readAt: catalog.state(r) };
+    case "count": {
+      // With the state it was read in (a total read in another state than its page is not
+      // merged) and the time it ran (the ranges of one count share the query's limit).
+      const started = performance.now();
+      return { ...searchTotal(c, r, task.query, task.part, plan), readAt: catalog.state(r), ms: performance.now() - started };
+    }
     case "aggregate":
       // A part, with the state it was read in: parts read in different states are not merged.
       return task.part ? { groups: aggregate(c, r, task.query, task.spec, BUDGET, task.part), readAt: catalog.state(r) } : aggregate(c, r, task.query, task.spec);
@@ -86,32 +90,34 @@ function verdict(r: Internal, task: ReadTask): Judged | null {
   }
 }
 
-function run(task: ReadTask): unknown {
-  Object.assign(limits, task.limits);
+function run(sent: ReadTask): unknown {
+  Object.assign(limits, sent.limits);
   // One read transaction: the catalog, the plan and the rows come from the same snapshot.
   return c.db.transaction(() => {
-    const r = "query" in task ? atVersion(c, mustGetForRead(c, task.resourceId), task.query) : mustGetForRead(c, task.resourceId);
+    const r = "query" in sent ? atVersion(c, mustGetForRead(c, sent.resourceId), sent.query) : mustGetForRead(c, sent.resourceId);
+    // A total the server kept for this state: the page is read (and judged) without its count.
+    const kept = sent.op === "search" && sent.kept?.at === catalog.state(r) ? sent.kept.total : undefined;
+    const task = kept !== undefined && sent.op === "search" ? { ...sent, query: { ...sent.query, includeTotal: false } } : sent;
     const judged = task.judge ? verdict(r, task) : null;
     if (judged?.cost === "expensive") {
       if (task.op !== "search" || !task.apart) return EXPENSIVE;
       const plan = judged.plan ?? planSearch(c, r, task.query);
       if (!countsApart(c, r, task.query, plan)) return EXPENSIVE;
-      return countScansTable(c, r, plan, task.query) ? APART_RANGES : APART;
+      return new Apart(countScansTable(c, r, plan, task.query) ? countRanges(r) : 1);
     }
     const started = performance.now();
     const result = execute(r, task, judged?.plan);
     // A plan can mislead: a shape judged cheap that runs slow waits with the expensive reads.
     if (judged) observe(c, judged.shape, performance.now() - started);
-    return result;
+    return kept === undefined ? result : { ...(result as object), total: kept, totalEstimated: false };
   })();
 }
 
 parentPort!.on("message", (task: ReadTask) => {
   try {
     const result = run(task);
-    if (result === EXPENSIVE || result === APART || result === APART_RANGES) {
-      const apart = result === APART ? "whole" : result === APART_RANGES ? "ranges" : undefined;
-      parentPort!.postMessage({ id: task.id, expensive: true, ...(apart && { apart }) });
+    if (result === EXPENSIVE || result instanceof Apart) {
+      parentPort!.postMessage({ id: task.id, expensive: true, ...(result instanceof Apart && { apart: result.ranges }) });
       return;
     }
     const records = (result as { records?: Uint8Array }).records;

@@ -1,15 +1,18 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { Worker } from "node:worker_threads";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { config } from "../../config";
 import { bulkInsert } from "../../test/bulk-insert";
-import type { SearchQuery } from "../engine";
+import type { Filter, SearchQuery } from "../engine";
+import { DatastoreError } from "../errors";
 import { parsePlain } from "../full-text";
+import { setReadGate } from "../read-gate";
 import { openEngine } from "../open";
 import { state, type Internal } from "./catalog";
 import type { SqliteEngine } from "./engine";
-import { ReadPool } from "./read-pool";
+import { ReadPool, type ReadTask } from "./read-pool";
 import { searchOnPool } from "./search-apart";
 
 const ROWS = 150_000;
@@ -18,6 +21,10 @@ const base: SearchQuery = { filters: [], fts: [], columns: ["_id", "n", "word"],
 const beta: SearchQuery = { ...base, filters: [{ op: "in", field: "word", values: ["beta"] }] };
 /** Another client's expensive read: a count of every row (`n` has no index), each a new one. */
 const counted = (n: number): SearchQuery => ({ ...base, filters: [{ op: "in", field: "n", values: [n] }], limit: 1 });
+/** A search like `beta` whose count no worker kept yet: a word no row has. */
+const absent = (word: string): SearchQuery => ({ ...base, filters: [{ op: "in", field: "word", values: [word] }] });
+/** What the pool keeps a total under (search-apart.ts totalQuestion). */
+const questionOf = (query: SearchQuery) => ({ filters: query.filters, fts: query.fts, distinct: false });
 
 describe("a search's page and count side by side", () => {
   let file: string;
@@ -55,12 +62,18 @@ describe("a search's page and count side by side", () => {
     await engine.close();
   });
 
-  it("reads the page on one worker and the count in two ranges of _id on two others when the pool is idle, with the same answer", async () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+    setReadGate(undefined);
+    delete process.env.DATASTORE_QUERY_TIMEOUT_MS;
+  });
+
+  it("reads the page on one worker and the count in ranges of _id on two others when the pool is idle, with the same answer", async () => {
     const [apart, readsBefore] = [pool.searchesApart, reads()];
     expect(await onPool(beta)).toEqual(await expected(beta));
     expect(pool.searchesApart).toBe(apart + 1);
-    // The page and two parts of the count: three reads answered where one was.
-    expect(reads() - readsBefore).toBe(3);
+    // The page and eight ranges of the count (count.ts MIN_RANGES) where one read was.
+    expect(reads() - readsBefore).toBe(9);
   });
 
   it("keeps the total it counted for that state: the next page reads its rows only, and a write counts again", async () => {
@@ -111,5 +124,109 @@ describe("a search's page and count side by side", () => {
       expect(pool.searchesApart).toBe(apart + 1);
       expect(reads() - readsBefore).toBe(2);
     }
+  });
+  it("lets another client's expensive read in after one range, not after the count, when it comes once the count is split", async () => {
+    const query = absent("epsilon");
+    const posted: ReadTask[] = [];
+    const post = Worker.prototype.postMessage;
+    let other: Promise<unknown> | undefined;
+    vi.spyOn(Worker.prototype, "postMessage").mockImplementation(function (this: Worker, task: ReadTask) {
+      posted.push(task);
+      // Another client asks as soon as the count's first range is sent.
+      if (task.op === "count" && !other) other = new Promise((go) => setImmediate(go)).then(() => pool.run({ op: "search", resourceId, query: counted(77) }, "other"));
+      post.call(this, task);
+    });
+    expect(await onPool(query)).toEqual(await expected(query));
+    await other;
+    const ranges = posted.filter((t) => t.op === "count");
+    expect(ranges.length).toBe(8);
+    // Sent to its expensive slot (unjudged) while the search still had ranges to send: it took
+    // the slot of the range that ended first, and the search's ranges went on one at a time.
+    const othersTurn = posted.findIndex((t) => t.op === "search" && !t.judge && t.query.limit === 1);
+    expect(othersTurn).toBeGreaterThan(0);
+    expect(posted.indexOf(ranges.at(-1)!)).toBeGreaterThan(othersTurn);
+  });
+
+  it("reads the search whole when a write lands between its page and a range of its count", async () => {
+    const query = absent("zeta");
+    const run = pool.run.bind(pool);
+    let wrote = 0;
+    vi.spyOn(pool, "run").mockImplementation(async (task, client, admitted) => {
+      // Before the last range is sent: it reads a later state than the page and the other ranges.
+      if (task.op === "count" && task.part?.index === task.part!.of - 1) {
+        await bulkInsert(engine, resourceId, [{ n: -3, word: "zeta" }]);
+        wrote++;
+      }
+      return run(task, client, admitted);
+    });
+    const wholeBefore = vi.mocked(pool.run).mock.calls.length;
+    const out = await onPool(query);
+    expect(wrote).toBe(1);
+    expect(out).toEqual(await expected(query));
+    expect(out.total).toBe(1);
+    // The search read whole after its parts: the last call, without `apart`.
+    const calls = vi.mocked(pool.run).mock.calls.slice(wholeBefore);
+    expect(calls.at(-1)![0]).toEqual({ op: "search", resourceId, query });
+  });
+
+  it("answers a count whose ranges together run past the query's limit as the search read whole on one worker does: 409, too long", async () => {
+    // Twenty values no row has, then every row: each row's test is slow, and every row matches,
+    // so the deadline is checked as the count goes (a row the filter drops is not checked).
+    const slow = (t: number): SearchQuery => {
+      const none: Filter[] = Array.from({ length: 20 }, (_, i) => (i % 2 ? { op: "eq", field: "word", value: `w${t}-${i}` } : { op: "eq", field: "n", value: -100 * t - i }));
+      return { ...base, filters: [{ op: "or", of: [...none, { op: "gte", field: "n", value: 0 }] }] };
+    };
+    // The second read whole, once the statements are prepared: the count's own time.
+    let started = 0;
+    for (const t of [1, 2]) {
+      started = performance.now();
+      await pool.run({ op: "search", resourceId, query: slow(t) }, "alone");
+    }
+    // Past each range's time, short of the whole count's.
+    process.env.DATASTORE_QUERY_TIMEOUT_MS = String(Math.max(2, Math.round((performance.now() - started) / 2)));
+    const whole = await pool.run({ op: "search", resourceId, query: slow(3) }, "alone").catch((e: unknown) => e);
+    expect(whole).toBeInstanceOf(DatastoreError);
+    expect(whole).toMatchObject({ kind: "validation", message: expect.stringContaining("took too long") });
+    const apart = pool.searchesApart;
+    const split = await onPool(slow(4)).catch((e: unknown) => e);
+    expect(pool.searchesApart).toBe(apart + 1);
+    expect(split).toEqual(whole);
+    delete process.env.DATASTORE_QUERY_TIMEOUT_MS;
+    // Nothing is left waiting or broken: the same search answers once the limit is back.
+    expect(await onPool(slow(4))).toEqual(await expected(slow(4)));
+  });
+
+  it("lets the page and the ranges in on the search's own turn: the client's budget running out meanwhile refuses none of them", async () => {
+    const query = absent("iota");
+    let asked = 0;
+    const charged: number[] = [];
+    // The budget lets the search in, then is spent.
+    setReadGate({ refusal: () => (asked++ === 0 ? 0 : 7), charge: (_client, ms) => charged.push(ms) });
+    const apart = pool.searchesApart;
+    expect(await onPool(query)).toEqual(await expected(query));
+    expect(pool.searchesApart).toBe(apart + 1);
+    expect(asked).toBe(1);
+    // Each range was charged to the client as any expensive read.
+    expect(charged.length).toBeGreaterThanOrEqual(8);
+    // Its next search is refused as before.
+    await expect(onPool(absent("kappa"))).rejects.toMatchObject({ kind: "rate_limit" });
+  });
+
+  it("answers a search read whole on one worker with a total the pool kept for that state, and keeps the totals it counts whole", async () => {
+    const query = absent("lambda");
+    const busy = () => Array.from({ length: 3 }, (_, i) => pool.run({ op: "search", resourceId, query: counted(300 + i) }, "other"));
+    // Another client's reads run: the search is read whole, and its total is kept.
+    let others = busy();
+    const first = await onPool(query);
+    await Promise.all(others);
+    expect(first).toEqual(await expected(query));
+    const at = state(await resource());
+    expect(pool.totals.get(at, questionOf(query))).toBe(0);
+    // A total kept for this state (planted, to tell it from a count) answers the next one.
+    pool.totals.keep(at, questionOf(query), 999);
+    others = busy();
+    const next = await onPool({ ...query, offset: 5 });
+    await Promise.all(others);
+    expect(next.total).toBe(999);
   });
 });
