@@ -172,8 +172,10 @@ export function setIndexes(c: Conn, id: string, indexes: string[][]): void {
     const cols = ix.map((f) => column(r, f).column);
     wanted.set(`${r.table}_ix_${cols.join("_")}`, cols);
   }
+  // The table's own list, from the parsed schema: `sqlite_schema` has no index, and a query of
+  // it reads every resource's rows.
   const existing = c.db
-    .prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = ? AND name LIKE ?")
+    .prepare("SELECT name FROM pragma_index_list(?) WHERE name LIKE ?")
     .pluck()
     .all(r.table, `${r.table}_ix_%`) as string[];
   // Keep indexes that stay wanted: rebuilding one on millions of rows takes seconds.
