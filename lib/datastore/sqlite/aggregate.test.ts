@@ -11,12 +11,13 @@ import { scaleCount } from "../sample-estimate";
 import { DatastoreError } from "../errors";
 import { parsePlain } from "../full-text";
 import { openEngine } from "../open";
-import { aggregate, BUDGET, type AggregateBudget } from "./aggregate";
+import { aggregate, BUDGET, pickedIds, type AggregateBudget } from "./aggregate";
 import { mustGet, type Internal } from "./catalog";
 import { openReader, type Conn } from "./connection";
 import { judge } from "./read-cost";
 import { toDatastoreError } from "./errors";
 import { spreadSample } from "./spread-sample";
+import { Where } from "./where";
 import { summary } from "./summary";
 import { bulkInsert } from "../../test/bulk-insert";
 
@@ -351,7 +352,9 @@ describe("aggregate in parts read span by span", () => {
   let c: Conn;
   let r: Internal;
   const col = (id: string) => `"${column(r, id).column}"`;
+  /** Most rows with an i (the range path); above 10, two rows (an index of i picks them). */
   const iAbove = { ...base, filters: [{ op: "gt" as const, field: "i", value: -5 }] };
+  const iAbove10 = { ...base, filters: [{ op: "gt" as const, field: "i", value: 10 }] };
   const measures: Spec["metrics"] = [
     { name: "count", fn: "count", field: null },
     { name: "avg_i", fn: "avg", field: "i" },
@@ -361,47 +364,69 @@ describe("aggregate in parts read span by span", () => {
   ];
   const grouped = (keys: AggregateKey[]): Spec => ({ keys, metrics: measures, having: null, order: [], limit: 10_000, offset: 0, totals: true, budgetMs: null });
   /** The parts' groups merged, as engine.ts does with the read workers' answers. */
-  const inParts = (query: SearchQuery, s: Spec, of: number, spanIds: number) =>
-    exactOutput(mergeParts(Array.from({ length: of }, (_, index) => aggregate(c, r, query, s, { ...BUDGET, spanIds }, { index, of })), s), s);
+  const inParts = (query: SearchQuery, s: Spec, of: number, span: Partial<AggregateBudget>) =>
+    exactOutput(mergeParts(Array.from({ length: of }, (_, index) => aggregate(c, r, query, s, { ...BUDGET, ...span }, { index, of })), s), s);
+  const whereOf = (query: SearchQuery) => {
+    const where = new Where(r);
+    for (const f of query.filters) where.filter(f);
+    return where;
+  };
 
   beforeAll(async () => {
     file = tempFile();
     const engine = await openEngine({ file, readWorkers: 0 });
     await engine.createResource({ id: "a", name: "a", description: "", private: false }, FIELDS);
     await engine.write("a", RECORDS, "insert");
+    await engine.setIndexes("a", [["i"]]);
     await engine.close();
     c = openReader(file, config);
     r = mustGet(c, "a");
   });
   afterAll(() => c.db.close());
 
-  // Spans of 1 and 3 ids hold fewer rows than 8 per group, so after the first span the rest of
+  // Spans of 1 and 3 units hold fewer rows than 8 per group, so after the first span the rest of
   // the part is one statement; with 16 ids and two groups (grp) every span is read on its own.
   // Parts of 80 rows in 1 to 7 pieces end on every kind of boundary.
-  it.each([1, 3, 16, 65_536])("gives one read's groups in 1 to 7 parts, spans of %i ids", (spanIds) => {
+  it.each([1, 3, 16, 65_536])("gives one read's groups in 1 to 7 parts, spans of %i", (span) => {
     for (const keys of [[{ field: "grp" }], [{ field: "grp" }, { field: "ts", period: "month" as const }], [{ field: "d", period: "week" as const }]]) {
-      for (const query of [base, iAbove]) {
+      for (const query of [base, iAbove, iAbove10]) {
         const whole = aggregate(c, r, query, grouped(keys));
-        for (const of of [1, 2, 3, 7]) expect(inParts(query, grouped(keys), of, spanIds)).toEqual(whole);
+        for (const of of [1, 2, 3, 7]) expect(inParts(query, grouped(keys), of, { spanIds: span, spanPicked: span })).toEqual(whole);
       }
     }
   });
 
+  it("lets an index pick a part's rows, in _id order, only when its range holds few of the table's", () => {
+    const plain = c.db.prepare(`SELECT _id FROM "${r.table}" WHERE ${col("i")} > 10 ORDER BY _id`).pluck().all() as number[];
+    expect(plain.length).toBeGreaterThan(1);
+    expect(plain.length).toBeLessThanOrEqual(ROWS / 20);
+    expect(Array.from(pickedIds(c, r, whereOf(iAbove10), [1, ROWS])!)).toEqual(plain);
+    // A part's range keeps its own: the first picked row is on the boundary here.
+    expect(Array.from(pickedIds(c, r, whereOf(iAbove10), [plain[0] + 1, ROWS])!)).toEqual(plain.slice(1));
+    expect(Array.from(pickedIds(c, r, whereOf(iAbove10), [1, plain[0]])!)).toEqual([plain[0]]);
+    // Too many rows for the index to pick, or no index of the filter: the part reads its range.
+    expect(pickedIds(c, r, whereOf(iAbove), [1, ROWS])).toBeNull();
+    expect(pickedIds(c, r, whereOf({ ...base, filters: [{ op: "eq", field: "grp", value: "x" }] }), [1, ROWS])).toBeNull();
+    expect(pickedIds(c, r, whereOf(base), [1, ROWS])).toBeNull();
+  });
+
   it("counts what the plain GROUP BY counts, rows whose filtered value is NULL left out", () => {
-    const s = grouped([{ field: "grp" }, { field: "ts", period: "month" }]);
-    const plain = c.db
-      .prepare(`SELECT ${col("grp")}, substr(${col("ts")}, 1, 8) || '01', count(*), avg(${col("i")}), min(_id) FROM "${r.table}" WHERE ${col("i")} > -5 GROUP BY 1, 2`)
-      .raw()
-      .all() as [string, string | null, number, number | null, number][];
-    // Some rows were left out for a NULL i, so the filter is what is being compared.
-    expect(plain.reduce((n, g) => n + g[2], 0)).toBe(ALL.filter((k) => VALUES.i(k) !== null && (VALUES.i(k) as number) > -5).length);
+    // Some rows are left out for a NULL i, so the filter is what is being compared.
     expect(ALL.some((k) => VALUES.i(k) === null)).toBe(true);
-    const toGroup = ([grp, month, count, avg, id]: (typeof plain)[number]) => ({ key: [grp, month === null ? null : `${month}T00:00:00`], count, avg: avg === null ? null : Number(avg.toPrecision(12)), _id: id });
-    const byKey = (a: { key: unknown[] }, b: { key: unknown[] }) => JSON.stringify(a.key).localeCompare(JSON.stringify(b.key));
-    for (const [of, spanIds] of [[2, 3], [3, 16], [7, 1]]) {
-      const out = inParts(iAbove, s, of, spanIds);
-      const groups = out.groups.map((g) => ({ key: g.key, count: g.count, avg: g.values.avg_i === null ? null : Number((g.values.avg_i as number).toPrecision(12)), _id: g._id }));
-      expect(groups.sort(byKey)).toEqual(plain.map(toGroup).sort(byKey));
+    const s = grouped([{ field: "grp" }, { field: "ts", period: "month" }]);
+    for (const [query, above] of [[iAbove, -5], [iAbove10, 10]] as const) {
+      const plain = c.db
+        .prepare(`SELECT ${col("grp")}, substr(${col("ts")}, 1, 8) || '01', count(*), avg(${col("i")}), min(_id) FROM "${r.table}" WHERE ${col("i")} > ? GROUP BY 1, 2`)
+        .raw()
+        .all(above) as [string, string | null, number, number | null, number][];
+      expect(plain.reduce((n, g) => n + g[2], 0)).toBe(ALL.filter((k) => VALUES.i(k) !== null && (VALUES.i(k) as number) > above).length);
+      const toGroup = ([grp, month, count, avg, id]: (typeof plain)[number]) => ({ key: [grp, month === null ? null : `${month}T00:00:00`], count, avg: avg === null ? null : Number(avg.toPrecision(12)), _id: id });
+      const byKey = (a: { key: unknown[] }, b: { key: unknown[] }) => JSON.stringify(a.key).localeCompare(JSON.stringify(b.key));
+      for (const [of, span] of [[2, 3], [3, 16], [7, 1]]) {
+        const out = inParts(query, s, of, { spanIds: span, spanPicked: span });
+        const groups = out.groups.map((g) => ({ key: g.key, count: g.count, avg: g.values.avg_i === null ? null : Number((g.values.avg_i as number).toPrecision(12)), _id: g._id }));
+        expect(groups.sort(byKey)).toEqual(plain.map(toGroup).sort(byKey));
+      }
     }
   });
 });

@@ -23,15 +23,20 @@ export interface AggregateBudget extends Budget {
   sortRows: number;
   /** Rows of a whole table an index may group in its own order within a budget. */
   indexRows: number;
-  /** `_id`s a part of an exact read groups per statement (readSpans). */
+  /** `_id`s of its range a part of an exact read groups per statement (readSpans). */
   spanIds: number;
+  /** Rows picked by an index (pickedIds) a part groups per statement. */
+  spanPicked: number;
 }
 
-export const BUDGET: AggregateBudget = { ...AGGREGATE_BUDGET, sortRows: 200_000, indexRows: 2_000_000, spanIds: 65_536 };
+export const BUDGET: AggregateBudget = { ...AGGREGATE_BUDGET, sortRows: 200_000, indexRows: 2_000_000, spanIds: 65_536, spanPicked: 8_192 };
 
 /** A span's groups at least this many times fewer than its rows, or the rest of a part is read
  *  in one statement (readSpans). */
 const SPAN_SHRINK = 8;
+/** An index picks a part's rows when its range holds at most one row in this many of the
+ *  table's: past that, looking each row up costs more than reading the part's whole range. */
+const PICK_SHARE = 20;
 
 /** A day's, week's… start as ISO date text, from stored ISO date or timestamp text. Weeks start
  *  on Mondays ('weekday 0' moves to the Sunday ending the week, as histogram-axis.ts does). */
@@ -99,6 +104,34 @@ interface Statement {
 
 const sortingPlans = new WeakMap<Conn, Memo<boolean>>();
 
+const pickingPlans = new WeakMap<Conn, Memo<boolean>>();
+
+/** Whether one index range answers `sql`'s conditions alone (no row is read to test them). */
+function coveredRange(c: Conn, sql: string, params: unknown[]): boolean {
+  let memo = pickingPlans.get(c);
+  if (!memo) pickingPlans.set(c, (memo = new Memo<boolean>()));
+  return memo.get(sql, () => {
+    const steps = c.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[];
+    return steps.length === 1 && steps[0].detail.startsWith("SEARCH t USING COVERING INDEX ");
+  });
+}
+
+/**
+ * The matching `_id`s of a part's range, ascending, when one index range answers the filters
+ * and holds few of the table's rows (PICK_SHARE); else null, and the part reads its range. The
+ * rows are then looked up in `_id` order, page after page, where the plain statement looks them
+ * up in the index's order.
+ */
+export function pickedIds(c: Conn, r: Internal, where: Where, [lo, hi]: [number, number]): Float64Array | null {
+  if (where.parts.length === 0 || where.ftsJoin !== "") return null;
+  const sql = `SELECT t._id FROM ${q(r.table)} AS t WHERE ${where.sql()}`;
+  if (!coveredRange(c, sql, where.params)) return null;
+  const most = Math.floor(r.rowCount / PICK_SHARE);
+  if ((c.cache.get(`SELECT count(*) FROM (${sql} LIMIT ?)`, "pluck").get(...where.params, most + 1) as number) > most) return null;
+  const ids = (c.cache.get(sql, "pluck").all(...where.params) as number[]).filter((id) => id >= lo && id <= hi);
+  return Float64Array.from(ids).sort();
+}
+
 /** Whether SQLite sorts the rows to group them (rather than reading an index in key order). */
 function sorts(c: Conn, s: Statement): boolean {
   let memo = sortingPlans.get(c);
@@ -125,26 +158,35 @@ export function partIds(c: Conn, r: Internal, part: AggregatePart): [number, num
   return [lo + Math.floor((part.index * span) / part.of), lo + Math.floor(((part.index + 1) * span) / part.of) - 1];
 }
 
+/** A part's rows as `units` (the `_id`s of its range, or picked ids), and the parameters that
+ *  bound a statement to units `from` to `to`. */
+interface Spans {
+  units: number;
+  bounds: (from: number, to: number) => unknown[];
+}
+
 /**
- * A part's grouped rows, read `span` `_id`s at a time (`s` ends in `_id BETWEEN ? AND ?`): SQLite
- * sorts a statement's matching rows to group them, and many small sorts stay within the CPU's
- * caches where one sort of the whole part's rows does not; mergeGroups adds up the spans' groups.
- * When a span's groups are not several times fewer than its rows (a key of many values), the
- * rest of the part is read in one statement, so the merge does not receive nearly every row.
+ * A part's grouped rows, read `span` units at a time (`s` ends in the condition `spans.bounds`
+ * binds): SQLite sorts a statement's matching rows to group them, and many small sorts stay
+ * within the CPU's caches where one sort of the whole part's rows does not; mergeGroups adds up
+ * the spans' groups. When a span's groups are not several times fewer than its rows (a key of
+ * many values), the rest of the part is read in one statement, so the merge does not receive
+ * nearly every row.
  */
-function* readSpans(c: Conn, s: Statement, [lo, hi]: [number, number], span: number, countAt: number): Generator<unknown[]> {
+function* readSpans(c: Conn, s: Statement, spans: Spans, span: number, countAt: number): Generator<unknown[]> {
   const stmt = c.cache.get(s.sql, "raw");
-  for (let from = lo; from <= hi; from += span) {
-    const to = Math.min(hi, from + span - 1);
+  const last = spans.units - 1;
+  for (let from = 0; from <= last; from += span) {
+    const to = Math.min(last, from + span - 1);
     let rows = 0;
     let groups = 0;
-    for (const row of stmt.iterate(...s.params, from, to) as IterableIterator<unknown[]>) {
+    for (const row of stmt.iterate(...s.params, ...spans.bounds(from, to)) as IterableIterator<unknown[]>) {
       rows += Number(row[countAt]);
       groups++;
       yield row;
     }
-    if (to < hi && groups * SPAN_SHRINK > rows) {
-      yield* stmt.iterate(...s.params, to + 1, hi) as IterableIterator<unknown[]>;
+    if (to < last && groups * SPAN_SHRINK > rows) {
+      yield* stmt.iterate(...s.params, ...spans.bounds(to + 1, last)) as IterableIterator<unknown[]>;
       return;
     }
   }
@@ -186,8 +228,14 @@ export function aggregate(c: Conn, r: Internal, query: SearchQuery, spec: Aggreg
   if (part) {
     const ids = partIds(c, r, part);
     if (!ids) return [];
-    const s = statement(" AND t._id BETWEEN ? AND ?");
-    return within(c.db, c.limits.queryTimeoutMs, () => mergeGroups(readSpans(c, s, ids, budget.spanIds, keys.length), decode, spec, decodeMeasures));
+    return within(c.db, c.limits.queryTimeoutMs, () => {
+      const picked = pickedIds(c, r, where, ids);
+      // NOT INDEXED: the picked rows by `_id`, never by walking an index of a filter or a key.
+      const [s, spans, span] = picked
+        ? [statement(" AND t._id IN (SELECT value FROM json_each(?))", [], " NOT INDEXED"), { units: picked.length, bounds: (from: number, to: number) => [JSON.stringify(Array.from(picked.subarray(from, to + 1)))] }, budget.spanPicked]
+        : [statement(" AND t._id BETWEEN ? AND ?"), { units: ids[1] - ids[0] + 1, bounds: (from: number, to: number) => [ids[0] + from, ids[0] + to] }, budget.spanIds];
+      return mergeGroups(readSpans(c, s, spans, span, keys.length), decode, spec, decodeMeasures);
+    });
   }
   const whole = statement();
   const plan = aggregatePlan(spec, { rowCount: r.rowCount, narrowed, wholeRows: spec.budgetMs === null || !sorts(c, whole) ? budget.indexRows : budget.sortRows }, budget, {
