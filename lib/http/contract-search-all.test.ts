@@ -17,6 +17,8 @@ beforeAll(async () => {
   await create("few", { name: "Few" }, [{ city: "Portland", n: 1 }, { city: "Seattle", n: 2 }]);
   await create("many", { name: "Many" }, [1, 2, 3, 4, 5].map((n) => ({ city: n === 3 ? "Boise" : "Portland Oregon", n })));
   await create("none", { name: "None" }, [{ city: "Boston", n: 1 }]);
+  // The better ranked match of "tacoma" comes second.
+  await create("ranked", { name: "Ranked" }, [{ city: "Tacoma, a port city on the southern end of Puget Sound", n: 1 }, { city: "Tacoma Tacoma", n: 2 }]);
   await create("secret", { name: "Secret", private: true }, [{ city: "Portland", n: 9 }]);
   ID.gone = ok(await admin("datastore_create", { resource: { name: "Gone" }, fields: [{ id: "city", type: "text" }], records: [{ city: "Portland" }] })).resource_id;
   ok(await admin("datastore_delete", { resource_id: ID.gone }));
@@ -38,6 +40,13 @@ describe("datastore_search_all", () => {
     expect(r.results[1].total).toBe(1);
   });
 
+  it("answers each table's first matches in _id order, not its best ranked", async () => {
+    const ranked = ok(await call("datastore_search", { resource_id: ID.ranked, q: "tacoma", limit: 1 }));
+    expect(ranked.records.map((x: { _id: number }) => x._id)).toEqual([2]);
+    const r = ok(await call("datastore_search_all", { q: "tacoma", limit: 1 }));
+    expect(r.results).toEqual([{ resource_id: ID.ranked, name: "Ranked", total: 2, records: [expect.objectContaining({ _id: 1, n: 1 })] }]);
+  });
+
   it("searches private tables only for a token that may read them", async () => {
     const r = ok(await call("datastore_search_all", { q: "portland" }, { token: READ }));
     expect(r.results.map((x: { name: string }) => x.name)).toEqual(["Many", "Few", "Secret"]);
@@ -53,7 +62,7 @@ describe("datastore_search_all", () => {
   it("names what a spent budget left unsearched", async () => {
     const r = ok(await call("datastore_search_all", { q: "portland", budget_ms: 0 }));
     expect(r.partial).toBe(true);
-    expect([...r.not_searched].sort()).toEqual([ID.few, ID.many, ID.none].sort());
+    expect([...r.not_searched].sort()).toEqual([ID.few, ID.many, ID.none, ID.ranked].sort());
     expect(r.results).toEqual([]);
   });
 

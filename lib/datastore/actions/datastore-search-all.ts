@@ -1,9 +1,11 @@
 // datastore_search_all (extension): one full-text question (`q`, `plain`, `language` as
 // datastore_search takes them) over every resource the caller may read, each searched as
-// datastore_search searches it (the same authorization and read path: the read workers or the
-// read pool), several at a time, a table of millions of rows in parts. Resources with matches come back best first (most matches),
-// each with its total and its first `limit` records; what `budget_ms` left unsearched is named
-// in `not_searched`, with `partial: true`.
+// datastore_search searches it with `sort: "_id"` (the same authorization and read path: the
+// read workers or the read pool), several at a time. In `_id` order a search needs no ranking of
+// every match: its first records are the first matches, its total the full-text index's own
+// count (a ranked search of a common word over millions of rows ranks each match). Resources
+// with matches come back best first (most matches), each with its total and its first `limit`
+// records; what `budget_ms` left unsearched is named in `not_searched`, with `partial: true`.
 import { canRead, hasScope, readResource, requireRead, type ActionContext } from "../context";
 import type { Resource } from "../engine";
 import { DatastoreError, ErrorBag } from "../errors";
@@ -19,10 +21,6 @@ const DEFAULT_BUDGET_MS = 5000;
 const MAX_BUDGET_MS = 60_000;
 /** Searches at once: enough to keep every read worker (or pooled connection) busy. */
 const AT_ONCE = 4;
-/** Rows from which one table is searched in PARTS ranges of `_id` side by side (a word's exact
- *  total over millions of rows takes seconds, and would be most of the whole answer's time). */
-const SPLIT_ROWS = 1_000_000;
-const PARTS = 2;
 /** Catalog rows read per step while listing the resources to search. */
 const CATALOG_PAGE = 1000;
 
@@ -39,7 +37,7 @@ export async function datastoreSearchAll(ctx: ActionContext, params: Params) {
   if (isUnset(params.q) || typeof params.q !== "string" || !params.q.trim()) bag.add("q", "Missing value");
   const limit = asInt(params.limit, "limit", bag, DEFAULT_LIMIT, "Must be a natural number", MAX_LIMIT);
   const budgetMs = asInt(params.budget_ms, "budget_ms", bag, DEFAULT_BUDGET_MS, "Must be a natural number", MAX_BUDGET_MS);
-  const p = parseSearchParams({ q: params.q, plain: params.plain, language: params.language, limit }, bag);
+  const p = parseSearchParams({ q: params.q, plain: params.plain, language: params.language, limit, sort: "_id" }, bag);
   bag.throwIfAny();
   const deadline = performance.now() + budgetMs;
 
@@ -48,11 +46,9 @@ export async function datastoreSearchAll(ctx: ActionContext, params: Params) {
   const notSearched = new Set(resources.map((r) => r.id));
   let next = 0;
   const searchOne = async (r: Resource) => {
-    const parts = r.rowCount >= SPLIT_ROWS ? idRanges(r.rowCount) : [undefined];
-    const found = await Promise.all(parts.map((range) => searchPart(ctx, r.id, range ? { ...p, filters: { _id: range } } : p)));
+    const found = await searchPart(ctx, r.id, p);
     notSearched.delete(r.id);
-    const total = found.reduce((n, f) => n + f.total, 0);
-    if (total > 0) results.push({ resource_id: found[0].id, name: found[0].name, total, records: found.flatMap((f) => f.records).slice(0, limit) });
+    if (found.total > 0) results.push({ resource_id: found.id, name: found.name, total: found.total, records: found.records });
   };
   const worker = async () => {
     while (next < resources.length && performance.now() < deadline) {
@@ -97,13 +93,6 @@ function searchPart(ctx: ActionContext, id: string, p: SearchParams) {
       return { id: res.id, name: res.name, total: out.total ?? records.length, records };
     },
   );
-}
-
-/** PARTS ranges of `_id` that together hold every id, of about as many rows each (ids start at
- *  1; the last range is open, so ids past the row count, after deletes, are in it too). */
-export function idRanges(rows: number): Record<string, number>[] {
-  const step = Math.ceil(rows / PARTS);
-  return Array.from({ length: PARTS }, (_, i) => ({ ...(i > 0 ? { gte: i * step + 1 } : {}), ...(i < PARTS - 1 ? { lt: (i + 1) * step + 1 } : {}) }));
 }
 
 /** Every resource with a table the caller may read, by name (the catalog, a page at a time). */
