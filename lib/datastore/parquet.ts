@@ -144,8 +144,10 @@ export function parquetWriter(cols: ColumnInfo[]) {
   const schema: Element[] = [{ name: "root", num_children: cols.length }, ...cols.map(element)];
   const file = new ParquetWriter({ writer: new ByteWriter(), schema, codec: "SNAPPY", createdBy: CREATED_BY });
   const full = groupRows(cols.length);
-  // the pending group as columns of converted values: the rows themselves are let go
+  // the pending group as columns of converted values: the rows themselves are let go, and a
+  // text that comes again is held once (each row brings its own copy from the read worker)
   let columns: unknown[][] = cols.map(() => []);
+  let seen: Map<string, unknown>[] = cols.map(() => new Map());
   let pending = 0;
   let text = 0;
   /** The written groups' footer entries, and the last group's metadata (to find them in the footer). */
@@ -157,6 +159,7 @@ export function parquetWriter(cols: ColumnInfo[]) {
   let size = 1024;
   const take = (): Uint8Array => {
     const out = file.writer.getBytes();
+    if (!out.length) return out;
     size = Math.max(size, out.length);
     const next = new ByteWriter(size);
     next.offset = file.writer.offset;
@@ -167,6 +170,7 @@ export function parquetWriter(cols: ColumnInfo[]) {
     if (!pending) return;
     file.write({ columnData: cols.map((c, j) => ({ name: c.id, data: columns[j], offsetIndex: false })), rowGroupSize: pending });
     columns = cols.map(() => []);
+    seen = cols.map(() => new Map());
     written += BigInt(pending);
     pending = 0;
     text = 0;
@@ -180,8 +184,14 @@ export function parquetWriter(cols: ColumnInfo[]) {
       for (const r of rows) {
         for (let j = 0; j < cols.length; j++) {
           const v = r[j];
-          if (typeof v === "string") text += v.length;
-          columns[j].push(convert(cols[j], v));
+          if (typeof v !== "string") {
+            columns[j].push(convert(cols[j], v));
+            continue;
+          }
+          text += v.length;
+          let c = seen[j].get(v);
+          if (c === undefined) seen[j].set(v, (c = convert(cols[j], v)));
+          columns[j].push(c);
         }
         if (++pending >= full || text >= GROUP_TEXT) group();
       }
