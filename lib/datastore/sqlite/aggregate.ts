@@ -13,7 +13,7 @@ import type { Conn } from "./connection";
 import { DeadlineExceeded, within } from "./deadline";
 import { nthId, spreadSample } from "./spread-sample";
 import { quoteIdent as q } from "./sql";
-import { Memo } from "./statement-cache";
+import { Memo, valuesKey } from "./statement-cache";
 import { Where } from "./where";
 
 /** How hard an aggregate tries to be exact (../aggregate-groups.ts), with SQLite's own sizes. */
@@ -105,6 +105,7 @@ interface Statement {
 const sortingPlans = new WeakMap<Conn, Memo<boolean>>();
 
 const pickingPlans = new WeakMap<Conn, Memo<boolean>>();
+const fewPicked = new WeakMap<Conn, Memo<boolean>>();
 
 /** Whether one index range answers `sql`'s conditions alone (no row is read to test them). */
 function coveredRange(c: Conn, sql: string, params: unknown[]): boolean {
@@ -127,7 +128,11 @@ export function pickedIds(c: Conn, r: Internal, where: Where, [lo, hi]: [number,
   const sql = `SELECT t._id FROM ${q(r.table)} AS t WHERE ${where.sql()}`;
   if (!coveredRange(c, sql, where.params)) return null;
   const most = Math.floor(r.rowCount / PICK_SHARE);
-  if ((c.cache.get(`SELECT count(*) FROM (${sql} LIMIT ?)`, "pluck").get(...where.params, most + 1) as number) > most) return null;
+  // Counted no further than `most` rows, once per version of the table and filter values.
+  let memo = fewPicked.get(c);
+  if (!memo) fewPicked.set(c, (memo = new Memo<boolean>()));
+  const few = memo.get(`${r.table}\0${r.version}\0${most}\0${sql}\0${valuesKey(where.params)}`, () => (c.cache.get(`SELECT count(*) FROM (${sql} LIMIT ?)`, "pluck").get(...where.params, most + 1) as number) <= most);
+  if (!few) return null;
   const ids = (c.cache.get(sql, "pluck").all(...where.params) as number[]).filter((id) => id >= lo && id <= hi);
   return Float64Array.from(ids).sort();
 }
