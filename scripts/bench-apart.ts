@@ -6,7 +6,9 @@
 // value), so no kept answer or count serves it; the servers take turns round by round. Prints
 // each case's median per side and their ratio (this / DIR), and the load average before and
 // after (docs/performance.md, "A client alone on both cores"). Past 3 rounds some questions
-// come again, and a kept count may answer them.
+// come again, and a kept count may answer them. Then fairness: while one client's search counts
+// the unindexed table apart, another client (the admin token: a client of its own) asks an
+// expensive read 150 ms after it; that read's time is printed per side.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -17,6 +19,9 @@ const OTHER = process.argv.includes("--compare") ? path.resolve(process.argv[pro
 /** `--db FILE`: the 3M-row table elsewhere than this checkout's data/bench. */
 const DB = path.resolve(process.argv.includes("--db") ? process.argv[process.argv.indexOf("--db") + 1] : "data/bench/bench.db");
 const RESOURCE = "flights-3m";
+/** startApi's DATASTORE_ADMIN_TOKEN. */
+const TOKEN = "bench-admin-token";
+const FAIR_CASE = "another client's read during a split";
 
 const AIRPORTS = ["LAX", "SFO", "SEA", "DEN", "ORD", "ATL", "DFW", "PHX", "LAS", "SLC", "JFK", "BOS", "MSP", "DTW", "IAH", "SAN", "SMF", "OAK", "SJC", "BUR", "ONT", "SNA", "ABQ", "AUS", "BWI", "CLT", "EWR", "HNL", "IAD", "MCI"];
 
@@ -40,6 +45,21 @@ const CASES: Case[] = [
   { name: "origin=X + total (index count)", per: 8, body: (r, i) => ({ filters: { origin: AIRPORTS[(r * 8 + i + 5) % AIRPORTS.length] }, limit: 100 }) },
   { name: "q=Portland + total (ranked)", per: 8, body: () => ({ q: "Portland", limit: 100 }) },
 ];
+
+/** The other client's read, and the lone client's search it comes during. */
+const FAIR = {
+  lone: (i: number) => ({ filters: { distance: 2000 + 10 * i }, limit: 100 }),
+  other: (i: number) => ({ filters: { origin: AIRPORTS[i % AIRPORTS.length], distance: { gte: 700 + i } }, limit: 100 }),
+  afterMs: 150,
+};
+
+async function ask(port: number, body: Record<string, unknown>, token?: string): Promise<number> {
+  const t = performance.now();
+  const res = await fetch(`http://127.0.0.1:${port}/api/action/datastore_search`, { method: "POST", headers: { "content-type": "application/json", ...(token && { authorization: token }) }, body: JSON.stringify({ resource_id: RESOURCE, ...body }) });
+  await res.arrayBuffer();
+  if (res.status !== 200) throw new Error(`status ${res.status}`);
+  return performance.now() - t;
+}
 
 function loadAverage(): string {
   return os.loadavg().map((n) => n.toFixed(2)).join(" ");
@@ -71,6 +91,17 @@ async function main(): Promise<void> {
           }
         }
       }
+      const order = round % 2 ? [1, 0] : [0, 1];
+      for (const s of order) {
+        for (let i = 0; i < 3; i++) {
+          const n = round * 3 + i;
+          const lone = ask(servers[s].port, FAIR.lone(n));
+          await new Promise((r) => setTimeout(r, FAIR.afterMs));
+          const other = await ask(servers[s].port, FAIR.other(n), TOKEN);
+          await lone;
+          sides[s].times.set(FAIR_CASE, [...(sides[s].times.get(FAIR_CASE) ?? []), other]);
+        }
+      }
       console.log(`round ${round + 1}/${ROUNDS} done, load average ${loadAverage()}`);
     }
   } finally {
@@ -81,10 +112,10 @@ async function main(): Promise<void> {
   const f = (n: number) => n.toFixed(1).padStart(9);
   console.log(`\nOne client alone, one request at a time, DATASTORE_PAGE_CACHE_MB=0, ${ROUNDS} rounds taking turns; load average ${startLoad} before, ${loadAverage()} after`);
   console.log(`${"median ms".padEnd(38)} ${a.name.padStart(9)} ${b.name.slice(0, 9).padStart(9)}    ratio`);
-  for (const c of CASES) {
-    const ma = stats(a.times.get(c.name)!).median;
-    const mb = stats(b.times.get(c.name)!).median;
-    console.log(`${c.name.padEnd(38)} ${f(ma)} ${f(mb)}  ${(ma / mb).toFixed(3)}`);
+  for (const name of [...CASES.map((c) => c.name), FAIR_CASE]) {
+    const ma = stats(a.times.get(name)!).median;
+    const mb = stats(b.times.get(name)!).median;
+    console.log(`${name.padEnd(38)} ${f(ma)} ${f(mb)}  ${(ma / mb).toFixed(3)}`);
   }
 }
 
