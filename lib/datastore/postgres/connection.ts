@@ -58,6 +58,21 @@ export function createPool(o: PoolOptions): pg.Pool {
   return pool;
 }
 
+/** Write transactions a connection runs before it is closed, and the pool opens another. A
+ *  server process keeps each table's full-text trigger it ran, compiled, for as long as it lives,
+ *  and every later change to the catalog (a create) walks all it keeps: a writer that wrote to
+ *  thousands of tables made each create slower (docs/performance.md, "Catalog at scale"). */
+const WRITES_PER_CONNECTION = 100;
+const writesOn = new WeakMap<pg.PoolClient, number>();
+
+/** Returns a connection that has just committed a write transaction to its pool, or closes it
+ *  once it has run WRITES_PER_CONNECTION of them. */
+export function releaseWriter(client: pg.PoolClient): void {
+  const n = (writesOn.get(client) ?? 0) + 1;
+  writesOn.set(client, n);
+  client.release(n >= WRITES_PER_CONNECTION);
+}
+
 /**
  * Ends every idle connection of `pool`: one found dead (a restart, a failover) says the others,
  * idle as long, may be too, so what runs again after it runs on a fresh connection.

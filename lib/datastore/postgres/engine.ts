@@ -17,7 +17,7 @@ import { openBulkLoad, type FullTextMode } from "./bulk-load";
 import * as catalog from "./catalog";
 import * as catalogSearch from "./catalog-search";
 import type { CatalogPage, CatalogQuery } from "../catalog-search";
-import { createPool, dropIdle } from "./connection";
+import { createPool, dropIdle, releaseWriter } from "./connection";
 import { isConnectionError, isLostConnection, isRetryable, toDatastoreError } from "./errors";
 import { checkReplica, checkStore, explainConnectError } from "./health";
 import { histogram } from "./histogram";
@@ -240,7 +240,7 @@ export class PostgresEngine implements DatastoreEngine {
         const result = await fn(client);
         await client.query("COMMIT");
         this.wrote(); // as above: a copy read before the commit is stale
-        client.release();
+        releaseWriter(client);
         return result;
       } catch (e) {
         await abandon(client, e);
@@ -295,7 +295,7 @@ export class PostgresEngine implements DatastoreEngine {
         const result = await fn(new PostgresEngine(this.shared, tx, this.client, this.author));
         await client.query("COMMIT");
         this.wrote(); // what was read while it ran is older than the commit
-        client.release();
+        releaseWriter(client);
         return result;
       } catch (e) {
         await abandon(client, e);
