@@ -37,13 +37,23 @@ describe("xlsxWriter through zip64", () => {
   });
 });
 
-/** The sheet's XML, from the workbook's bytes: its deflated data follows its name in its local
+/** An entry's XML, from the workbook's bytes: its deflated data follows its name in its local
  *  header, up to its data descriptor. */
-function sheetXml(bytes: Buffer): string {
-  const name = Buffer.from("xl/worksheets/sheet1.xml");
+function entryXml(bytes: Buffer, entry: string): string {
+  const name = Buffer.from(entry);
   const data = bytes.indexOf(name) + name.length;
   const descriptor = bytes.indexOf(Buffer.from([0x50, 0x4b, 0x07, 0x08]), data);
   return zlib.inflateRawSync(bytes.subarray(data, descriptor)).toString("utf8");
+}
+
+async function readBack(cols: ColumnInfo[], rows: unknown[][], at: number) {
+  const file = xlsxWriter(cols, "t");
+  const bytes = Buffer.concat([file.head(), file.rows(rows.slice(0, at)), file.rows(rows.slice(at)), file.tail()]);
+  const book = new ExcelJS.Workbook();
+  await book.xlsx.load(bytes as unknown as ArrayBuffer);
+  const out: unknown[][] = [];
+  book.worksheets[0].eachRow((row) => out.push(cols.map((_, i) => row.getCell(i + 1).value)));
+  return { out, sheet: entryXml(bytes, "xl/worksheets/sheet1.xml"), strings: entryXml(bytes, "xl/sharedStrings.xml") };
 }
 
 describe("xlsxWriter text", () => {
@@ -52,23 +62,36 @@ describe("xlsxWriter text", () => {
     { id: "_id", type: "int" },
     { id: "t", type: "text" },
   ];
-  // enough rows that the sheet's text passes the writer's pieces and the zip's buffer many times
-  const rows = Array.from({ length: 12_000 }, (_, i) => [i + 1, TEXTS[i % TEXTS.length]]);
 
-  it("reads back as written (characters XML cannot hold left out), spaces kept only where a reader would lose them", async () => {
-    const file = xlsxWriter(COLS2, "t");
-    const bytes = Buffer.concat([file.head(), file.rows(rows.slice(0, 7000)), file.rows(rows.slice(7000)), file.tail()]);
-    const book = new ExcelJS.Workbook();
-    await book.xlsx.load(bytes as unknown as ArrayBuffer);
-    const out: unknown[][] = [];
-    book.worksheets[0].eachRow((row) => out.push([row.getCell(1).value, row.getCell(2).value]));
+  it("reads back as written (characters XML cannot hold left out), spaces kept only where a reader would lose them; a text that comes again written once", async () => {
+    // enough rows that the sheet's text passes the writer's pieces and the zip's buffer many times
+    const rows = Array.from({ length: 12_000 }, (_, i) => [i + 1, TEXTS[i % TEXTS.length]]);
+    const { out, sheet, strings } = await readBack(COLS2, rows, 7000);
     expect(out.length).toBe(12_001);
-    const want = rows.map(([id, t]) => [id, t === "" ? null : String(t).replace("\u0007", "")]);
-    expect(out.slice(1)).toEqual(want);
-    const xml = sheetXml(bytes);
-    expect(xml).toContain('<c r="B2" t="inlineStr"><is><t>plain</t></is></c>');
-    expect(xml).toContain('<c r="B3" t="inlineStr"><is><t xml:space="preserve"> leading</t></is></c>');
-    expect(xml).toContain('<c r="B8" t="inlineStr"><is><t>a &amp; b &lt; c &gt; d</t></is></c>');
-    expect(xml.match(/xml:space="preserve"/g)?.length).toBe(5 * 1200);
+    expect(out.slice(1)).toEqual(rows.map(([id, t]) => [id, t === "" ? null : String(t).replace("\u0007", "")]));
+    // each text once in the shared strings, in the order met; its cells point to it
+    expect(strings).toContain('count="10800" uniqueCount="9"><si><t>plain</t></si><si><t xml:space="preserve"> leading</t></si>');
+    expect(strings).toContain("<si><t>a &amp; b &lt; c &gt; d</t></si>");
+    expect(strings.match(/xml:space="preserve"/g)?.length).toBe(5);
+    expect(sheet).toContain('<c r="B2" t="s"><v>0</v></c>');
+    expect(sheet).toContain('<c r="B12" t="s"><v>0</v></c>');
+    expect(sheet).not.toContain("inlineStr><is><t>plain");
+  });
+
+  it("keeps a bounded number of shared strings: long texts, and new texts once the table is full, stay in their cells", async () => {
+    const cols: ColumnInfo[] = [...COLS2, { id: "long", type: "text" }];
+    // 3,000 distinct texts of 200 characters (600,000 in all), each twice; and texts of 2,000 characters
+    const rows = Array.from({ length: 6000 }, (_, i) => [i + 1, `${i % 3000}`.padEnd(200, "x"), `${i % 7}`.padEnd(2000, "y")]);
+    const { out, sheet, strings } = await readBack(cols, rows, 2500);
+    expect(out.slice(1)).toEqual(rows);
+    const unique = Number(/uniqueCount="(\d+)"/.exec(strings)![1]);
+    expect(unique).toBeGreaterThan(500);
+    expect(unique).toBeLessThan(3000);
+    expect(strings).not.toContain("y".repeat(1000));
+    // the first texts shared both times, the later ones in their cells both times
+    expect(sheet).toContain('<c r="B2" t="s"><v>0</v></c>');
+    expect(sheet).toContain('<c r="B3002" t="s"><v>0</v></c>');
+    expect(sheet).toContain('<c r="B3001" t="inlineStr">');
+    expect(sheet).toContain('<c r="B6001" t="inlineStr">');
   });
 });

@@ -1,8 +1,9 @@
 // The dump's XLSX: a workbook of one sheet, a header row (bold, frozen) and a row per record
 // with typed cells: numbers as numbers, yes/no as booleans, dates, times and timestamps as
 // Excel dates with their format, text as text, json and arrays as their JSON text. Streamed
-// through ZipWriter, a chunk of rows a piece. Excel holds 1,048,576 rows: the dump checks the
-// count before the first byte (dump.ts).
+// through ZipWriter, a chunk of rows a piece; a text that comes again is written once, in the
+// shared strings after the sheet (as Excel orders them). Excel holds 1,048,576 rows: the dump
+// checks the count before the first byte (dump.ts).
 import type { ColumnInfo } from "./formats";
 import { ZipWriter } from "./zip-stream";
 
@@ -24,12 +25,12 @@ const STYLE = { date: 1, timestamp: 2, time: 3, header: 4 } as const;
 const PARTS: [string, string][] = [
   [
     "[Content_Types].xml",
-    `${XML_HEAD}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/><Override PartName="/xl/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.styles+xml"/></Types>`,
+    `${XML_HEAD}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/><Override PartName="/xl/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.styles+xml"/><Override PartName="/xl/sharedStrings.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml"/></Types>`,
   ],
   ["_rels/.rels", `${XML_HEAD}<Relationships xmlns="${PKG}"><Relationship Id="rId1" Type="${REL}/officeDocument" Target="xl/workbook.xml"/></Relationships>`],
   [
     "xl/_rels/workbook.xml.rels",
-    `${XML_HEAD}<Relationships xmlns="${PKG}"><Relationship Id="rId1" Type="${REL}/worksheet" Target="worksheets/sheet1.xml"/><Relationship Id="rId2" Type="${REL}/styles" Target="styles.xml"/></Relationships>`,
+    `${XML_HEAD}<Relationships xmlns="${PKG}"><Relationship Id="rId1" Type="${REL}/worksheet" Target="worksheets/sheet1.xml"/><Relationship Id="rId2" Type="${REL}/styles" Target="styles.xml"/><Relationship Id="rId3" Type="${REL}/sharedStrings" Target="sharedStrings.xml"/></Relationships>`,
   ],
   [
     "xl/styles.xml",
@@ -86,15 +87,47 @@ function timeSerial(text: string): number | null {
 const NEEDS_CARE = /[\u0000-\u001f\ufffe\uffff&<>]|^ | $|  /;
 const KEEP_SPACE = /^\s|\s$|[\t\n\r]|  /;
 
-function textCell(ref: string, text: string, style = 0): string {
-  const s = style ? ` s="${style}"` : "";
-  if (text.length > MAX_CELL) text = text.slice(0, MAX_CELL);
-  if (!NEEDS_CARE.test(text)) return `<c r="${ref}" t="inlineStr"${s}><is><t>${text}</t></is></c>`;
-  const space = KEEP_SPACE.test(text) ? ' xml:space="preserve"' : "";
-  return `<c r="${ref}" t="inlineStr"${s}><is><t${space}>${escapeXml(text)}</t></is></c>`;
+/** A text as the `<t>` of a cell or of a shared string. */
+function t(text: string): string {
+  if (!NEEDS_CARE.test(text)) return `<t>${text}</t>`;
+  return `<t${KEEP_SPACE.test(text) ? ' xml:space="preserve"' : ""}>${escapeXml(text)}</t>`;
 }
 
-function cell(col: ColumnInfo, ref: string, v: unknown): string {
+/** The shared strings kept, at most this many characters of them, and none longer than this:
+ *  memory stays flat whatever the table holds (past them a cell holds its own text). */
+const SHARED_CHARS = 256 * 1024;
+const SHARED_LONGEST = 256;
+
+/** The workbook's shared strings: each text once, its cells point to it by number, which makes
+ *  the sheet's XML much shorter (less to encode and deflate) where values repeat. */
+class SharedStrings {
+  /** Texts by number, in the order they were first met (a Map keeps it). */
+  readonly index = new Map<string, number>();
+  private chars = 0;
+  /** Cells that point to a shared string. */
+  count = 0;
+
+  /** The text's number, or -1 when it is not kept. */
+  of(text: string): number {
+    let i = this.index.get(text);
+    if (i === undefined) {
+      if (text.length > SHARED_LONGEST || this.chars + text.length > SHARED_CHARS) return -1;
+      this.index.set(text, (i = this.index.size));
+      this.chars += text.length;
+    }
+    this.count++;
+    return i;
+  }
+}
+
+function textCell(ref: string, text: string, shared: SharedStrings | null, style = 0): string {
+  const s = style ? ` s="${style}"` : "";
+  if (text.length > MAX_CELL) text = text.slice(0, MAX_CELL);
+  const i = shared ? shared.of(text) : -1;
+  return i < 0 ? `<c r="${ref}" t="inlineStr"${s}><is>${t(text)}</is></c>` : `<c r="${ref}" t="s"${s}><v>${i}</v></c>`;
+}
+
+function cell(col: ColumnInfo, ref: string, v: unknown, shared: SharedStrings): string {
   // a spreadsheet tells no empty text from an empty cell: both are left empty
   if (v === null || v === undefined || v === "") return "";
   switch (col.type) {
@@ -107,34 +140,35 @@ function cell(col: ColumnInfo, ref: string, v: unknown): string {
     case "float8":
     case "numeric": {
       const n = Number(v);
-      return Number.isFinite(n) ? `<c r="${ref}"><v>${n}</v></c>` : textCell(ref, String(v));
+      return Number.isFinite(n) ? `<c r="${ref}"><v>${n}</v></c>` : textCell(ref, String(v), shared);
     }
     case "bool":
       return `<c r="${ref}" t="b"><v>${v ? 1 : 0}</v></c>`;
     case "date":
     case "timestamp": {
       const n = typeof v === "string" ? serial(v) : null;
-      return n === null ? textCell(ref, String(v)) : `<c r="${ref}" s="${STYLE[col.type]}"><v>${n}</v></c>`;
+      return n === null ? textCell(ref, String(v), shared) : `<c r="${ref}" s="${STYLE[col.type]}"><v>${n}</v></c>`;
     }
     case "time": {
       const n = typeof v === "string" ? timeSerial(v) : null;
-      return n === null ? textCell(ref, String(v)) : `<c r="${ref}" s="${STYLE.time}"><v>${n}</v></c>`;
+      return n === null ? textCell(ref, String(v), shared) : `<c r="${ref}" s="${STYLE.time}"><v>${n}</v></c>`;
     }
     case "text":
-      return textCell(ref, String(v));
+      return textCell(ref, String(v), shared);
     default:
-      return textCell(ref, typeof v === "string" && col.type !== "json" ? v : JSON.stringify(v));
+      return textCell(ref, typeof v === "string" && col.type !== "json" ? v : JSON.stringify(v), shared);
   }
 }
 
 /** The workbook in pieces: `head` (the fixed parts, the sheet's start and header row), `rows`
- *  for each chunk, then `tail` (the sheet's end and the zip's directory). */
+ *  for each chunk, then `tail` (the sheet's end, the shared strings and the zip's directory). */
 export function xlsxWriter(cols: ColumnInfo[], title: string, zip = new ZipWriter()) {
   const letters = cols.map((_, i) => columnLetters(i));
+  const shared = new SharedStrings();
   let r = 1;
   return {
     head(): Uint8Array {
-      const header = `<row r="1">${cols.map((c, i) => textCell(`${letters[i]}1`, c.id, STYLE.header)).join("")}</row>`;
+      const header = `<row r="1">${cols.map((c, i) => textCell(`${letters[i]}1`, c.id, null, STYLE.header)).join("")}</row>`;
       return Buffer.concat([
         ...PARTS.map(([name, xml]) => zip.entry(name, xml)),
         zip.entry("xl/workbook.xml", workbook(sheetName(title))),
@@ -150,7 +184,7 @@ export function xlsxWriter(cols: ColumnInfo[], title: string, zip = new ZipWrite
       for (const row of rows) {
         const n = String(++r);
         xml += `<row r="${n}">`;
-        for (let i = 0; i < cols.length; i++) xml += cell(cols[i], letters[i] + n, row[i]);
+        for (let i = 0; i < cols.length; i++) xml += cell(cols[i], letters[i] + n, row[i], shared);
         xml += "</row>";
         // handed over in small strings, which V8 frees young
         if (xml.length >= PIECE_CHARS) {
@@ -162,7 +196,17 @@ export function xlsxWriter(cols: ColumnInfo[], title: string, zip = new ZipWrite
       return Buffer.concat(out);
     },
     tail(): Uint8Array {
-      return Buffer.concat([zip.write("</sheetData></worksheet>"), zip.end(), zip.finish()]);
+      const out = [zip.write("</sheetData></worksheet>"), zip.end(), zip.begin("xl/sharedStrings.xml")];
+      let xml = `${XML_HEAD}<sst xmlns="${MAIN}" count="${shared.count}" uniqueCount="${shared.index.size}">`;
+      for (const text of shared.index.keys()) {
+        xml += `<si>${t(text)}</si>`;
+        if (xml.length >= PIECE_CHARS) {
+          out.push(zip.write(xml));
+          xml = "";
+        }
+      }
+      out.push(zip.write(`${xml}</sst>`), zip.end(), zip.finish());
+      return Buffer.concat(out);
     },
   };
 }
