@@ -169,31 +169,50 @@ describe("a search's page and count side by side", () => {
     expect(calls.at(-1)![0]).toEqual({ op: "search", resourceId, query });
   });
 
-  it("answers a count whose ranges together run past the query's limit as the search read whole on one worker does: 409, too long", async () => {
+  it("answers a search whose count's ranges run past the query's limit as the search read whole on one worker does: 409, too long", async () => {
     // Twenty values no row has, then every row: each row's test is slow, and every row matches,
     // so the deadline is checked as the count goes (a row the filter drops is not checked).
     const slow = (t: number): SearchQuery => {
       const none: Filter[] = Array.from({ length: 20 }, (_, i) => (i % 2 ? { op: "eq", field: "word", value: `w${t}-${i}` } : { op: "eq", field: "n", value: -100 * t - i }));
       return { ...base, filters: [{ op: "or", of: [...none, { op: "gte", field: "n", value: 0 }] }] };
     };
-    // The second read whole, once the statements are prepared: the count's own time.
-    let started = 0;
-    for (const t of [1, 2]) {
-      started = performance.now();
+    // The count's own time: the quicker of two reads whole once the statements are prepared.
+    const took: number[] = [];
+    for (const t of [1, 2, 3]) {
+      const started = performance.now();
       await pool.run({ op: "search", resourceId, query: slow(t) }, "alone");
+      took.push(performance.now() - started);
     }
-    // Past each range's time, short of the whole count's.
-    process.env.DATASTORE_QUERY_TIMEOUT_MS = String(Math.max(2, Math.round((performance.now() - started) / 2)));
-    const whole = await pool.run({ op: "search", resourceId, query: slow(3) }, "alone").catch((e: unknown) => e);
+    // A third of the whole search's time: its count stops (or its ranges, alone or together).
+    process.env.DATASTORE_QUERY_TIMEOUT_MS = String(Math.max(2, Math.round(Math.min(took[1], took[2]) / 3)));
+    const whole = await pool.run({ op: "search", resourceId, query: slow(4) }, "alone").catch((e: unknown) => e);
     expect(whole).toBeInstanceOf(DatastoreError);
     expect(whole).toMatchObject({ kind: "validation", message: expect.stringContaining("took too long") });
     const apart = pool.searchesApart;
-    const split = await onPool(slow(4)).catch((e: unknown) => e);
+    const split = await onPool(slow(5)).catch((e: unknown) => e);
     expect(pool.searchesApart).toBe(apart + 1);
     expect(split).toEqual(whole);
     delete process.env.DATASTORE_QUERY_TIMEOUT_MS;
     // Nothing is left waiting or broken: the same search answers once the limit is back.
-    expect(await onPool(slow(4))).toEqual(await expected(slow(4)));
+    expect(await onPool(slow(5))).toEqual(await expected(slow(5)));
+  });
+
+  it("holds the ranges' running times, added up, to the query's limit, as the count's on one worker", async () => {
+    const run = pool.run.bind(pool);
+    let [ranges, running] = [0, 0];
+    // Each range says it ran 40% of the limit: the third would take the count past it.
+    vi.spyOn(pool, "run").mockImplementation(async (task, client, admitted) => {
+      if (task.op !== "count") return run(task, client, admitted);
+      ranges++;
+      running++;
+      const out = await run(task, client, admitted).finally(() => running--);
+      return { ...(out as object), ms: 0.4 * config.queryTimeoutMs };
+    });
+    await expect(onPool(absent("mu"))).rejects.toEqual(DatastoreError.tooLong(config.queryTimeoutMs));
+    // Two lanes: the two ranges that passed the limit between them, and none after.
+    expect(ranges).toBeLessThanOrEqual(4);
+    // The other lane's range ends unseen: the next test starts on an idle pool.
+    await vi.waitFor(() => expect(running).toBe(0));
   });
 
   it("lets the page and the ranges in on the search's own turn: the client's budget running out meanwhile refuses none of them", async () => {
