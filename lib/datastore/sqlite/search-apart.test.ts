@@ -147,10 +147,13 @@ describe("a search's page and count side by side", () => {
     expect(posted.indexOf(ranges.at(-1)!)).toBeGreaterThan(othersTurn);
   });
 
-  it("reads the search whole when a write lands between its page and a range of its count", async () => {
+  it("reads the search whole when a write lands between its page and a range of its count, on the search's own turn", async () => {
     const query = absent("zeta");
     const run = pool.run.bind(pool);
     let wrote = 0;
+    // The client's budget lets the search in, then is spent: the read whole is not refused.
+    let asked = 0;
+    setReadGate({ refusal: () => (asked++ === 0 ? 0 : 7), charge: () => {} });
     vi.spyOn(pool, "run").mockImplementation(async (task, client, admitted) => {
       // Before the last range is sent: it reads a later state than the page and the other ranges.
       if (task.op === "count" && task.part?.index === task.part!.of - 1) {
@@ -162,11 +165,12 @@ describe("a search's page and count side by side", () => {
     const wholeBefore = vi.mocked(pool.run).mock.calls.length;
     const out = await onPool(query);
     expect(wrote).toBe(1);
+    expect(asked).toBe(1);
     expect(out).toEqual(await expected(query));
     expect(out.total).toBe(1);
     // The search read whole after its parts: the last call, without `apart`.
     const calls = vi.mocked(pool.run).mock.calls.slice(wholeBefore);
-    expect(calls.at(-1)![0]).toEqual({ op: "search", resourceId, query });
+    expect(calls.at(-1)!.slice(0, 2)).toEqual([{ op: "search", resourceId, query }, "alone"]);
   });
 
   it("answers a search whose count's ranges run past the query's limit as the search read whole on one worker does: 409, too long", async () => {

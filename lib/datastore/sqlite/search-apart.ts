@@ -6,11 +6,11 @@
 // a big table is read in small ranges of `_id` (count.ts countRanges), as many at once as
 // expensive reads may run while the client is alone; once another client's read waits or runs,
 // its ranges go on one at a time, so that read waits for one range at most, then takes turns
-// as any. The parts are let in by the search's own turn: no 429 comes after the split. The
-// ranges together may run as long as the count could on one worker (the query's limit). Each
-// part reports the state it read: when a write came between them, they are not merged and the
-// search is read whole on one worker. Under contention the search keeps one worker and its
-// client's turn, as before.
+// as any. The parts (and a read whole after them) are let in by the search's own turn: no 429
+// comes after the split. The ranges together may run as long as the count could on one worker
+// (the query's limit). Each part reports the state it read: when a write came between them,
+// they are not merged and the search is read whole on one worker. Under contention the search
+// keeps one worker and its client's turn, as before.
 // Exact totals are kept per state (the pool's `totals`), whichever way they were counted, and
 // sent with the next search of the same rows, which then reads its page only.
 import type { SearchOutput, SearchQuery } from "../engine";
@@ -25,7 +25,9 @@ export async function searchOnPool(pool: ReadPool, resourceId: string, query: Se
   const total = question !== null && state !== undefined ? pool.totals.get(state, question) : undefined;
   const kept = total !== undefined ? { kept: { at: state!, total } } : {};
   const out = await pool.run({ op: "search", resourceId, query, apart: true, ...kept }, client);
-  const answer = out instanceof ReadApart ? ((await apart(pool, resourceId, query, client, out.ranges)) ?? ((await pool.run({ op: "search", resourceId, query }, client)) as SearchOutput)) : (out as SearchOutput);
+  // Read whole when its parts read different states: still on the turn that let the search in.
+  const whole = () => pool.run({ op: "search", resourceId, query }, client, { expensive: false }) as Promise<SearchOutput>;
+  const answer = out instanceof ReadApart ? ((await apart(pool, resourceId, query, client, out.ranges)) ?? (await whole())) : (out as SearchOutput);
   if (question !== null && answer.readAt !== undefined && answer.total !== undefined && !answer.totalEstimated) pool.totals.keep(answer.readAt, question, answer.total);
   return answer;
 }
