@@ -144,12 +144,36 @@ async function atSize(server: RunningServer, ids: string[], victims: string[]): 
   return { resources: count, resourceSearchMs: median(search), readMs: median(read), readMaxMs: Math.max(...read), dropMs: median(drop), failed };
 }
 
+/** Waits for a server to answer, for longer than startServer does: on SQLite the writer first
+ *  reads the whole schema, which takes minutes with thousands of resources. */
+async function answering(server: RunningServer, limitMs = 15 * 60_000): Promise<void> {
+  const deadline = Date.now() + limitMs;
+  let gone = false;
+  void server.exited.then(() => (gone = true));
+  while (Date.now() < deadline) {
+    if (gone) throw new Error(`the server exited before it was ready:\n${server.output()}`);
+    try {
+      const res = await fetch(`${server.url}/api/action/resource_search`, { signal: AbortSignal.timeout(limitMs) });
+      if (res.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`the server did not answer within ${limitMs / 1000} s:\n${server.output()}`);
+}
+
 interface CreateFigures {
   engine: string;
   /** How the large catalog was created: over HTTP, 4 at a time, or through the actions in-process. */
   created: "http" | "in-process";
   n: number;
   perThousand: number[]; // resources a second, each thousand
+  /** In-process creates only: this process's CPU per create, each thousand (ms), which the
+   *  machine's load changes less than the rate. */
+  cpuMsPerCreate: number[];
+  /** The large store's server, from start to answering: the writer reads the whole schema. */
+  largeStartMs: number;
   lastOverFirst: number;
   small: AtSize;
   large: AtSize;
@@ -177,21 +201,31 @@ async function createScenario(engine: "sqlite" | "postgres", n: number): Promise
     const first = await createMany(small, 0, 13);
     const smallFigures = await atSize(small, first.slice(0, 10), first.slice(10));
     const perThousand: number[] = [];
+    const cpuMsPerCreate: number[] = [];
     let mark = performance.now();
+    let cpuMark = process.cpuUsage();
     const log = (done: number) => {
       const now = performance.now();
       perThousand.push(Math.round((1000 / ((now - mark) / 1000)) * 10) / 10);
       mark = now;
-      console.log(`  ${engine}: ${done} resources, ${perThousand.at(-1)}/s over the last thousand`);
+      const cpu = process.cpuUsage(cpuMark);
+      cpuMark = process.cpuUsage();
+      if (created === "in-process") cpuMsPerCreate.push(Math.round((cpu.user + cpu.system) / 1000 / 1000 * 100) / 100);
+      const cpuText = created === "in-process" ? `, ${cpuMsPerCreate.at(-1)} ms CPU a create` : "";
+      console.log(`  ${engine}: ${done} resources, ${perThousand.at(-1)}/s over the last thousand${cpuText}`);
     };
     const largeFile = path.join(dir, "large.db");
     let rest: string[] = [];
     if (created === "in-process") {
       mark = performance.now();
+      cpuMark = process.cpuUsage();
       rest = await createInProcess(largeFile, 0, n + 3, log);
     }
-    const large = await startServer({ dbFile: largeFile, env, adminToken: TOKEN });
+    const startedAt = performance.now();
+    const large = await startServer({ dbFile: largeFile, env, adminToken: TOKEN, waitReady: created === "http" });
     servers.push(large);
+    if (created === "in-process") await answering(large);
+    const largeStartMs = Math.round(performance.now() - startedAt);
     if (created === "http") {
       mark = performance.now();
       rest = await createMany(large, 0, n + 3, log);
@@ -204,6 +238,8 @@ async function createScenario(engine: "sqlite" | "postgres", n: number): Promise
       created,
       n,
       perThousand,
+      cpuMsPerCreate,
+      largeStartMs,
       lastOverFirst: Math.round((last / perThousand[0]) * 100) / 100,
       small: { ...smallFigures, landingMs: smallLanding },
       large: { ...largeFigures, landingMs: largeLanding },
@@ -295,6 +331,8 @@ export async function catalogOnly(benchDb: string, results: string): Promise<voi
     const f = await createScenario(engine, n);
     figures[engine] = f;
     console.log(`  ${engine} (${f.created}): per thousand ${f.perThousand.join(", ")}/s; last/first ${f.lastOverFirst} (goal >= 0.5)`);
+    if (f.cpuMsPerCreate.length) console.log(`  CPU a create, per thousand: ${f.cpuMsPerCreate.join(", ")} ms`);
+    console.log(`  the large store's server started in ${f.largeStartMs} ms`);
     for (const [label, s] of [["10", f.small], [String(f.large.resources), f.large]] as const) {
       console.log(`  ${label} resources: landing page ${Math.round(s.landingMs)} ms, resource_search ${s.resourceSearchMs.toFixed(1)} ms, read ${s.readMs.toFixed(1)} ms (slowest ${Math.round(s.readMaxMs)}), drop ${s.dropMs.toFixed(1)} ms, ${s.failed} failed`);
     }
