@@ -101,8 +101,26 @@ describe("a search's page and count side by side", () => {
   it("reads a search whole on one worker while another client's reads run or wait, and answers the same", async () => {
     const query = { ...beta, filters: [{ op: "in" as const, field: "word", values: ["gamma"] }] };
     const apart = pool.searchesApart;
+    // The other client's reads, once the pool runs them, reach their workers only after the
+    // pool has judged mine: on a loaded machine one could otherwise end before mine is judged,
+    // and mine would rightly be read apart on the idle pool.
+    let judged!: () => void;
+    let mineJudged = new Promise<void>((go) => (judged = go));
+    let mineId = -1;
+    const post = Worker.prototype.postMessage;
+    vi.spyOn(Worker.prototype, "postMessage").mockImplementation(function (this: Worker, task: ReadTask) {
+      if (task.op === "search" && task.apart) mineId = task.id;
+      if (task.op === "search" && task.query.filters[0]?.field === "n" && !task.judge) void mineJudged.then(() => post.call(this, task));
+      else post.call(this, task);
+    });
+    const settle = (pool as unknown as { settle: (slot: unknown, reply: { id: number }) => void }).settle;
+    vi.spyOn(pool as unknown as { settle: typeof settle }, "settle").mockImplementation(function (this: ReadPool, slot, reply) {
+      settle.call(this, slot, reply);
+      if (reply.id === mineId) judged();
+    });
     // One expensive read of another client, running; then four: two run, two wait their turn.
     for (const n of [1, 4]) {
+      mineJudged = new Promise<void>((go) => (judged = go));
       const others = Array.from({ length: n }, (_, i) => pool.run({ op: "search", resourceId, query: counted(10 * n + i) }, "other"));
       const mine = onPool(query);
       await Promise.all(others);
