@@ -609,6 +609,16 @@ describe.each(ENGINES)("engine contract: $name", ({ name, open }) => {
       expect(await at("f", beforeDrop, { columns: ["_id"], filters: [{ op: "gte", field: "x", value: 15 }] })).toEqual({ rows: [[2]], total: 1 });
       expect(await at("f", beforeRetype, { columns: ["_id", "s", "y"] })).toEqual({ rows: [[1, "a", "y1"], [2, "b2", null]], total: 2 });
       expect(await at("f", retyped, { columns: ["_id", "x"] })).toEqual({ rows: [[1, null], [2, null]], total: 2 });
+      // q as of then reads the dropped field's words: in a row unchanged since (1), in one updated
+      // since (2), over the row or by the field's name; a word written later is not found.
+      const words = (text: string, field: string | null = null) => ({ columns: ["_id"], fts: [{ field, tree: parsePlain(text), rank: "rank" }] });
+      expect(await at("f", beforeDrop, words("10"))).toEqual({ rows: [[1]], total: 1 });
+      expect(await at("f", beforeDrop, words("b2 20"))).toEqual({ rows: [[2]], total: 1 });
+      expect(await at("f", beforeDrop, words("20", "x"))).toEqual({ rows: [[2]], total: 1 });
+      expect(await at("f", beforeDrop, words("20", "s"))).toEqual({ rows: [], total: 0 });
+      expect(await at("f", beforeDrop, { ...words("20"), sort: [{ field: "rank", desc: true, nullsFirst: false }] })).toEqual({ rows: [[2]], total: 1 });
+      expect(await at("f", retyped, words("20"))).toEqual({ rows: [], total: 0 });
+      expect(await at("f", beforeRetype, words("twenty"))).toEqual({ rows: [], total: 0 });
       expect((await engine.search(r, { ...cols, columns: ["_id", "x"] })).rows).toEqual([[1, null], [2, "twenty"]]);
 
       // A record's versions and the changes keep the dropped field's values, each with its list.

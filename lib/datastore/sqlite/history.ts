@@ -10,7 +10,7 @@ import { fromStorage, sqliteType, storedAsIs, toStorage, type Stored } from "../
 import type { Internal, StoredField } from "./catalog";
 import type { Conn, Statement } from "./connection";
 import { imagesPast, insertsPast, mergeChanges } from "../history";
-import { listAt, refuseGoneText, retiredFields, rowReader, withFields, type FieldList } from "../past-fields";
+import { listAt, retiredFields, rowReader, withFields, type FieldList } from "../past-fields";
 import { PastText, setPastText } from "./past-fts";
 import { quoteIdent as q } from "./sql";
 
@@ -284,14 +284,13 @@ export function atVersion(c: Conn, r: Internal, query: SearchQuery): Internal {
   if (v === undefined) return r;
   const then = listAt(fieldLists(c, r.table), v);
   const shaped = then ? withFields(r, then) : r;
-  if (then) refuseGoneText(query, shaped, r);
   const hasHist = exists(c, histTable(r.table));
   const kind: ViewKind | null = hasHist ? (wantsIdOrder(query) ? "id" : "any") : null;
   const { name, view } = pastView(c, shaped, v, kind);
   const past = { ...shaped, table: name, rowCount: view.rows };
   if (kind) pastCopies.set(past, { live: shaped, v, kind, view });
   // Full text reads today's index for the rows unchanged since, and a temp one for the others.
-  if (query.fts.length) setPastText(past, new PastText(c, r, name, v, view.last, hasHist ? { hist: histTable(r.table), ver: verTable(r.table) } : null));
+  if (query.fts.length) setPastText(past, new PastText(c, r, name, v, view.last, hasHist ? { hist: histTable(r.table), ver: verTable(r.table) } : null, [...shaped.columns.values()]));
   return past;
 }
 
