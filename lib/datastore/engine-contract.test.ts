@@ -10,6 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { DatastoreEngine, Field, Filter, SearchQuery, SortClause } from "./engine";
 import { DatastoreError } from "./errors";
 import { parsePlain } from "./full-text";
+import { pruneBefore } from "./history-retention";
 import { DEFAULT_LANGUAGE } from "./text-language";
 import { openEngine } from "./open";
 
@@ -572,7 +573,7 @@ describe.each(ENGINES)("engine contract: $name", ({ name, open }) => {
       const cut = new Date(Date.now() + 1000).toISOString();
       await new Promise((resolve) => setTimeout(resolve, 1100));
       await engine.write("p", [{ _id: 1, s: "c" }], "update");
-      expect(await engine.pruneHistory(cut)).toBe(1);
+      expect(await pruneBefore(engine, cut)).toBe(1);
       expect(await state("p")).toMatchObject({ oldest: kept });
       expect(await engine.historySize((await engine.getResource("p"))!)).toMatchObject({ rows: 1 });
       expect(await at("p", kept)).toEqual({ rows: [[1, 1, "b"]], total: 1 });
@@ -639,7 +640,7 @@ describe.each(ENGINES)("engine contract: $name", ({ name, open }) => {
       ]);
 
       // Once no kept version is before the drop, its list and column go; the rest reads as before.
-      await engine.pruneHistory(new Date(Date.now() + 1000).toISOString());
+      await pruneBefore(engine, new Date(Date.now() + 1000).toISOString());
       expect(await engine.fieldsAt(r, retyped + 1)).toBeUndefined();
       expect(await at("f", retyped + 1, { columns: ["_id", "s", "x"] })).toEqual({ rows: [[1, "a", null], [2, "b2", "twenty"]], total: 2 });
       await w.write("f", [{ _id: 1, s: "a2" }], "update");

@@ -479,8 +479,11 @@ export class SqliteEngine implements DatastoreEngine {
     return this.reading(() => this.c.db.transaction(() => history.changes(this.c, this.current(resource), since, after, limit))());
   }
 
-  pruneHistory(before: string): Promise<number> {
-    return this.writing(() => catalog.listResources(this.c).reduce((n, r) => n + (r.active ? history.prune(this.c, r, before) : 0), 0));
+  pruneHistory(resource: Resource, before: string): Promise<number> {
+    return this.writing(() => {
+      const r = catalog.findResource(this.c, resource.id);
+      return r?.active ? history.prune(this.c, r, before) : 0;
+    });
   }
 
   /** The statements an exact search runs, for the benchmark's raw-SQL floor. */
