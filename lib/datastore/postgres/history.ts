@@ -202,9 +202,11 @@ export async function atVersion(db: Queryable, today: PgResource, query: SearchQ
   const text = fields.some((f) => !todayColumns.has(f.column)) ? `${fullTextExpression(fields, "t", r.language)} AS "_full_text"` : 't."_full_text"';
   const cols = ['t."_id"', text, ...fields.map((f) => `t.${q(f.column)}`)].join(", ");
   const hasHist = found.hist;
+  // NOT EXISTS, an anti join, not NOT IN: once the rows updated since outgrow work_mem, NOT IN
+  // can no longer hash them and tests every row against the whole list (minutes at 300,000).
   const live = `SELECT ${cols} FROM ${q(r.table)} AS t WHERE t."_id" <= ${last}`;
   const sql = hasHist
-    ? `(${live} AND t."_id" NOT IN (SELECT "_id" FROM ${q(verTable(r.table))} WHERE v > ${v}) UNION ALL SELECT ${cols} FROM ${q(histTable(r.table))} AS t WHERE t."_valid_to" > ${v} AND t."_valid_from" <= ${v} AND t."_id" <= ${last})`
+    ? `(${live} AND NOT EXISTS (SELECT 1 FROM ${q(verTable(r.table))} AS m WHERE m."_id" = t."_id" AND m.v > ${v}) UNION ALL SELECT ${cols} FROM ${q(histTable(r.table))} AS t WHERE t."_valid_to" > ${v} AND t."_valid_from" <= ${v} AND t."_id" <= ${last})`
     : `(${live})`;
   // Its row count from index ranges: today's inserted by then, less those updated since, plus
   // the images valid then.
