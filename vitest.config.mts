@@ -43,7 +43,6 @@ const SLOW_FIRST: [string, string][] = [
   ["postgres", "lib/datastore/engine-contract.test.ts"],
   ["sqlite", "lib/import/off-thread.test.ts"],
   ["postgres", "lib/test/faults.test.ts"],
-  ["postgres-http", "lib/http/contract-views.test.ts"],
   ["sqlite", "lib/datastore/engine-contract.test.ts"],
   ["sqlite", "lib/http/upload.test.ts"],
 ];
