@@ -52,8 +52,11 @@ export async function datastoreViewShow(ctx: ActionContext, params: Params) {
 
 export async function datastoreViewList(ctx: ActionContext, params: Params) {
   if (isUnset(params.resource_id)) {
-    const resources = new Map((await ctx.engine.listResources()).map((r) => [r.id, r]));
-    const views = (await ctx.engine.views.list()).filter((v) => {
+    const all = await ctx.engine.views.list();
+    // The views' resources only: a catalog of thousands is not read for a few views.
+    const found = await Promise.all([...new Set(all.map((v) => v.resourceId))].map((id) => ctx.engine.getResource(id)));
+    const resources = new Map(found.filter((r) => r !== undefined).map((r) => [r.id, r]));
+    const views = all.filter((v) => {
       const r = resources.get(v.resourceId);
       return r && canSeeView(ctx.user, v, r);
     });
