@@ -22,6 +22,12 @@ const external = process.env.E2E_BASE_URL;
 process.env.E2E_ADMIN_TOKEN ??= "e2e-admin-token";
 const db = path.join(os.tmpdir(), `datastore-e2e-${port}.db`);
 const engine = process.env.E2E_ENGINE === "postgres" ? "postgres" : "sqlite";
+// The checks that look at the page alone (the axe scans, the keyboard journey): the same on
+// either engine, so PostgreSQL runs without them. E2E_GROUP=page runs only them, =data all but
+// them: scripts/test.mjs runs the two groups side by side, each with its own server and store,
+// so the serial chain of journeys is not one long tail.
+const PAGE_ONLY = [/axe:/, /a11y\.spec\.ts/, /keyboard\.spec\.ts/];
+const group = process.env.E2E_GROUP === "page" || process.env.E2E_GROUP === "data" ? process.env.E2E_GROUP : undefined;
 
 // Debian's headless shell where installed (.ci/run installs it): Chromium's headless build,
 // without the full browser's layers, takes much less CPU per journey than the full Chromium's
@@ -31,10 +37,9 @@ const executablePath = chromium && fs.existsSync(chromium) ? chromium : undefine
 
 export default defineConfig({
   testDir: "e2e",
-  outputDir: `test-results/${engine}`,
-  // On PostgreSQL, not a11y.spec.ts, keyboard.spec.ts and the other axe scans: they look at the
-  // page alone, which is the same on either engine (the journeys that read and write data run on both).
-  grepInvert: engine === "postgres" ? [/axe:/, /a11y\.spec\.ts/, /keyboard\.spec\.ts/] : undefined,
+  outputDir: `test-results/${engine}${group ? `-${group}` : ""}`,
+  grep: group === "page" ? PAGE_ONLY : undefined,
+  grepInvert: engine === "postgres" || group === "data" ? PAGE_ONLY : undefined,
   fullyParallel: false,
   workers: 1,
   retries: 0,

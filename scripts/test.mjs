@@ -3,7 +3,8 @@
 // The build runs once, first, beside lint, without Next's own type check: tsc checks the same
 // project once the build has written .next/types. Then the type check, the vitest projects
 // (vitest.config.mts: sqlite, postgres, and the contract suites over HTTP on each) and the
-// journeys on each engine run side by side: each waits on servers, databases and browsers
+// journeys on each engine (on SQLite in two groups, playwright.config.ts E2E_GROUP) run side by
+// side: each waits on servers, databases and browsers
 // much of the time, and one step at a time left a core of these 2-core machines idle. A step's
 // output goes to test-reports/<step>.log and is printed when the step ends. Without
 // PostgreSQL's binaries the postgres runs say so and are skipped.
@@ -60,10 +61,11 @@ async function vitest() {
   if (!ok && failed === 0) broken = true; // an error outside any test (vitest says which)
 }
 
-async function journeys(engine) {
-  const report = `test-reports/playwright-${engine}.json`;
+async function journeys(engine, group) {
+  const name = `journeys-${engine}${group === "page" ? "-page" : ""}`;
+  const report = `test-reports/playwright-${name.slice("journeys-".length)}.json`;
   fs.rmSync(report, { force: true });
-  await run(`journeys-${engine}`, "npx", ["playwright", "test", "--reporter=list,json"], { E2E_ENGINE: engine, PLAYWRIGHT_JSON_OUTPUT_NAME: report });
+  await run(name, "npx", ["playwright", "test", "--reporter=list,json"], { E2E_ENGINE: engine, E2E_GROUP: group ?? "", PLAYWRIGHT_JSON_OUTPUT_NAME: report });
   const p = readJson(report);
   if (!p?.stats) return void (broken = true);
   totals.passed += p.stats.expected;
@@ -85,8 +87,9 @@ async function browser() {
   if (process.env.SKIP_E2E === "1") return;
   const reason = pgUnavailable();
   if (reason) console.log(`=== journeys-postgres: skipped, PostgreSQL binaries not found (${reason})`);
-  // On PostgreSQL without the checks that look at the page alone (playwright.config.ts).
-  await Promise.all([journeys("sqlite"), reason ? undefined : journeys("postgres")]);
+  // On PostgreSQL without the checks that look at the page alone; on SQLite those apart, as a
+  // step of their own (playwright.config.ts E2E_GROUP).
+  await Promise.all([journeys("sqlite", "data"), journeys("sqlite", "page"), reason ? undefined : journeys("postgres")]);
 }
 
 const linting = step("lint", "npx", ["eslint", "."]);

@@ -587,8 +587,9 @@ export interface DatastoreEngine {
   /** Row changes after version `since`, in (version, _id) order, past `after`, at most `limit`;
    *  a page reads from its cursor on (its cost grows with `limit`, not with the changes before). */
   changes(resource: Resource, since: number, after: { version: number; id: number } | null, limit: number): Promise<ChangesPage>;
-  /** Removes row images no version from `before` (an ISO time) on can read; returns how many went. */
-  pruneHistory(before: string): Promise<number>;
+  /** Removes the resource's row images no version from `before` (an ISO time) on can read, in
+   *  one write of its own; returns how many went (0 for a resource gone meanwhile). */
+  pruneHistory(resource: Resource, before: string): Promise<number>;
 
   readonly tokens: TokenStorage;
   readonly views: ViewStorage;

@@ -6,7 +6,16 @@ import { daysBefore, pruneInBackground } from "./retention";
 
 /** Removes what no version of the last `days` days (as of `now`) reads; returns the images removed. */
 export function pruneHistory(engine: DatastoreEngine, days: number, now = Date.now()): Promise<number> {
-  return engine.pruneHistory(daysBefore(days, now));
+  return pruneBefore(engine, daysBefore(days, now));
+}
+
+/** Removes what no version from `before` (an ISO time) on reads, resource by resource: each in a
+ *  write of its own, so that other writes (and, on PostgreSQL, reads of a table whose dropped
+ *  columns go) wait for one resource's pass, not the whole store's. */
+export async function pruneBefore(engine: DatastoreEngine, before: string): Promise<number> {
+  let n = 0;
+  for (const r of await engine.listResources()) if (r.active) n += await engine.pruneHistory(r, before);
+  return n;
 }
 
 /** Keeps `days` days of history (0: everything). */

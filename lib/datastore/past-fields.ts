@@ -3,9 +3,7 @@
 // keyed by the last version that had it (`until`), and keeps a dropped field's column (live
 // and in the images) while a kept version may read it: "retired", in no current list. A past
 // read, a record's history and the changes then read each version with its own list.
-import type { SearchQuery } from "./engine";
 import type { StoredField, StoredResource } from "./catalog-row";
-import { DatastoreError } from "./errors";
 
 /** A field list that held up to and including version `until`. */
 export interface FieldList {
@@ -45,21 +43,6 @@ export function withFields<R extends StoredResource>(r: R, fields: readonly Stor
     fields: fields.map(({ id, type, info }) => (info ? { id, type, info } : { id, type })),
     columns: new Map(fields.map((f) => [f.id, f])),
   };
-}
-
-/**
- * A past read's full text is today's (the live rows' index or text, and images read with
- * today's fields): `q` on a field whose column then is not a column today (dropped since, or
- * dropped and added again) has no words to match, and is a 409 rather than no rows.
- */
-export function refuseGoneText(query: SearchQuery, then: StoredResource, today: StoredResource): void {
-  const columns = new Set([...today.columns.values()].map((f) => f.column));
-  for (const c of query.fts) {
-    const f = c.field === null ? undefined : then.columns.get(c.field);
-    if (f && !columns.has(f.column)) {
-      throw DatastoreError.field("q", `"${c.field}" was dropped after the version read (as_of): q cannot search its words then, only those of the fields the resource has today`);
-    }
-  }
 }
 
 /**

@@ -11,9 +11,6 @@ export interface RatePolicy {
   name: string;
   perMinute: number;
   burst: number;
-  /** Binds a client address only while another client shares the app server (the default
-   *  anonymous and expensive budgets; one the operator sets binds always). */
-  whenShared?: boolean;
 }
 
 /** What a store answers a lease: units granted, and the shared level left (below 0: a debt). */

@@ -74,7 +74,7 @@ it("a retention pass that removes a version's images while it is read makes the 
     get(target, key) {
       if (key === "search")
         return async (r: Resource, q: SearchQuery) => {
-          if (q.asOf !== undefined) await target.pruneHistory(new Date(Date.now() + 60_000).toISOString());
+          if (q.asOf !== undefined) await target.pruneHistory(r, new Date(Date.now() + 60_000).toISOString());
           return target.search(r, q);
         };
       const v: unknown = Reflect.get(target, key);

@@ -17,6 +17,11 @@ import type { Budgets, RatePolicy, Verdict } from "../datastore/rate-budget";
 import { setReadGate } from "../datastore/read-gate";
 import { clientKey, type ApiRequest } from "./params";
 
+/** A budget as a request meets it: `whenShared` binds a client address only while another
+ *  client shares the app server (the default anonymous and expensive budgets; one the operator
+ *  sets binds always). */
+export type RequestPolicy = RatePolicy & { whenShared?: boolean };
+
 /** What a request spent, for its answer's headers; `refused` when it may not go on. */
 export interface Quota {
   /** Whose budgets these are: the read scheduler's name for the client (params.ts clientKey). */
@@ -28,7 +33,7 @@ export interface Quota {
 /** The request budget that applies, if any. The operator's own token (DATASTORE_ADMIN_TOKEN) has
  *  none, nor does a client whose address cannot be told (a handler called in-process: limiting
  *  it would limit every such caller together). */
-export function requestPolicy(user: Principal, client: string): RatePolicy | undefined {
+export function requestPolicy(user: Principal, client: string): RequestPolicy | undefined {
   if (user.tokenId) {
     if (user.ratePerMinute === 0) return undefined;
     if (user.ratePerMinute) return { name: "token", perMinute: user.ratePerMinute, burst: user.ratePerMinute };
@@ -41,7 +46,7 @@ export function requestPolicy(user: Principal, client: string): RatePolicy | und
 }
 
 /** The expensive reads' budget, in milliseconds of read time. */
-export function expensivePolicy(user: Principal, client: string): RatePolicy | undefined {
+export function expensivePolicy(user: Principal, client: string): RequestPolicy | undefined {
   if ((user.scope !== null && !user.tokenId) || client === "address:unknown") return undefined;
   const e = config.rateExpensive;
   return e ? { name: "expensive", perMinute: e.perMinute * 1000, burst: e.burst * 1000, whenShared: !e.set } : undefined;

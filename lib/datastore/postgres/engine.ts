@@ -492,11 +492,10 @@ export class PostgresEngine implements DatastoreEngine {
     });
   }
 
-  pruneHistory(before: string): Promise<number> {
+  pruneHistory(resource: Resource, before: string): Promise<number> {
     return this.writing(async (db) => {
-      let n = 0;
-      for (const r of await catalog.listResources(db)) if (r.active) n += await history.prune(db, r, before);
-      return n;
+      const r = await catalog.findResource(db, resource.id);
+      return r?.active ? history.prune(db, r, before) : 0;
     });
   }
 

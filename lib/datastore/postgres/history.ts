@@ -9,7 +9,8 @@
 import type { ChangesPage, Field, HistorySize, HistoryState, RowChange, RowImage, SearchQuery, VersionEntry, WriteAuthor } from "../engine";
 import { quoteIdent as q, type PgResource, type Queryable, type StoredField } from "./resource";
 import { imagesPast, insertsPast, mergeChanges } from "../history";
-import { listAt, refuseGoneText, retiredFields, rowReader, withFields, type FieldList } from "../past-fields";
+import { listAt, retiredFields, rowReader, withFields, type FieldList } from "../past-fields";
+import { fullTextExpression } from "./fts";
 import { selectColumn } from "./read-plan";
 import { columnType, toParam } from "./values";
 
@@ -193,13 +194,17 @@ export async function atVersion(db: Queryable, today: PgResource, query: SearchQ
   const found = await historyTables(db, today.table);
   const then = found.fields ? listAt(await fieldLists(db, today.table, true), v) : undefined;
   const r = then ? withFields(today, then) : today;
-  if (then) refuseGoneText(query, r, today);
   const last = await lastIdAt(db, r.id, v);
-  const cols = ['"_id"', '"_full_text"', ...[...r.columns.values()].map((f) => q(f.column))].join(", ");
+  const fields = [...r.columns.values()];
+  // A field dropped since is not in today's `_full_text` (nor in images kept after the drop):
+  // the words of then are read from the version's columns, which stay while history needs them.
+  const todayColumns = new Set([...today.columns.values()].map((f) => f.column));
+  const text = fields.some((f) => !todayColumns.has(f.column)) ? `${fullTextExpression(fields, "t", r.language)} AS "_full_text"` : 't."_full_text"';
+  const cols = ['t."_id"', text, ...fields.map((f) => `t.${q(f.column)}`)].join(", ");
   const hasHist = found.hist;
-  const live = `SELECT ${cols} FROM ${q(r.table)} WHERE "_id" <= ${last}`;
+  const live = `SELECT ${cols} FROM ${q(r.table)} AS t WHERE t."_id" <= ${last}`;
   const sql = hasHist
-    ? `(${live} AND "_id" NOT IN (SELECT "_id" FROM ${q(verTable(r.table))} WHERE v > ${v}) UNION ALL SELECT ${cols} FROM ${q(histTable(r.table))} WHERE "_valid_to" > ${v} AND "_valid_from" <= ${v} AND "_id" <= ${last})`
+    ? `(${live} AND t."_id" NOT IN (SELECT "_id" FROM ${q(verTable(r.table))} WHERE v > ${v}) UNION ALL SELECT ${cols} FROM ${q(histTable(r.table))} AS t WHERE t."_valid_to" > ${v} AND t."_valid_from" <= ${v} AND t."_id" <= ${last})`
     : `(${live})`;
   // Its row count from index ranges: today's inserted by then, less those updated since, plus
   // the images valid then.

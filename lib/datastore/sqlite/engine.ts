@@ -513,17 +513,11 @@ export class SqliteEngine implements DatastoreEngine {
     return this.reading(() => this.c.db.transaction(() => history.changes(this.c, this.current(resource), since, after, limit))());
   }
 
-  /** A write per resource: one transaction holds the groups of a few resources at most. */
-  async pruneHistory(before: string): Promise<number> {
-    const ids = await this.reading(() => catalog.listResources(this.c).filter((r) => r.active).map((r) => r.id));
-    let pruned = 0;
-    for (const id of ids) {
-      pruned += await this.writing(() => {
-        const r = catalog.findResource(this.c, id);
-        return r?.active ? history.prune(this.c, catalog.mustGet(this.c, id), before) : 0;
-      });
-    }
-    return pruned;
+  pruneHistory(resource: Resource, before: string): Promise<number> {
+    return this.writing(() => {
+      const r = catalog.findResource(this.c, resource.id);
+      return r?.active ? history.prune(this.c, catalog.mustGet(this.c, resource.id), before) : 0; // mustGet: its group attached
+    });
   }
 
   /** The statements an exact search runs, for the benchmark's raw-SQL floor. */

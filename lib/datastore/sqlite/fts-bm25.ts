@@ -131,3 +131,9 @@ export function bm25(tree: MatchNode, counts: Map<string, number>[], tokens: num
 export function bm25Weights(fields: StoredField[], field: string | null): number[] | null {
   return field === null || fields.length >= 1000 ? null : fields.map((f) => (f.id === field ? 1 : 0));
 }
+
+/** FTS5's bm25() over the index named `index` (quoted), the whole row or one field. */
+export function bm25Call(index: string, fields: StoredField[], field: string | null): string {
+  const weights = bm25Weights(fields, field);
+  return `bm25(${index}${weights ? weights.map((w) => `, ${w.toFixed(1)}`).join("") : ""})`;
+}

@@ -1,9 +1,8 @@
-// Each resource's full-text index: a contentless FTS5 table `<table>_fts` that reads its text
-// through a view of the resource table (`<table>_text`: values as text, booleans as
-// true/false, numbers spelled as one token, see fts-text.ts), kept in step with every write in
-// the same transaction. FTS5 reads a row back
-// through the view to unindex it, so a row leaves the index before the row itself changes,
-// and whatever fills the index selects from the same view.
+// Each resource's full-text index: an external-content FTS5 table `<table>_fts` whose content
+// is a view of the resource table (`<table>_text`: values as text, booleans as true/false,
+// numbers spelled as one token, see fts-text.ts), kept in step with every write in the same
+// transaction. FTS5 reads a row back through the view to unindex it, so a row leaves the index
+// before the row itself changes, and whatever fills the index selects from the same view.
 import type { Conn, DB } from "./connection";
 import type { StoredField } from "./catalog";
 import { DEFAULT_LANGUAGE } from "../text-language";

@@ -10,7 +10,7 @@ import { fromStorage, sqliteType, storedAsIs, toStorage, type Stored } from "../
 import type { Internal, StoredField } from "./catalog";
 import type { Conn, Statement } from "./connection";
 import { imagesPast, insertsPast, mergeChanges } from "../history";
-import { listAt, refuseGoneText, retiredFields, rowReader, withFields, type FieldList } from "../past-fields";
+import { listAt, retiredFields, rowReader, withFields, type FieldList } from "../past-fields";
 import { schemaOf } from "./groups";
 import { PastText, setPastText } from "./past-fts";
 import { quoteIdent as q } from "./sql";
@@ -144,13 +144,39 @@ export class ImageKeeper {
    *  again in the same batch keeps no image (no reader could see it), and its insert stays one change. */
   private readonly insertedAfter: number;
 
+  /** Rows keepFirst kept: their images are written already. */
+  private readonly kept = new Set<number>();
+
   /**
-   * Before an update: the row's image, once per row and version, and its new version. Read, then
-   * written with one-row VALUES statements: an INSERT … SELECT opens a statement journal, which
-   * cost more than the row's own writes (and makes FTS5 write out its pending changes).
+   * Before a batch's writes: the images of the rows among `ids` (those its records name) that
+   * exist and were inserted before this version, in one INSERT … SELECT, and their new version
+   * in one upsert; beforeUpdate then skips them. Done before the batch writes anything: no
+   * page is dirty yet and FTS5 has nothing pending, so the one statement journal costs little,
+   * where one such statement per row, amid the batch's writes, cost more than the row's own
+   * update (and reading each image to write it back costs a statement and a copy per row).
+   */
+  keepFirst(ids: number[]): void {
+    if (ids.length === 0) return;
+    const { hist, ver } = this.tables;
+    const t = q(this.r.table);
+    const tcols = this.cols.split(", ").map((col) => `t.${col}`).join(", ");
+    const bind = { ids: JSON.stringify(ids), to: this.version, after: Number.isFinite(this.insertedAfter) ? this.insertedAfter : Number.MAX_SAFE_INTEGER };
+    const rows = `json_each(@ids) AS j JOIN ${t} AS t ON t._id = j.value`;
+    this.c.db
+      .prepare(`INSERT INTO ${q(hist)} (_valid_from, _valid_to, ${this.cols}) SELECT coalesce(v.v, 0), @to, ${tcols} FROM ${rows} LEFT JOIN ${q(ver)} AS v ON v._id = t._id WHERE t._id <= @after`)
+      .run(bind);
+    this.c.db.prepare(`INSERT INTO ${q(ver)} (_id, v) SELECT t._id, @to FROM ${rows} WHERE t._id <= @after ON CONFLICT (_id) DO UPDATE SET v = excluded.v`).run(bind);
+    for (const id of ids) this.kept.add(id);
+  }
+
+  /**
+   * Before an update of a row keepFirst did not keep: its image, once per row and version, and
+   * its new version. Read, then written with one-row VALUES statements: an INSERT … SELECT
+   * opens a statement journal, which amid a batch's writes cost more than the row's own writes
+   * (and makes FTS5 write out its pending changes).
    */
   beforeUpdate(id: number | bigint): void {
-    if (id > this.insertedAfter) return;
+    if (id > this.insertedAfter || this.kept.has(Number(id))) return;
     const row = this.statements().read.get({ id }) as unknown[] | undefined;
     if (!row) return;
     const [from, ...image] = row;
@@ -286,14 +312,13 @@ export function atVersion(c: Conn, r: Internal, query: SearchQuery): Internal {
   if (v === undefined) return r;
   const then = listAt(fieldLists(c, r.table), v);
   const shaped = then ? withFields(r, then) : r;
-  if (then) refuseGoneText(query, shaped, r);
   const hasHist = exists(c, histTable(r.table));
   const kind: ViewKind | null = hasHist ? (wantsIdOrder(query) ? "id" : "any") : null;
   const { name, view } = pastView(c, shaped, v, kind);
   const past = { ...shaped, table: name, rowCount: view.rows };
   if (kind) pastCopies.set(past, { live: shaped, v, kind, view });
   // Full text reads today's index for the rows unchanged since, and a temp one for the others.
-  if (query.fts.length) setPastText(past, new PastText(c, r, name, v, view.last, hasHist ? { hist: histTable(r.table), ver: verTable(r.table) } : null));
+  if (query.fts.length) setPastText(past, new PastText(c, r, name, v, view.last, hasHist ? { hist: histTable(r.table), ver: verTable(r.table) } : null, [...shaped.columns.values()]));
   return past;
 }
 

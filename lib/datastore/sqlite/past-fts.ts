@@ -3,11 +3,14 @@
 // the temp schema, of the same text and tokenizer, matches those. Ranks share one scale: a live
 // row's is FTS5's bm25 as today's search computes it, an image's the same formula with the live
 // index's statistics (fts-bm25.ts), so a past row ranks as a live row of its text would.
+// A version with a field dropped since has words today's index no longer holds (the column
+// stays while history needs it): then every row of the version goes into the temp index, which
+// alone matches and ranks them.
 import { DEFAULT_LANGUAGE } from "../text-language";
-import type { Internal } from "./catalog";
+import type { Internal, StoredField } from "./catalog";
 import type { Conn } from "./connection";
 import { within } from "./deadline";
-import { bm25, bm25Weights, idfs, indexTotals, parseMatch, rowTokens } from "./fts-bm25";
+import { bm25, bm25Call, bm25Weights, idfs, indexTotals, parseMatch, rowTokens } from "./fts-bm25";
 import { ftsTable, tempIndex } from "./fts-index";
 import { schemaOf } from "./groups";
 import { quoteIdent as q } from "./sql";
@@ -39,6 +42,9 @@ export class PastText {
    * named after it); `last`: the largest `_id` then; `history`: the tables of images and of
    * updated rows' versions, null while no row ever changed.
    */
+  /** Every row of the version is in the temp index: it has a field today's index has not. */
+  private readonly whole: boolean;
+
   constructor(
     private readonly c: Conn,
     private readonly r: Internal,
@@ -46,7 +52,12 @@ export class PastText {
     private readonly v: number,
     private readonly last: number,
     private readonly history: { hist: string; ver: string } | null,
-  ) {}
+    /** The version's fields (its view's columns). */
+    private readonly fields: StoredField[],
+  ) {
+    const today = new Set([...r.columns.values()].map((f) => f.column));
+    this.whole = fields.some((f) => !today.has(f.column));
+  }
 
   /** Live rows of version v: inserted by then and not updated since (over the index's `rowid`). */
   private liveRows(): string {
@@ -54,20 +65,28 @@ export class PastText {
     return `rowid <= ${this.last}${updated}`;
   }
 
-  /** The temp index of the images valid at v, made on first use; null when no row ever changed. */
+  /** The temp index of the images valid at v (of every row then, when `whole`), made on first
+   *  use; null when no row ever changed. */
   private images(): string | null {
-    if (!this.history) return null;
+    if (!this.history && !this.whole) return null;
     const name = `${this.view}#text`;
     if (!inTemp(this.c, name)) {
-      const cols = ["_id", ...[...this.r.columns.values()].map((f) => q(f.column))].join(", ");
-      const rows = `SELECT ${cols} FROM ${schemaOf(this.r)}.${q(this.history.hist)} WHERE _valid_to > ${this.v} AND _valid_from <= ${this.v} AND _id <= ${this.last}`;
-      tempIndex(this.c.db, name, [...this.r.columns.values()], rows, this.r.language ?? DEFAULT_LANGUAGE);
+      const fields = this.whole ? this.fields : [...this.r.columns.values()];
+      const cols = ["_id", ...fields.map((f) => q(f.column))].join(", ");
+      const rows = this.whole
+        ? `SELECT ${cols} FROM temp.${q(this.view)}`
+        : `SELECT ${cols} FROM ${schemaOf(this.r)}.${q(this.history!.hist)} WHERE _valid_to > ${this.v} AND _valid_from <= ${this.v} AND _id <= ${this.last}`;
+      within(this.c.db, this.c.limits.queryTimeoutMs, () => tempIndex(this.c.db, name, fields, rows, this.r.language ?? DEFAULT_LANGUAGE));
     }
     return name;
   }
 
   /** The `_id`s of version v's rows that `expr` matches: SQL and its parameters. */
   matching(expr: string): { sql: string; params: unknown[] } {
+    if (this.whole) {
+      const all = q(this.images()!);
+      return { sql: `SELECT rowid FROM temp.${all} WHERE ${all} MATCH ?`, params: [expr] };
+    }
     const fts = q(ftsTable(this.r.table));
     const live = `SELECT rowid FROM ${schemaOf(this.r)}.${fts} WHERE ${fts} MATCH ? AND ${this.liveRows()}`;
     const images = this.images();
@@ -110,10 +129,17 @@ export class PastText {
 
   private fill(name: string, match: string, rankFields: (string | null)[]): void {
     const db = this.c.db;
+    if (this.whole) {
+      // Every row is in the temp index: FTS5's bm25 over it, on the version's own statistics.
+      const all = q(this.images()!);
+      const scores = rankFields.map((f) => bm25Call(all, this.fields, f));
+      db.prepare(`INSERT INTO temp.${q(name)} SELECT rowid, ${scores.join(", ")} FROM temp.${all} WHERE ${all} MATCH ? AND (rowid % 251 != 0 OR ds_deadline())`).run(match);
+      return;
+    }
     const fields = [...this.r.columns.values()];
     const fts = q(ftsTable(this.r.table));
     const weights = rankFields.map((f) => bm25Weights(fields, f));
-    const scores = weights.map((w) => `bm25(${fts}${w ? w.map((x) => `, ${x.toFixed(1)}`).join("") : ""})`);
+    const scores = rankFields.map((f) => bm25Call(fts, fields, f));
     db.prepare(`INSERT INTO temp.${q(name)} SELECT rowid, ${scores.join(", ")} FROM ${schemaOf(this.r)}.${fts} WHERE ${fts} MATCH ? AND ${this.liveRows()} AND (rowid % 251 != 0 OR ds_deadline())`).run(match);
     const images = this.images();
     if (!images) return;

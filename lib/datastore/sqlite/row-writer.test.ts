@@ -91,3 +91,51 @@ describe.each(["on", "off"])("upserts with history %s", (id) => {
     }
   });
 });
+
+describe("a batch's images, kept before its writes", () => {
+  /** Each kept image of row `_id` as [from, to, code, n]; the live row last (to null). */
+  async function kept(id: string, rowId: number): Promise<unknown[][]> {
+    const out = await engine.rowImages((await engine.getResource(id))!, { id: rowId });
+    return out!.images.map((i) => [i.to === null ? "live" : "kept", i.record.code, i.record.n]);
+  }
+
+  it("are one per row named by `_id` or by key, of the row before the batch, and none for a row it inserts", async () => {
+    await engine.createResource({ id: "keyed", name: "keyed", description: "", private: false, history: true }, [
+      { id: "code", type: "text" },
+      { id: "n", type: "int4" },
+    ]);
+    await engine.setPrimaryKey("keyed", ["code"]);
+    await engine.write("keyed", ["a", "b", "c", "d"].map((code, i) => ({ code, n: i })), "insert");
+    await engine.write(
+      "keyed",
+      [
+        { code: "a", n: 10 }, // by key
+        { _id: 1, n: 11 }, // the same row again, by `_id`
+        { _id: 2, code: "b2" }, // moves key b away from row 2...
+        { code: "b", n: 12 }, // ...so b is a new row (row 2 held it), which has no image
+        { code: "b", n: 13 },
+        { _id: 3 }, // nothing to set: no change
+        { _id: 99, code: "e", n: 14 }, // no such row: inserted
+      ],
+      "upsert",
+    );
+    expect(await kept("keyed", 1)).toEqual([["kept", "a", 0], ["live", "a", 11]]);
+    expect(await kept("keyed", 2)).toEqual([["kept", "b", 1], ["live", "b2", 1]]);
+    expect(await kept("keyed", 3)).toEqual([["live", "c", 2]]);
+    const b = await engine.rowImages((await engine.getResource("keyed"))!, { key: { code: "b" } });
+    expect(b!.images.map((i) => [i.to === null ? "live" : "kept", i.record.code, i.record.n])).toEqual([
+      ["kept", "b", 1],
+      ["live", "b2", 1],
+      ["live", "b", 13],
+    ]);
+    expect(b!.ids).toEqual([2, b!.id]);
+    expect(b!.id).toBeGreaterThan(4);
+  });
+
+  it("go with a batch that fails", async () => {
+    const r = (await engine.getResource("keyed"))!;
+    await expect(engine.write("keyed", [{ _id: 4, n: 20 }, { code: "d", n: 21 }, { _id: 1000, n: 22 }], "update")).rejects.toThrow(/not found/);
+    expect(await kept("keyed", 4)).toEqual([["live", "d", 3]]);
+    expect((await engine.historyState((await engine.getResource("keyed"))!)).version).toBe((await engine.historyState(r)).version);
+  });
+});

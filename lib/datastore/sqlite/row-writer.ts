@@ -10,6 +10,7 @@ import { isUniqueViolation } from "./errors";
 import { ftsSource } from "./sql";
 import { ftsTable } from "./fts-index";
 import { ensureHistoryTables, ImageKeeper, keepsHistory, logVersion, nextVersion } from "./history";
+import { isPlainObject } from "../validate";
 import { allOf } from "../where";
 import { Where } from "./where";
 import { duplicateKey, keyNotFound, mustBeObject, noExtraKeys, noUnknownFields, rowKey } from "../write-rules";
@@ -22,6 +23,7 @@ export function writeRecords(c: Conn, id: string, records: Record<string, unknow
   // Inserts keep no images: the log's largest `_id` tells a version's new rows (history.ts).
   const keeper = method !== "insert" && keepsHistory(c, id) ? new ImageKeeper(c, r, ensureHistoryTables(c, r), nextVersion(r)) : null;
   const writer = new RowWriter(c, r, keeper);
+  keeper?.keepFirst(writer.named(records));
   let added = 0;
   records.forEach((record, i) => {
     try {
@@ -132,6 +134,27 @@ class RowWriter {
       ? `INSERT INTO ${q(this.r.table)} (${cols.join(", ")}) VALUES (${cols.map(() => "?").join(", ")})`
       : `INSERT INTO ${q(this.r.table)} DEFAULT VALUES`;
     this.changed.add(Number(this.c.cache.get(sql).run(...values).lastInsertRowid));
+  }
+
+  /**
+   * The rows that exist before the batch and that its records name to update (by `_id`, or by
+   * the primary key's values; a record with no field to set changes nothing), each once. A row
+   * a key names before the batch is one it updates: if an earlier record moves the key away,
+   * that record updated it. Records that cannot be read are left to write() to report.
+   */
+  named(records: Record<string, unknown>[]): number[] {
+    const ids = new Set<number>();
+    for (const record of records) {
+      if (!isPlainObject(record) || !this.fields.some((f) => f.id in record)) continue;
+      try {
+        // By `_id`: ImageKeeper.keepFirst reads only the rows that exist.
+        const id = record._id !== undefined && record._id !== null ? (toStorage("int8", record._id) as number) : this.findKey(record);
+        if (id !== undefined) ids.add(id);
+      } catch {
+        // write() reports it, and the batch is rolled back
+      }
+    }
+    return [...ids];
   }
 
   /** Returns the number of rows added (0 for an update). */

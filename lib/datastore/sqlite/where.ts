@@ -7,7 +7,7 @@ import { isArrayType, type Stored } from "../types";
 import { WhereBuilder, allOf } from "../where";
 import type { Internal, StoredField } from "./catalog";
 import { DEADLINE_CHECK } from "./deadline";
-import { bm25Weights } from "./fts-bm25";
+import { bm25Call } from "./fts-bm25";
 import { ftsTable } from "./fts-index";
 import { pastTextOf } from "./past-fts";
 import { compileFts, quoteIdent as q } from "./sql";
@@ -105,19 +105,13 @@ export class Where extends WhereBuilder {
     this.ftsJoin = `JOIN ${q(fts)} ON ${q(fts)}.rowid = t._id AND ${q(fts)} MATCH ?`;
     this.ftsMatch = positive.join(" AND ");
     this.params.unshift(this.ftsMatch);
-    for (const c of positiveConds) this.ranks.set(c.rank, bm25(fts, fields, c.field));
+    for (const c of positiveConds) this.ranks.set(c.rank, bm25Call(q(fts), fields, c.field));
   }
 
   /** The condition, with the deadline check (see deadline.ts) unless `deadline` is false. */
   sql(deadline = true): string {
     return deadline ? allOf([...this.parts, DEADLINE_CHECK]) : allOf(this.parts);
   }
-}
-
-/** FTS5's bm25 over the whole row, or over one field: one weight per column isolates the field. */
-function bm25(fts: string, fields: StoredField[], field: string | null): string {
-  const weights = bm25Weights(fields, field);
-  return `bm25(${q(fts)}${weights ? weights.map((w) => `, ${w.toFixed(1)}`).join("") : ""})`;
 }
 
 /** bm25 is ≤ 0, lower is better; CKAN's rank is in [0, 1), higher is better. */
