@@ -2,8 +2,10 @@
 // (groups.ts: `main` commits first, so it may hold a state the group's rows never reached).
 // Each group's copy of its resources' catalog rows committed with the rows: where `main`
 // disagrees, the copy wins, and what `main` alone kept of the lost state goes (the version log's
-// later versions; a resource whose create never reached its group). A clean close removes the
-// marker that makes the next open do this; a backup leaves one in its copy (engine.ts backup).
+// later versions; a resource whose create never reached its group). A clean close, or the
+// process's exit (a COMMIT runs whole within one synchronous call, so no exit handler runs
+// between a commit's files), removes the marker that makes the next open do this; a kill or a
+// crash leaves it; a backup leaves one in its copy (engine.ts backup).
 import fs from "node:fs";
 import * as catalogSearch from "./catalog-search";
 import type { Conn } from "./connection";
@@ -14,6 +16,10 @@ import { quoteIdent as q } from "./sql";
 
 type Row = Record<string, unknown> & { id: string; version: number; table_name: string };
 
+/** Stores this process has open, whose markers its exit removes. */
+const opened = new Set<string>();
+let hooked = false;
+
 /** At open, on the writer: repairs if the last writer did not close cleanly, then marks the
  *  store open. */
 export function repairAfterCrash(c: Conn): void {
@@ -22,10 +28,14 @@ export function repairAfterCrash(c: Conn): void {
   if (fs.existsSync(marker)) repair(c);
   fs.mkdirSync(groups.groupsDir(c.db.name), { recursive: true });
   fs.writeFileSync(marker, `${process.pid}\n`);
+  if (!hooked) process.once("exit", () => [...opened].forEach(closedCleanly));
+  hooked = true;
+  opened.add(c.db.name);
 }
 
-/** After the writer closed: the next open needs no repair. */
+/** After the writer closed, or the process exits: the next open needs no repair. */
 export function closedCleanly(file: string): void {
+  opened.delete(file);
   fs.rmSync(groups.openMarker(file), { force: true });
 }
 
