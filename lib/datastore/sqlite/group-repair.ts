@@ -48,7 +48,7 @@ export function repair(c: Conn): void {
     groups.use(c, group);
     c.db.transaction(() => {
       const copies = new Map(
-        (c.db.prepare(`SELECT id, row FROM g${group}.datastore_state`).raw(true).all() as [string, string][]).map(([id, row]) => [id, row]),
+        groups.hasStates(c, group) ? (c.db.prepare(`SELECT id, row FROM g${group}.datastore_state`).raw(true).all() as [string, string][]) : [],
       );
       const mains = c.db.prepare("SELECT * FROM main.datastore_resources WHERE grp = ?").all(group) as Row[];
       for (const main of mains) {

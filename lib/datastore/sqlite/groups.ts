@@ -80,13 +80,15 @@ interface State {
   known: Map<string, number | null>;
   /** The group new resources of the writer's current transaction go to (attachFor). */
   landing?: number;
+  /** Groups seen to have their `datastore_state` table. */
+  withStates: Set<number>;
 }
 
 const states = new WeakMap<DB, State>();
 
 function stateOf(c: Conn): State {
   let s = states.get(c.db);
-  if (!s) states.set(c.db, (s = { attached: [], known: new Map() }));
+  if (!s) states.set(c.db, (s = { attached: [], known: new Map(), withStates: new Set() }));
   return s;
 }
 
@@ -127,7 +129,6 @@ export function use(c: Conn, group: number | null): void {
   if (!c.db.readonly) {
     c.db.pragma(`${name}.journal_mode = WAL`);
     c.db.pragma(`${name}.synchronous = NORMAL`);
-    c.db.exec(`CREATE TABLE IF NOT EXISTS ${name}.datastore_state (id TEXT PRIMARY KEY, row TEXT NOT NULL)`);
   }
 }
 
@@ -203,6 +204,8 @@ export function syncStates(c: Conn): void {
   if (dirty.length === 0) return;
   const s = stateOf(c);
   for (const { grp } of dirty) if (!s.attached.includes(grp)) throw new GroupNotAttached(grp);
+  // Made with the group's first resource, in its transaction: a write that fails leaves no trace.
+  for (const grp of new Set(dirty.map((d) => d.grp))) c.cache.get(`CREATE TABLE IF NOT EXISTS g${grp}.datastore_state (id TEXT PRIMARY KEY, row TEXT NOT NULL)`).run();
   for (const { id, grp } of dirty) {
     const row = c.cache.get("SELECT * FROM main.datastore_resources WHERE id = ?").get(id) as (CatalogRow & { grp: number | null }) | undefined;
     c.cache.get(`DELETE FROM g${grp}.datastore_state WHERE id = ?`).run(id);
@@ -218,5 +221,15 @@ export function endWrite(c: Conn): void {
 
 /** A resource's catalog row as its group's copy has it (JSON text), in this snapshot. */
 export function stateRow(c: Conn, group: number, id: string): string | undefined {
+  if (!hasStates(c, group)) return undefined; // a new group whose first commit this snapshot predates
   return c.cache.get(`SELECT row FROM g${group}.datastore_state WHERE id = ?`, "pluck").get(id) as string | undefined;
+}
+
+/** Whether group `group` has its copies' table yet (made with its first resource, and kept). */
+export function hasStates(c: Conn, group: number): boolean {
+  const s = stateOf(c);
+  if (s.withStates.has(group)) return true;
+  const has = c.cache.get(`SELECT 1 FROM g${group}.sqlite_schema WHERE name = 'datastore_state'`, "pluck").get() !== undefined;
+  if (has) s.withStates.add(group);
+  return has;
 }
