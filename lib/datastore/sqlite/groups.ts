@@ -119,11 +119,14 @@ export function use(c: Conn, group: number | null): void {
   while (s.attached.length >= ATTACHED_GROUPS) detach(c, s, s.attached[0]);
   const file = groupFile(c.db.name, group);
   const name = `g${group}`;
-  s.attached.push(group);
   // Attached already by whoever opened the connection (test-support.ts): taken as it is.
-  if (c.db.prepare("SELECT 1 FROM pragma_database_list WHERE name = ?").get(name) !== undefined) return;
+  if (c.db.prepare("SELECT 1 FROM pragma_database_list WHERE name = ?").get(name) !== undefined) {
+    s.attached.push(group);
+    return;
+  }
   if (!c.db.readonly) fs.mkdirSync(path.dirname(file), { recursive: true });
   c.db.prepare(`ATTACH ? AS ${name}`).run(file);
+  s.attached.push(group);
   // Settings are per file: the same as `main`'s on this connection.
   c.db.pragma(`${name}.cache_size = ${c.db.pragma("main.cache_size", { simple: true }) as number}`);
   if (!c.db.readonly) {
