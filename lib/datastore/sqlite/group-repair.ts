@@ -26,8 +26,14 @@ export function repairAfterCrash(c: Conn): void {
   if (!groups.grouped(c)) return;
   const marker = groups.openMarker(c.db.name);
   if (fs.existsSync(marker)) repair(c);
-  fs.mkdirSync(groups.groupsDir(c.db.name), { recursive: true });
-  fs.writeFileSync(marker, `${process.pid}\n`);
+  try {
+    fs.mkdirSync(groups.groupsDir(c.db.name), { recursive: true });
+    fs.writeFileSync(marker, `${process.pid}\n`);
+  } catch (e) {
+    // A store this process may not write: the start-up check says so, in the store's words.
+    if (!["EACCES", "EPERM", "EROFS"].includes((e as NodeJS.ErrnoException).code ?? "")) throw e;
+    return;
+  }
   if (!hooked) process.once("exit", () => [...opened].forEach(closedCleanly));
   hooked = true;
   opened.add(c.db.name);
