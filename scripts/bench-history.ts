@@ -10,6 +10,11 @@
 //     (goal: at most 2x).
 // Kept answers off (DATASTORE_PAGE_CACHE_MB 0): every search is read.
 // `npm run bench -- --only history` (or npx tsx scripts/bench-history.ts [--db FILE]).
+// BENCH_HISTORY_ENGINE=postgres: the same on PostgreSQL, in a throwaway cluster with
+// bench-postgres.ts's settings: the CSV imported once as that bench imports it (its indexes),
+// then two databases copied from it (CREATE DATABASE … TEMPLATE), history off on one, on on the
+// other; "file after" is each database's size. BENCH_HISTORY_BATCHES=N: N batches, not 300;
+// BENCH_HISTORY_SEARCHES=0: no searches.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -19,11 +24,16 @@ import { ACTIONS } from "../lib/datastore/actions";
 import type { ActionContext } from "../lib/datastore/context";
 import type { DatastoreEngine } from "../lib/datastore/engine";
 import { openEngine } from "../lib/datastore/open";
+import { sql } from "../lib/test/pg-cluster";
+import { loadedPostgres } from "./bench-postgres";
 
 const RESOURCE = "flights-3m";
 const BATCHES = Number(process.env.BENCH_HISTORY_BATCHES ?? 300);
 const BATCH = 1000;
 const RUNS = 9;
+/** BENCH_HISTORY_SEARCHES=0: the upserts and sizes only (PostgreSQL's as_of reads at this scale
+ *  take minutes each: docs/performance.md, History). */
+const SEARCHING = process.env.BENCH_HISTORY_SEARCHES !== "0";
 
 const SEARCHES: { name: string; body: Record<string, unknown> }[] = [
   { name: "first page + total", body: { limit: 100 } },
@@ -75,6 +85,50 @@ async function migratedCopy(source: string): Promise<string> {
   return base;
 }
 
+/** The two copies a run compares: each opened as an engine, its size, and their removal. */
+interface Copies {
+  open(k: "off" | "on"): Promise<DatastoreEngine>;
+  bytes(k: "off" | "on"): Promise<number>;
+  remove(): Promise<void>;
+}
+
+function sqliteCopies(base: string): Copies {
+  const files = { off: copyWith(base, false), on: copyWith(base, true) };
+  return {
+    open: (k) => openEngine({ file: files[k], pageCacheBytes: 0 }),
+    bytes: async (k) => fileBytes(files[k]),
+    remove: async () => {
+      for (const file of Object.values(files)) for (const suffix of ["", "-wal", "-shm"]) fs.rmSync(file + suffix, { force: true });
+    },
+  };
+}
+
+/** The bench table in a throwaway PostgreSQL cluster, copied into a database per side. */
+async function postgresCopies(csv: string, sqliteDb: string): Promise<Copies> {
+  const loaded = await loadedPostgres({ dir: path.dirname(csv), csv, sqliteDb, resource: RESOURCE, queries: [], indexes: [["origin"], ["destination", "origin"], ["delay"]] });
+  try {
+    if (!loaded.superUrl) throw new Error("BENCH_HISTORY_ENGINE=postgres runs in a throwaway cluster: unset DATASTORE_DATABASE_URL");
+    const url = new URL(loaded.env.DATASTORE_DATABASE_URL);
+    const schema = loaded.env.DATASTORE_PG_SCHEMA;
+    const urls = { off: "", on: "" };
+    for (const k of ["off", "on"] as const) {
+      const db = `history_${k}`;
+      await sql(loaded.superUrl, `CREATE DATABASE ${db} TEMPLATE ${url.pathname.slice(1)} OWNER ${url.username}`);
+      urls[k] = Object.assign(new URL(url), { pathname: `/${db}` }).toString();
+      await sql(urls[k], `UPDATE "${schema}".datastore_resources SET history = ${k === "on"}, history_from = version WHERE id = '${RESOURCE}'`);
+    }
+    await sql(loaded.superUrl, "CHECKPOINT");
+    return {
+      open: (k) => openEngine({ databaseUrl: urls[k], schema, pageCacheBytes: 0 }),
+      bytes: async (k) => Number((await sql(urls[k], "SELECT pg_database_size(current_database()) AS n"))[0].rows[0].n),
+      remove: () => loaded.stop(),
+    };
+  } catch (e) {
+    await loaded.stop();
+    throw e;
+  }
+}
+
 /** A copy with the resource's history on or off, as datastore_create would have set it. */
 function copyWith(base: string, history: boolean): string {
   const file = path.join(os.tmpdir(), `bench-history-${history ? "on" : "off"}.db`);
@@ -90,9 +144,8 @@ function copyWith(base: string, history: boolean): string {
  * Both sides side by side, so that a machine other work loads weighs on both alike: each batch
  * of upserts on one copy then on the other, and each search's runs taken in turn on each.
  */
-async function bothSides(base: string): Promise<{ off: Side; on: Side }> {
-  const files = { off: copyWith(base, false), on: copyWith(base, true) };
-  let engines = { off: await openEngine({ file: files.off, pageCacheBytes: 0 }), on: await openEngine({ file: files.on, pageCacheBytes: 0 }) };
+async function bothSides(copies: Copies): Promise<{ off: Side; on: Side }> {
+  let engines = { off: await copies.open("off"), on: await copies.open("on") };
   let ctx = { off: context(engines.off), on: context(engines.on) };
   const before = (await engines.on.historyState((await engines.on.getResource(RESOURCE))!)).version;
   const ms = { off: 0, on: 0 };
@@ -110,20 +163,20 @@ async function bothSides(base: string): Promise<{ off: Side; on: Side }> {
   await engines.off.close();
   await engines.on.close();
   const out = {
-    off: { upsertMs: ms.off, rowsPerSecond: (BATCHES * BATCH) / (ms.off / 1000), bytes: fileBytes(files.off), search: {} as Record<string, number> },
-    on: { upsertMs: ms.on, rowsPerSecond: (BATCHES * BATCH) / (ms.on / 1000), bytes: fileBytes(files.on), search: {} as Record<string, number>, asOf: {} as Record<string, number> },
+    off: { upsertMs: ms.off, rowsPerSecond: (BATCHES * BATCH) / (ms.off / 1000), bytes: await copies.bytes("off"), search: {} as Record<string, number> },
+    on: { upsertMs: ms.on, rowsPerSecond: (BATCHES * BATCH) / (ms.on / 1000), bytes: await copies.bytes("on"), search: {} as Record<string, number>, asOf: {} as Record<string, number> },
   };
-  engines = { off: await openEngine({ file: files.off, pageCacheBytes: 0 }), on: await openEngine({ file: files.on, pageCacheBytes: 0 }) };
+  engines = { off: await copies.open("off"), on: await copies.open("on") };
   ctx = { off: context(engines.off), on: context(engines.on) };
   // Every search a few times on both copies first: each read worker's first reads open its
   // connection and fill its caches, and a page with its total uses two workers.
-  for (let i = 0; i < 3; i++) {
+  for (let i = 0; i < (SEARCHING ? 3 : 0); i++) {
     for (const s of SEARCHES) {
       for (const k of ["off", "on"] as const) await timedSearch(ctx[k], s.body);
       await timedSearch(ctx.on, { ...s.body, as_of: before });
     }
   }
-  for (const s of SEARCHES) {
+  for (const s of SEARCHING ? SEARCHES : []) {
     const times = { off: [] as number[], on: [] as number[], asOf: [] as number[] };
     for (let i = 0; i <= RUNS; i++) {
       const off = await timedSearch(ctx.off, s.body);
@@ -141,7 +194,7 @@ async function bothSides(base: string): Promise<{ off: Side; on: Side }> {
   const history = ((await ACTIONS.datastore_info.run(ctx.on, { resource_id: RESOURCE })) as { meta: { history: unknown } }).meta.history;
   await engines.off.close();
   await engines.on.close();
-  for (const file of Object.values(files)) for (const suffix of ["", "-wal", "-shm"]) fs.rmSync(file + suffix, { force: true });
+  await copies.remove();
   return { off: out.off, on: { ...out.on, history } };
 }
 
@@ -164,12 +217,15 @@ export function formatHistory(f: { off: Side; on: Side; batches: number }): stri
 export async function historyOnly(dbFile: string, results: string): Promise<void> {
   process.env.DATASTORE_ADAPTIVE_INDEXES = "0";
   process.env.DATASTORE_QUERY_TIMEOUT_MS ??= "600000";
-  const { off, on } = await bothSides(await migratedCopy(dbFile));
-  const figures = { off, on, batches: BATCHES, batch: BATCH, cpus: os.availableParallelism(), load: os.loadavg() };
+  const engine = process.env.BENCH_HISTORY_ENGINE === "postgres" ? "postgres" : "sqlite";
+  const copies = engine === "postgres" ? await postgresCopies(path.join(path.dirname(dbFile), "flights-3m-airports.csv"), dbFile) : sqliteCopies(await migratedCopy(dbFile));
+  const { off, on } = await bothSides(copies);
+  const figures = { engine, off, on, batches: BATCHES, batch: BATCH, cpus: os.availableParallelism(), load: os.loadavg() };
   for (const line of formatHistory(figures)) console.log(line);
   const previous = fs.existsSync(results) ? (JSON.parse(fs.readFileSync(results, "utf8")) as Record<string, unknown>) : {};
-  fs.writeFileSync(results, JSON.stringify({ ...previous, history: figures }, null, 2));
-  console.log(`\nJSON: ${results} (key "history")`);
+  const key = engine === "postgres" ? "historyPostgres" : "history";
+  fs.writeFileSync(results, JSON.stringify({ ...previous, [key]: figures }, null, 2));
+  console.log(`\nJSON: ${results} (key "${key}")`);
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename ?? "")) {

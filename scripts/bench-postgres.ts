@@ -355,7 +355,7 @@ async function prepareReads(url: string, input: PgBenchInput, table: string) {
 
 /** The bench table in PostgreSQL, imported and prepared as benchPostgres does, for other
  *  scenarios (bench-compare.ts): the servers' environment for it, and how to stop. */
-export async function loadedPostgres(input: PgBenchInput): Promise<{ env: Record<string, string>; stop(): Promise<void> }> {
+export async function loadedPostgres(input: PgBenchInput): Promise<{ env: Record<string, string>; superUrl?: string; stop(): Promise<void> }> {
   const t = await target();
   try {
     await dropSchema(t.url, SCHEMA);
@@ -366,7 +366,7 @@ export async function loadedPostgres(input: PgBenchInput): Promise<{ env: Record
     await t.cluster?.stop();
     throw e;
   }
-  return { env: { DATASTORE_DATABASE_URL: t.url, DATASTORE_PG_SCHEMA: SCHEMA }, stop: async () => void (await t.cluster?.stop()) };
+  return { env: { DATASTORE_DATABASE_URL: t.url, DATASTORE_PG_SCHEMA: SCHEMA }, superUrl: t.superUrl, stop: async () => void (await t.cluster?.stop()) };
 }
 
 export async function benchPostgres(input: PgBenchInput): Promise<void> {

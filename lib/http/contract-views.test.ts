@@ -233,24 +233,3 @@ describe("datastore_view_patch and datastore_view_delete", () => {
     expect(res.status).toBe(400);
   });
 });
-
-describe("wrong types never answer 500", () => {
-  const WRONG: unknown[] = [null, "", 1, true, [], [1], {}, { a: 1 }, "\u0000", "x".repeat(3000), "'; DROP TABLE datastore_views; --"];
-  it("in every parameter", async () => {
-    const saved = ok(await create({ resource_id: BOOKS, name: "target" }));
-    for (const key of ["id", "resource_id", "name", "description", "private", "q", "filters", "sort", "fields", "tab", "x", "rows", "limit"]) {
-      for (const value of WRONG) {
-        for (const [action, base] of [
-          ["datastore_view_create", { resource_id: BOOKS, name: "w" }],
-          ["datastore_view_patch", { id: saved.id }],
-          ["datastore_view_show", { id: saved.id }],
-          ["datastore_view_list", {}],
-          ["datastore_view_delete", { id: "not-this" }],
-        ] as const) {
-          const res = await call(action, { ...base, [key]: value }, { token: writer });
-          expect([200, 403, 404, 409], `${action} ${key}=${JSON.stringify(value)?.slice(0, 40)}: ${JSON.stringify(res.body).slice(0, 200)}`).toContain(res.status);
-        }
-      }
-    }
-  });
-});
