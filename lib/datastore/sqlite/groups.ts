@@ -62,6 +62,17 @@ export function groupFiles(file: string): { group: number; file: string }[] {
     .sort((a, b) => a.group - b.group);
 }
 
+/** For a connection of its own to the store (tests, benches' raw SQL): every group file attached
+ *  as `g<N>`, so names resolve as on the engine's connections; at most 10 groups. */
+export function attachAll(db: DB, file: string): void {
+  for (const g of groupFiles(file)) db.prepare(`ATTACH ? AS g${g.group}`).run(g.file);
+}
+
+/** The store's size on disk: its file and its group files (write-ahead logs not counted). */
+export function storeBytes(file: string): number {
+  return [file, ...groupFiles(file).map((g) => g.file)].reduce((n, f) => n + fs.statSync(f).size, 0);
+}
+
 /** The schema a resource's objects live in, as SQL names it. */
 export function schemaOf(r: { group: number | null }): string {
   return r.group === null ? "main" : `g${r.group}`;

@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
 import type { DatastoreEngine } from "../engine";
 import { SqliteEngine } from "./engine";
 import { registerFtsFunctions } from "./fts-text";
-import { groupFiles } from "./groups";
+import { attachAll } from "./groups";
 
 const IGNORED_COLUMNS: Record<string, string[]> = { api_tokens: ["last_used"] };
 
@@ -26,7 +26,7 @@ function encode(v: unknown): string {
 export function withRawDb<T>(file: string, fn: (db: Database.Database) => T, write = false, timeout?: number): T {
   const db = new Database(file, { readonly: !write, fileMustExist: true, ...(timeout === undefined ? {} : { timeout }) });
   registerFtsFunctions(db); // FTS5's integrity check reads the index's view
-  for (const g of groupFiles(file)) db.prepare(`ATTACH ? AS g${g.group}`).run(g.file);
+  attachAll(db, file);
   try {
     return fn(db);
   } finally {
