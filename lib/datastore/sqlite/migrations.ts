@@ -90,7 +90,8 @@ const MIGRATIONS: (string | ((c: Conn) => void))[] = [
   },
   // Issue 28: each new resource's objects in a group file beside this one (groups.ts); NULL
   // keeps a resource's objects in `main`, as every resource made before was. The triggers note
-  // each catalog row a transaction changes, for groups.ts syncStates to copy before it commits.
+  // each catalog row a transaction changes, for groups.ts syncStates to copy before it commits:
+  // a later migration that changes grouped resources' rows must attach their groups and sync.
   `
   ALTER TABLE datastore_resources ADD COLUMN grp INTEGER;
   CREATE INDEX datastore_resources_grp ON datastore_resources (grp);
