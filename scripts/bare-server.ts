@@ -11,6 +11,7 @@ import { ErrorBag } from "../lib/datastore/errors";
 import { openEngine } from "../lib/datastore/open";
 import type { SqliteEngine } from "../lib/datastore/sqlite/engine";
 import { registerFtsFunctions } from "../lib/datastore/sqlite/fts-text";
+import { attachAll } from "../lib/datastore/sqlite/groups";
 import { bindSearch, parseSearchParams } from "../lib/datastore/search-query";
 
 type Body = Record<string, unknown>;
@@ -23,6 +24,7 @@ async function main() {
   const raw = new Database(db, { readonly: true, fileMustExist: true });
   raw.function("ds_deadline", () => 1); // the engine's time-budget check: never trips here
   registerFtsFunctions(raw);
+  attachAll(raw, db); // the resource's table is in its group file
 
   // One entry per body: its statements (page, then count), and the output column names.
   // The fastest plain way SQLite has for each, rather than our engine's shapes, so the floor is

@@ -14,6 +14,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
+import { attachAll } from "../lib/datastore/sqlite/groups";
 import { TokenStore } from "../lib/auth/tokens";
 import { ACTIONS } from "../lib/datastore/actions";
 import type { ActionContext } from "../lib/datastore/context";
@@ -75,6 +76,7 @@ export async function benchAggregate(dbFile: string): Promise<Figures> {
   const ctx: ActionContext = { engine, tokens: new TokenStore(engine.tokens), user: { scope: "admin", name: "bench" } };
   const act = (name: string, params: Record<string, unknown>) => ACTIONS[name].run(ctx, params) as Promise<Record<string, unknown>>;
   const raw = new Database(dbFile, { readonly: true, fileMustExist: true });
+  attachAll(raw, dbFile); // the resource's table is in its group file
   try {
     // The table and its columns, as the catalog keeps them.
     const row = raw.prepare("SELECT table_name, fields FROM datastore_resources WHERE id = ?").get(RESOURCE) as { table_name: string; fields: string } | undefined;

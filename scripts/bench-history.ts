@@ -19,6 +19,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
+import type { Conn } from "../lib/datastore/sqlite/connection";
+import { attachAll, attachFor, groupsDir, storeBytes, syncStates } from "../lib/datastore/sqlite/groups";
+import { StatementCache } from "../lib/datastore/sqlite/statement-cache";
 import { TokenStore } from "../lib/auth/tokens";
 import { ACTIONS } from "../lib/datastore/actions";
 import type { ActionContext } from "../lib/datastore/context";
@@ -64,11 +67,14 @@ async function timedSearch(ctx: ActionContext, body: Record<string, unknown>): P
   return performance.now() - t;
 }
 
+/** The store's bytes: its file and its group files (lib/datastore/sqlite/groups.ts), each
+ *  checkpointed first. */
 function fileBytes(file: string): number {
   const db = new Database(file);
+  attachAll(db, file);
   db.pragma("wal_checkpoint(TRUNCATE)");
   db.close();
-  return fs.statSync(file).size;
+  return storeBytes(file);
 }
 
 /** A copy of the bench table migrated to this build's schema (once: a migration may rebuild
@@ -133,9 +139,17 @@ async function postgresCopies(csv: string, sqliteDb: string): Promise<Copies> {
 function copyWith(base: string, history: boolean): string {
   const file = path.join(os.tmpdir(), `bench-history-${history ? "on" : "off"}.db`);
   for (const suffix of ["", "-wal", "-shm"]) fs.rmSync(file + suffix, { force: true });
+  fs.rmSync(groupsDir(file), { recursive: true, force: true });
   fs.copyFileSync(base, file);
+  if (fs.existsSync(groupsDir(base))) fs.cpSync(groupsDir(base), groupsDir(file), { recursive: true });
   const raw = new Database(file);
-  raw.prepare("UPDATE datastore_resources SET history = ?, history_from = version WHERE id = ?").run(history ? 1 : 0, RESOURCE);
+  // The resource's group keeps a copy of its catalog row, which the reads go by: written too.
+  const c: Conn = { db: raw, cache: new StatementCache(raw), limits: { queryTimeoutMs: 0, countBudgetMs: 0 } };
+  attachFor(c, [RESOURCE]);
+  raw.transaction(() => {
+    raw.prepare("UPDATE datastore_resources SET history = ?, history_from = version WHERE id = ?").run(history ? 1 : 0, RESOURCE);
+    syncStates(c);
+  })();
   raw.close();
   return file;
 }

@@ -8,6 +8,7 @@
 import fs from "node:fs";
 import { parseArgs } from "node:util";
 import Database from "better-sqlite3";
+import { attachAll } from "../lib/datastore/sqlite/groups";
 
 type Body = Record<string, unknown>;
 export type Post = (action: string, body: Body) => Promise<{ status: number; ms: number; json: () => unknown }>;
@@ -69,6 +70,7 @@ class Floors {
 
   constructor(file: string, resourceId: string) {
     this.db = new Database(file, { readonly: true, fileMustExist: true });
+    attachAll(this.db, file); // the resource's table is in its group file
     const row = this.db.prepare("SELECT table_name, fields FROM datastore_resources WHERE id = ?").get(resourceId) as { table_name: string; fields: string } | undefined;
     if (!row) throw new Error(`no resource ${resourceId} in ${file}`);
     this.table = `"${row.table_name.replace(/"/g, '""')}"`;

@@ -29,6 +29,7 @@ import { ErrorBag } from "../lib/datastore/errors";
 import { openEngine } from "../lib/datastore/open";
 import type { SqliteEngine } from "../lib/datastore/sqlite/engine";
 import { registerFtsFunctions } from "../lib/datastore/sqlite/fts-text";
+import { attachAll } from "../lib/datastore/sqlite/groups";
 import { bindSearch, parseSearchParams } from "../lib/datastore/search-query";
 import { NO_QUOTAS } from "../lib/test/no-quotas";
 import { freePort, startArgs } from "../lib/test/server";
@@ -318,6 +319,7 @@ class Floor {
   ) {
     this.raw.function("ds_deadline", () => 1); // the engine's time-budget check: never trips here
     registerFtsFunctions(this.raw); // ranking reads rows back through the full-text view
+    attachAll(this.raw, DB); // the resource's table is in its group file
   }
 
   static async open(): Promise<Floor> {

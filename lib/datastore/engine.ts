@@ -503,9 +503,13 @@ export interface DatastoreEngine {
    * Runs fn atomically: every write through `tx` commits together or not at all, and no other
    * caller sees any of it before the commit (SQLite makes them wait; PostgreSQL answers the last
    * committed state). Inside fn, use `tx`, never the engine itself (with SQLite it waits for
-   * the transaction to end). Nested transactions roll back on their own.
+   * the transaction to end). Nested transactions roll back on their own. `resourceIds`: the
+   * resources (ids or aliases) whose rows or catalog rows fn changes or reads, known before it
+   * runs, and an empty list when fn creates resources whose ids it makes: SQLite attaches the
+   * files they live in before the transaction begins (sqlite/groups.ts); omitted, fn touches
+   * no resource. PostgreSQL needs none.
    */
-  transaction<T>(fn: (tx: DatastoreEngine) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (tx: DatastoreEngine) => Promise<T>, resourceIds?: readonly string[]): Promise<T>;
 
   /** The same store, its reads counted as `client`'s (a token id or an address): costly reads
    *  wait their turn per client, so one client's slow queries do not hold up another's. Its

@@ -235,8 +235,8 @@ describe("tokens", () => {
       expect(text).not.toContain(t.token.slice(4));
       return;
     }
-    // Every file beside the database too (a write-ahead log, a journal).
-    const files = fs.readdirSync(path.dirname(dbFile)).map((f) => path.join(path.dirname(dbFile), f));
+    // Every file beside the database too (a write-ahead log, a journal), and in its group files' directory.
+    const files = fs.readdirSync(path.dirname(dbFile), { recursive: true, encoding: "utf8" }).map((f) => path.join(path.dirname(dbFile), f)).filter((f) => fs.statSync(f, { throwIfNoEntry: false })?.isFile());
     for (const file of files) {
       if (!fs.existsSync(file)) continue;
       const bytes = fs.readFileSync(file);

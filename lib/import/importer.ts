@@ -158,7 +158,8 @@ async function runOnce(
 
   const releases: (() => Promise<void>)[] = [];
   try {
-    return await engine.transaction((tx) => load(tx, source, batches, sample, opts, userTypes, widened, addColumns, input, releases));
+    // Without an id, the resource is made inside, its id unknown before (engine.ts transaction).
+    return await engine.transaction((tx) => load(tx, source, batches, sample, opts, userTypes, widened, addColumns, input, releases), opts.resourceId ? [opts.resourceId] : []);
   } catch (e) {
     // Refused by the datastore (a bad value, a key violation, a full disk): nothing was loaded.
     // A busy store (another writer) reaches the caller as it is: trying again may succeed; so

@@ -198,7 +198,7 @@ export async function loadSampleData(engine: DatastoreEngine, tokens: TokenStore
       });
       rows += records.length;
     }
-  });
+  }, []); // resources made inside, their ids unknown before (DatastoreEngine.transaction)
   await engine.analyze();
   const { token } = await tokens.create("sample-data admin", "admin");
   return { token, resources: SAMPLES.length, rows };

@@ -12,5 +12,5 @@ export async function bulkInsert(engine: DatastoreEngine, id: string, records: R
     const load = await tx.bulkLoad(id, fields);
     await load.append(records.map((r) => fields.map((f) => r[f] ?? null)));
     await load.finish();
-  });
+  }, [id]);
 }

@@ -13,6 +13,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeDatastore } from "../datastore";
 import { openEngine } from "../datastore/open";
+import { groupFile } from "../datastore/sqlite/groups";
 import { integrityCheck, orphanTables, resourceRows } from "../datastore/sqlite/test-support";
 import { ADMIN as API_ADMIN, call, createResource, currentStore, freshDb, isPostgres, storeChecksum } from "./api";
 import { appConnectionsWaiting, createDatabase, lockResourceTables, terminateAppConnections, withDatabase } from "./pg-support";
@@ -228,7 +229,8 @@ describe.skipIf(isPostgres)("start-up with a database it cannot use: one clear m
   it("a database with damaged pages", async () => {
     const file = path.join(dir, "damaged.db");
     await datastoreFile(file, 5000);
-    const fd = fs.openSync(file, "r+");
+    // The rows are in the resource's group file (lib/datastore/sqlite/groups.ts), which the scan reads too.
+    const fd = fs.openSync(groupFile(file, 1), "r+");
     fs.writeSync(fd, Buffer.alloc(4096 * 40, 0xa5), 0, 4096 * 40, 4096 * 100);
     fs.closeSync(fd);
     // The page scan reads the whole file, so it runs while the server serves, and stops it.

@@ -228,5 +228,5 @@ export async function datastoreCreate(ctx: ActionContext, params: Params) {
     if (records.length) result.method = "insert";
     if (params.delete_fields === undefined) result.delete_fields = false;
     return result;
-  });
+  }, [resourceId]);
 }

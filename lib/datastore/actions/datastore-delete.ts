@@ -24,7 +24,7 @@ export async function datastoreDelete(ctx: ActionContext, params: Params) {
     const rows = await tx.deleteRows(r.id, bindFilters(r, filters));
     await recordWrite(tx, ctx.user, { action: "datastore_delete", resourceId: r.id, rows, detail: { filters } });
     return { resource_id: r.id, filters };
-  });
+  }, [r.id]);
 }
 
 export async function datastoreRecordsDelete(ctx: ActionContext, params: Params) {
@@ -38,5 +38,5 @@ export async function datastoreRecordsDelete(ctx: ActionContext, params: Params)
     const rows = await tx.deleteRows(r.id, bindFilters(r, filters));
     await recordWrite(tx, ctx.user, { action: "datastore_records_delete", resourceId: r.id, rows, detail: { filters } });
     return { resource_id: r.id, filters };
-  });
+  }, [r.id]);
 }

@@ -37,7 +37,7 @@ export async function datastoreUpsert(ctx: ActionContext, params: Params) {
       await tx.write(r.id, records, method);
       if (dryRun) throw new DryRun();
       await recordWrite(tx, ctx.user, { action: "datastore_upsert", resourceId: r.id, rows: records.length, detail: { method } });
-    });
+    }, [r.id]);
   } catch (e) {
     if (!(e instanceof DryRun)) throw e;
   }

@@ -12,6 +12,6 @@ export async function resourceDelete(ctx: ActionContext, params: Params) {
   await ctx.engine.transaction(async (tx) => {
     await tx.deleteResource(r.id);
     await recordWrite(tx, ctx.user, { action: "resource_delete", resourceId: r.id, rows: r.rowCount });
-  });
+  }, [r.id]);
   return null;
 }

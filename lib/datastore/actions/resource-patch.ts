@@ -65,7 +65,7 @@ export async function resourcePatch(ctx: ActionContext, params: Params) {
     await ctx.engine.transaction(async (tx) => {
       await tx.updateResourceMeta(r.id, meta);
       await recordWrite(tx, ctx.user, { action: "resource_patch", resourceId: r.id, detail: { changed: Object.keys(meta) } });
-    });
+    }, [r.id]);
   }
   return resourceDict((await ctx.engine.getResource(r.id)) ?? r, ctx.siteUrl);
 }

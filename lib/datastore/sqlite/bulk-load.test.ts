@@ -10,7 +10,7 @@ import { openEngine } from "../open";
 import { openBulkSink } from "../bulk-sink";
 import { caster } from "./bulk-load";
 import type { SqliteEngine } from "./engine";
-import { checkFtsIntegrity, integrityCheck, tableOf, withRawDb } from "./test-support";
+import { checkFtsIntegrity, everySchema, integrityCheck, tableOf, withRawDb } from "./test-support";
 
 const all: SearchQuery = { filters: [], fts: [], columns: ["_id", "n", "word", "ok"], sort: [{ field: "_id", desc: false, nullsFirst: false }], distinct: false, limit: 1000, offset: 0, includeTotal: true };
 
@@ -91,7 +91,7 @@ describe("bulk load", () => {
     await engine.setPrimaryKey("r", ["word"]);
     expect([writer.pragma("temp_store"), writer.pragma("cache_size")]).toEqual(before);
     expect(before).toEqual([2, -32 * 1024]); // memory, 32 MiB: the writer's own (connection.ts)
-    expect(withRawDb(file, (db) => db.prepare("SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND name LIKE 'ds_%'").pluck().get())).toBe(3);
+    expect(withRawDb(file, (db) => db.prepare(`SELECT count(*) FROM ${everySchema(db)} WHERE type = 'index' AND name LIKE 'ds_%'`).pluck().get())).toBe(3);
     expect(integrityCheck(file)).toBe("ok");
   });
 

@@ -25,8 +25,9 @@ export interface BulkColumn extends Field {
 /** Bound parameters per multi-row INSERT: large enough to amortise the call, well under SQLite's limit. */
 const PARAMS_PER_STATEMENT = 2000;
 
-/** Parts an off-thread load may attach: SQLite attaches at most 10 databases at once, and the
- *  full-text thread's index takes one more. */
+/** Parts an off-thread load may attach: SQLite attaches at most 10 databases at once, the
+ *  full-text thread's index takes one, and the resource's group one (the engine's transaction
+ *  keeps only its resources' groups attached: groups.ts attachFor). */
 export const MAX_PARTS = 8;
 /** The table a part holds its rows in (bulk-sink.ts). */
 export const PART_TABLE = "part";
@@ -205,6 +206,8 @@ export class BulkLoader {
   constructor(
     private readonly c: Conn,
     private readonly table: string,
+    /** The schema the table lives in (groups.ts schemaOf). */
+    private readonly schema: string,
     /** The resource's full-text language, which the off-thread index reads its text in. */
     private readonly language: string,
     private readonly all: BulkColumn[],
@@ -215,7 +218,7 @@ export class BulkLoader {
     this.rows = new RowInserter(db, table, table, targets);
     // The table's AUTOINCREMENT counter too: rows removed from the end keep their ids taken.
     this.firstId = db
-      .prepare(`SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = ?), 0), coalesce((SELECT max(_id) FROM ${q(table)}), 0))`)
+      .prepare(`SELECT max(coalesce((SELECT seq FROM ${schema}.sqlite_sequence WHERE name = ?), 0), coalesce((SELECT max(_id) FROM ${q(table)}), 0))`)
       .pluck()
       .get(table) as number;
     this.indexedTo = this.firstId;
@@ -259,7 +262,7 @@ export class BulkLoader {
     if (!this.parts) {
       removeStaleParts(file);
       this.parts = { dir: fs.mkdtempSync(partsPrefix(file)), attached: [] };
-      const schemaSql = this.db.prepare("SELECT sql FROM sqlite_schema WHERE name = ?").pluck();
+      const schemaSql = this.db.prepare(`SELECT sql FROM ${this.schema}.sqlite_schema WHERE name = ?`).pluck();
       const empty = this.db.prepare(`SELECT NOT EXISTS (SELECT 1 FROM ${q(this.table)})`).pluck().get() === 1;
       if (empty && this.all.length > 0) {
         this.ftsBuild = new FtsBuild({
@@ -274,7 +277,7 @@ export class BulkLoader {
         });
       }
     }
-    const tableSql = this.db.prepare("SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?").pluck().get(this.table) as string;
+    const tableSql = this.db.prepare(`SELECT sql FROM ${this.schema}.sqlite_schema WHERE type = 'table' AND name = ?`).pluck().get(this.table) as string;
     return { engine: "sqlite", dir: this.parts.dir, tableSql, table: this.table, targets: this.targets, firstId: this.firstId };
   }
 
@@ -336,7 +339,7 @@ export class BulkLoader {
       const indexed = await this.ftsBuild.finish();
       if (indexed !== this.added) throw new Error(`the full-text thread indexed ${indexed} rows of ${this.added}`);
       this.attach(path.join(this.parts!.dir, "fts.db"), "fts_build");
-      adoptFts(this.db, this.table, "fts_build");
+      adoptFts(this.db, this.table, "fts_build", this.schema);
     }
     return this.added;
   }

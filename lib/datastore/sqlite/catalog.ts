@@ -1,21 +1,26 @@
 // The catalog: one row per resource in `datastore_resources` (its table's generated name, its
 // fields with the column `cN` each one lives in, keys, indexes, row count, a write version)
 // and its aliases in `datastore_aliases`. Resources are read from here in every request.
-// Learned indexes (learned-indexes.ts) are listed apart from the declared ones.
+// Learned indexes (learned-indexes.ts) are listed apart from the declared ones. A resource's
+// objects live in its group's file (groups.ts), which mustGet attaches.
 import { decodeCatalogRow, now, type CatalogRow, type StoredField, type StoredResource } from "../catalog-row";
 import { DatastoreError } from "../errors";
 import { writeCount } from "../resolved";
 import type { Conn } from "./connection";
+import * as groups from "./groups";
 
 export { ID_FIELD, type StoredField } from "../catalog-row";
 
-/** A resource with what the engine needs to build SQL for it (../catalog-row.ts). */
-export type Internal = StoredResource;
+/** A resource with what the engine needs to build SQL for it (../catalog-row.ts), and the
+ *  group file its objects live in (null: `main`). */
+export type Internal = StoredResource & { group: number | null };
 
-function load(c: Conn, row: CatalogRow | undefined): Internal | undefined {
+type Row = CatalogRow & { grp?: number | null };
+
+function load(c: Conn, row: Row | undefined): Internal | undefined {
   if (!row) return undefined;
   const aliases = c.cache.get("SELECT alias FROM datastore_aliases WHERE resource_id = ? ORDER BY alias", "pluck").all(row.id) as string[];
-  return decodeCatalogRow(row, aliases);
+  return { ...decodeCatalogRow(row, aliases), group: row.grp ?? null };
 }
 
 export function findResource(c: Conn, idOrAlias: string): Internal | undefined {
@@ -55,24 +60,41 @@ export function state(r: Internal): string {
   return `${r.table}:${r.version}`;
 }
 
-/** The resource with this id and a table, else 404. */
+/** The resource with this id and a table, else 404; its group attached (groups.use). */
 export function mustGet(c: Conn, id: string): Internal {
   const r = findResource(c, id);
   if (!r || !r.active) throw DatastoreError.notFound(`Resource "${id}" was not found.`);
+  groups.use(c, r.group);
   return r;
 }
 
 /** Per connection: each resource's catalog row as last decoded, and what it decoded to. */
-const decoded = new WeakMap<Conn, Map<string, { row: CatalogRow; r: Internal }>>();
+const decoded = new WeakMap<Conn, Map<string, { row: Row; r: Internal }>>();
 
 /**
  * As mustGet, for a read worker, which resolves each task's resource again in the task's own
  * snapshot (the request resolved it on the server thread): the row is read every time, and
  * decoded only when it changed since this connection last decoded it. Its aliases, a table
- * apart, are as they were then: reads do not use them.
+ * apart, are as they were then: reads do not use them. A resource in a group is read from the
+ * group's copy of its row, first in the transaction (groups.ts says why); its group is the one
+ * groups.attachFor found before the transaction, else read here.
  */
 export function mustGetForRead(c: Conn, id: string): Internal {
-  const row = c.cache.get("SELECT * FROM datastore_resources WHERE id = ?").get(id) as CatalogRow | undefined;
+  let group = groups.knownGroup(c, id);
+  if (group === undefined) group = (c.cache.get("SELECT grp FROM datastore_resources WHERE id = ?", "pluck").get(id) as number | null | undefined) ?? null;
+  let copy: string | undefined;
+  if (group !== null) {
+    groups.use(c, group);
+    copy = groups.stateRow(c, group, id);
+  }
+  const main = c.cache.get("SELECT * FROM datastore_resources WHERE id = ?").get(id) as Row | undefined;
+  // Deleted and created again since attachFor looked: its group is asked again.
+  if (main && (main.grp ?? null) !== group) {
+    groups.forget(c, id);
+    if (!c.db.inTransaction) return mustGetForRead(c, id);
+    throw new groups.GroupNotAttached(main.grp ?? group!);
+  }
+  const row = group === null ? main : main && copy !== undefined ? ({ ...(JSON.parse(copy) as Row), grp: group } as Row) : undefined;
   if (!row || Number(row.active) !== 1) throw DatastoreError.notFound(`Resource "${id}" was not found.`);
   let memo = decoded.get(c);
   if (!memo) decoded.set(c, (memo = new Map()));
@@ -84,8 +106,8 @@ export function mustGetForRead(c: Conn, id: string): Internal {
   return r;
 }
 
-function sameRow(a: CatalogRow, b: CatalogRow): boolean {
-  for (const key in b) if (a[key as keyof CatalogRow] !== b[key as keyof CatalogRow]) return false;
+function sameRow(a: Row, b: Row): boolean {
+  for (const key in b) if (a[key as keyof Row] !== b[key as keyof Row]) return false;
   return true;
 }
 

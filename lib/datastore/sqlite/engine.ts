@@ -39,6 +39,8 @@ import { sqliteTokens } from "./tokens";
 import { sqliteViews } from "./views";
 import { valueCounts } from "./value-counts";
 import { deleteRows, writeRecords } from "./row-writer";
+import * as groups from "./groups";
+import { closedCleanly, repairAfterCrash } from "./group-repair";
 import * as history from "./history";
 import { WriteLock } from "./write-lock";
 
@@ -69,6 +71,12 @@ export async function openSqliteEngine(options: SqliteOptions): Promise<SqliteEn
   const workers = options.readWorkers ?? defaultReadWorkers();
   const pool = workers > 0 ? new ReadPool(options.file, workers, options.expensiveReads ?? defaultExpensiveReads(workers), options.limits, options.pageCacheBytes) : undefined;
   catalogSearch.fillWords(c);
+  try {
+    repairAfterCrash(c); // before any read: the catalog as its groups' rows have it (groups.ts)
+  } catch (e) {
+    c.db.close();
+    throw new DatastoreUnavailable(explainOpenError(e, options.file));
+  }
   const lock = new WriteLock();
   const learner = options.file === ":memory:" ? undefined : new SqliteIndexLearner(options.file, lock, options.learning);
   return new SqliteEngine(c, options.file, pool, lock, options.learning, null, learner);
@@ -132,11 +140,28 @@ export class SqliteEngine implements DatastoreEngine {
     }
   }
 
-  /** Runs a write atomically (a savepoint inside a transaction), under the write lock. */
+  /** Runs a write atomically (a savepoint inside a transaction), under the write lock. The
+   *  catalog rows it changed are copied to their groups before it commits (groups.ts); a group
+   *  it needs and lacks is attached and the write run again from the start (outside a
+   *  transaction: inside one, `transaction` was given the resources). */
   private async writing<T>(fn: () => T): Promise<T> {
-    const atomic = () => {
+    const once = () => {
       wrote(); // a copy of a resource getResource answered before is looked up again (../resolved.ts)
-      return this.c.db.transaction(fn)();
+      return this.c.db.transaction(() => {
+        const out = fn();
+        groups.syncStates(this.c);
+        return out;
+      })();
+    };
+    const atomic = () => {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          return once();
+        } catch (e) {
+          if (!(e instanceof groups.GroupNotAttached) || this.tx || attempt >= groups.ATTACHED_GROUPS) throw e;
+          groups.use(this.c, e.group);
+        }
+      }
     };
     try {
       return this.tx ? atomic() : await this.lock.run(atomic);
@@ -145,23 +170,30 @@ export class SqliteEngine implements DatastoreEngine {
     }
   }
 
-  async transaction<T>(fn: (tx: DatastoreEngine) => Promise<T>): Promise<T> {
+  /** `resourceIds` (../engine.ts): their groups are attached before it begins (groups.ts
+   *  attachFor), alone, leaving room for a bulk load's parts. */
+  async transaction<T>(fn: (tx: DatastoreEngine) => Promise<T>, resourceIds?: readonly string[]): Promise<T> {
     if (this.tx) return this.tx.nested.run(() => this.savepoint(fn));
     return this.lock.run(async () => {
       const db = this.c.db;
       try {
+        if (resourceIds) groups.attachFor(this.c, resourceIds, true);
         db.exec("BEGIN IMMEDIATE");
       } catch (e) {
+        groups.endWrite(this.c);
         throw mapped(e);
       }
       try {
         const result = await fn(new SqliteEngine(this.c, this.file, this.pool, this.lock, this.learning, { nested: new WriteLock(), depth: 0 }, undefined, this.client, this.author));
+        groups.syncStates(this.c);
         db.exec("COMMIT");
         wrote();
         return result;
       } catch (e) {
         rollBack(db, "ROLLBACK");
         throw mapped(e);
+      } finally {
+        groups.endWrite(this.c);
       }
     });
   }
@@ -292,7 +324,7 @@ export class SqliteEngine implements DatastoreEngine {
         return column(r, f);
       });
       // One version for the whole load, without row images (history.ts).
-      return new BulkLoader(this.c, r.table, r.language ?? DEFAULT_LANGUAGE, [...r.columns.values()], targets, (added) => {
+      return new BulkLoader(this.c, r.table, groups.schemaOf(r), r.language ?? DEFAULT_LANGUAGE, [...r.columns.values()], targets, (added) => {
         catalog.touch(this.c, id, added);
         history.logVersion(this.c, r, "import", this.author);
       });
@@ -310,6 +342,7 @@ export class SqliteEngine implements DatastoreEngine {
    *  transaction, the copy getResource just answered for this request (../resolved.ts). */
   private current(resource: Resource, query?: SearchQuery): Internal {
     const r = (this.tx ? undefined : stillFresh(resource as Internal)) ?? catalog.mustGet(this.c, resource.id);
+    groups.use(this.c, r.group);
     return query ? history.atVersion(this.c, r, query) : r;
   }
 
@@ -429,8 +462,9 @@ export class SqliteEngine implements DatastoreEngine {
     try {
       if (inIdOrder(query)) chunks = keysetChunks(reader, resource.id, query, DUMP_CHUNK_ROWS);
       else {
+        groups.attachFor(reader, [resource.id]); // before the snapshot (groups.ts)
         reader.db.exec("BEGIN");
-        chunks = searchChunks(reader, history.atVersion(reader, catalog.mustGet(reader, resource.id), query), query, DUMP_CHUNK_ROWS);
+        chunks = searchChunks(reader, history.atVersion(reader, catalog.mustGetForRead(reader, resource.id), query), query, DUMP_CHUNK_ROWS);
       }
       for (;;) {
         let next: IteratorResult<unknown[][]>;
@@ -482,7 +516,7 @@ export class SqliteEngine implements DatastoreEngine {
   pruneHistory(resource: Resource, before: string): Promise<number> {
     return this.writing(() => {
       const r = catalog.findResource(this.c, resource.id);
-      return r?.active ? history.prune(this.c, r, before) : 0;
+      return r?.active ? history.prune(this.c, catalog.mustGet(this.c, resource.id), before) : 0; // mustGet: its group attached
     });
   }
 
@@ -507,31 +541,54 @@ export class SqliteEngine implements DatastoreEngine {
     if (level !== "off") await scanPages(this.file, level);
   }
 
-  /** SQLite's online backup: all pages in one step inside one read transaction (a copy made
-   *  step by step restarts whenever the server writes in between), then an integrity check. */
+  /** SQLite's online backup, file by file: all pages of each in one step (a copy made step by
+   *  step restarts whenever the server writes in between), then an integrity check of each.
+   *  The groups are copied before `main`, as they commit after it (groups.ts), and the copy
+   *  opens as after a crash: its catalog is made to agree with its groups (group-repair.ts). */
   async backup(target: string): Promise<string> {
     const out = path.resolve(target);
-    if (fs.existsSync(out)) throw new DatastoreUnavailable(`${out} exists; choose a new file`);
+    for (const taken of [out, groups.groupsDir(out)]) if (fs.existsSync(taken)) throw new DatastoreUnavailable(`${taken} exists; choose a new file`);
     const started = Date.now();
     const reader = openReader(this.file, this.c.limits);
+    const copies: string[] = [];
     try {
+      for (const { group } of groups.groupFiles(this.file)) {
+        const copy = groups.groupFile(out, group);
+        fs.mkdirSync(path.dirname(copy), { recursive: true });
+        groups.use(reader, group);
+        // better-sqlite3 takes `attached` (its types lack it): the schema to copy.
+        await reader.db.backup(copy, { attached: groups.schemaOf({ group }), progress: () => 0x7fffffff } as Database.BackupOptions);
+        copies.push(copy);
+      }
       await reader.db.backup(`${out}.partial`, { progress: () => 0x7fffffff });
     } finally {
       reader.db.close();
     }
+    if (copies.length) fs.writeFileSync(groups.openMarker(out), "backup\n");
     fs.renameSync(`${out}.partial`, out); // a crash mid-copy never leaves a file that looks complete
-    // The copy is one self-contained file: no -wal or -shm beside it.
-    const check = new Database(out);
-    check.pragma("journal_mode = DELETE");
-    const ok = check.pragma("integrity_check", { simple: true });
-    check.close();
-    const mb = (fs.statSync(out).size / 1e6).toFixed(1);
-    return `Backed up ${this.file} to ${out} (${mb} MB, ${((Date.now() - started) / 1000).toFixed(1)} s, integrity ${ok}).`;
+    // Each copy is one self-contained file: no -wal or -shm beside it.
+    let bytes = 0;
+    const found = new Set<string>();
+    for (const file of [out, ...copies]) {
+      const check = new Database(file);
+      check.pragma("journal_mode = DELETE");
+      found.add(check.pragma("integrity_check", { simple: true }) as string);
+      check.close();
+      bytes += fs.statSync(file).size;
+    }
+    const mb = (bytes / 1e6).toFixed(1);
+    const files = copies.length ? ` and ${copies.length} group files` : "";
+    return `Backed up ${this.file} to ${out}${files} (${mb} MB, ${((Date.now() - started) / 1000).toFixed(1)} s, integrity ${[...found].join(", ")}).`;
   }
 
   /** What index learning did lately (index-learning.ts), for tests and the bench. */
   learnEvents(): readonly LearnEvent[] {
     return this.learner?.events ?? [];
+  }
+
+  /** The files the writer connection has open: main and its attached groups (test-support.ts). */
+  schemas(): string[] {
+    return ["main", ...groups.attachedGroups(this.c).map((group) => groups.schemaOf({ group }))];
   }
 
   /** A pragma on the writer connection, for tests that simulate faults (test-support.ts). */
@@ -548,6 +605,8 @@ export class SqliteEngine implements DatastoreEngine {
     } catch {
       // busy: the next writer's checkpoint does it
     }
+    const grouped = groups.grouped(this.c);
     this.c.db.close();
+    if (grouped) closedCleanly(this.file);
   }
 }

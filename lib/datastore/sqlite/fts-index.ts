@@ -7,6 +7,7 @@ import type { Conn, DB } from "./connection";
 import type { StoredField } from "./catalog";
 import { DEFAULT_LANGUAGE } from "../text-language";
 import { ftsColumnExpr, ftsTokenizer } from "./fts-text";
+import { schemaOf } from "./groups";
 import { ftsSource, quoteIdent as q } from "./sql";
 
 /**
@@ -40,13 +41,16 @@ export function dropFts(c: Conn, table: string): void {
 /** Recreates the view and the index from the rows: needed when the set of columns, the
  *  resource's language, or the way the view spells a value changes (a migration then rebuilds
  *  every resource). */
-export function rebuildFts(c: Conn, table: string, fields: StoredField[], language = DEFAULT_LANGUAGE): void {
+export function rebuildFts(c: Conn, r: { table: string; group: number | null }, fields: StoredField[], language = DEFAULT_LANGUAGE): void {
+  const table = r.table;
   const fts = ftsTable(table);
   dropFts(c, table);
   if (fields.length === 0) return;
   const cols = fields.map((f) => q(f.column)).join(", ");
-  c.db.exec(`CREATE VIEW ${q(ftsSource(table))} AS ${textSelect(fields, q(table), language)}`);
-  c.db.exec(`CREATE VIRTUAL TABLE ${q(fts)} USING fts5(${cols}, ${ftsOptions(table, language)})`);
+  // In the table's own file (groups.ts): the view and the index read that file's tables.
+  const schema = schemaOf(r);
+  c.db.exec(`CREATE VIEW ${schema}.${q(ftsSource(table))} AS ${textSelect(fields, q(table), language)}`);
+  c.db.exec(`CREATE VIRTUAL TABLE ${schema}.${q(fts)} USING fts5(${cols}, ${ftsOptions(table, language)})`);
   c.db.exec(`INSERT INTO ${q(fts)} (${q(fts)}) VALUES ('rebuild')`);
 }
 
@@ -118,12 +122,12 @@ export function ftsOptionsSet(db: DB, table: string): Record<string, unknown> {
 const SHADOWS = ["data", "idx", "docsize", "config"];
 
 /**
- * Replaces the index of `table` by the one of the same name and definition in the attached
- * database `schema`, built from the same rows (fts-worker.ts): FTS5's tables copied in whole,
+ * Replaces the index of `table` (in schema `target`) by the one of the same name and definition
+ * in the attached database `schema`, built from the same rows (fts-worker.ts): FTS5's tables copied in whole,
  * the records FTS5 itself wrote there. The tables are written directly, so the connection
  * leaves defensive mode for the copy.
  */
-export function adoptFts(db: DB, table: string, schema: string): void {
+export function adoptFts(db: DB, table: string, schema: string, target: string): void {
   // FTS5 keeps the index's layout as this connection last read it, and forgets it when a
   // savepoint rolls back that the index took part in; it takes part once written to in the
   // transaction (here: an option set to the value it has; the copy then replaces both).
@@ -133,8 +137,8 @@ export function adoptFts(db: DB, table: string, schema: string): void {
   try {
     for (const s of SHADOWS) {
       const name = q(`${ftsTable(table)}_${s}`);
-      db.exec(`DELETE FROM main.${name}`);
-      db.exec(`INSERT INTO main.${name} SELECT * FROM ${q(schema)}.${name}`);
+      db.exec(`DELETE FROM ${target}.${name}`);
+      db.exec(`INSERT INTO ${target}.${name} SELECT * FROM ${q(schema)}.${name}`);
     }
   } finally {
     db.unsafeMode(false);

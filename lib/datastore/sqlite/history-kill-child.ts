@@ -9,7 +9,7 @@ async function main() {
   const engine = await openEngine({ file: process.env.DATASTORE_DB!, readWorkers: 0 });
   for (let batch = 1; ; batch++) {
     const records = Array.from({ length: ROWS }, (_, i) => ({ _id: i + 1, n: batch }));
-    await engine.transaction((tx) => tx.write("k", records, "upsert"));
+    await engine.transaction((tx) => tx.write("k", records, "upsert"), ["k"]);
     process.stdout.write(`batch ${batch}\n`);
   }
 }

@@ -11,6 +11,7 @@ import type { Internal, StoredField } from "./catalog";
 import type { Conn, Statement } from "./connection";
 import { imagesPast, insertsPast, mergeChanges } from "../history";
 import { listAt, retiredFields, rowReader, withFields, type FieldList } from "../past-fields";
+import { schemaOf } from "./groups";
 import { PastText, setPastText } from "./past-fts";
 import { quoteIdent as q } from "./sql";
 
@@ -54,7 +55,7 @@ function imageFields(c: Conn, r: Internal): StoredField[] {
 export function keepFieldList(c: Conn, r: Internal, keep: boolean, author: WriteAuthor | undefined): void {
   if (keep) {
     const name = fieldsTable(r.table);
-    c.db.exec(`CREATE TABLE IF NOT EXISTS ${q(name)} (until INTEGER PRIMARY KEY, fields TEXT NOT NULL)`);
+    c.db.exec(`CREATE TABLE IF NOT EXISTS ${schemaOf(r)}.${q(name)} (until INTEGER PRIMARY KEY, fields TEXT NOT NULL)`);
     c.db.prepare(`INSERT OR REPLACE INTO ${q(name)} (until, fields) VALUES (?, ?)`).run(r.version, JSON.stringify([...r.columns.values()]));
   }
   logVersion(c, r, "fields", author);
@@ -74,12 +75,13 @@ export function ensureHistoryTables(c: Conn, r: Internal): { hist: string; ver: 
   const columns = imageFields(c, r);
   if (exists(c, hist)) return { hist, ver, columns };
   const cols = columns.map((f) => `, ${q(f.column)} ${sqliteType(f.type)}`).join("");
+  const s = schemaOf(r);
   c.db.exec(
-    `CREATE TABLE ${q(hist)} (_hid INTEGER PRIMARY KEY, _id INTEGER NOT NULL, _valid_from INTEGER NOT NULL, _valid_to INTEGER NOT NULL, _deleted INTEGER NOT NULL DEFAULT 0${cols});
-     CREATE INDEX ${q(`${hist}_id`)} ON ${q(hist)} (_id, _valid_from);
-     CREATE INDEX ${q(`${hist}_to`)} ON ${q(hist)} (_valid_to, _id);
-     CREATE TABLE ${q(ver)} (_id INTEGER PRIMARY KEY, v INTEGER NOT NULL);
-     CREATE INDEX ${q(`${ver}_v`)} ON ${q(ver)} (v);`,
+    `CREATE TABLE ${s}.${q(hist)} (_hid INTEGER PRIMARY KEY, _id INTEGER NOT NULL, _valid_from INTEGER NOT NULL, _valid_to INTEGER NOT NULL, _deleted INTEGER NOT NULL DEFAULT 0${cols});
+     CREATE INDEX ${s}.${q(`${hist}_id`)} ON ${q(hist)} (_id, _valid_from);
+     CREATE INDEX ${s}.${q(`${hist}_to`)} ON ${q(hist)} (_valid_to, _id);
+     CREATE TABLE ${s}.${q(ver)} (_id INTEGER PRIMARY KEY, v INTEGER NOT NULL);
+     CREATE INDEX ${s}.${q(`${ver}_v`)} ON ${q(ver)} (v);`,
   );
   return { hist, ver, columns };
 }
@@ -337,9 +339,9 @@ function pastView(c: Conn, r: Internal, v: number, kind: ViewKind | null): { nam
   const cols = ["_id", ...[...r.columns.values()].map((f) => q(f.column))].join(", ");
   const hist = histTable(r.table);
   const sql = kind
-    ? `SELECT ${cols} FROM main.${q(r.table)} AS l${kind === "walk" ? " NOT INDEXED" : ""} WHERE _id <= ${last} AND NOT EXISTS (SELECT 1 FROM main.${q(verTable(r.table))} AS m WHERE m._id = l._id AND m.v > ${v})
-       UNION ALL SELECT ${cols} FROM main.${q(hist)}${kind === "walk" ? ` INDEXED BY ${q(`${hist}_id`)}` : ""} WHERE _valid_to > ${v} AND _valid_from <= ${v} AND _id <= ${last}${kind === "any" ? "" : " ORDER BY _id"}`
-    : `SELECT ${cols} FROM main.${q(r.table)} WHERE _id <= ${last}`;
+    ? `SELECT ${cols} FROM ${schemaOf(r)}.${q(r.table)} AS l${kind === "walk" ? " NOT INDEXED" : ""} WHERE _id <= ${last} AND NOT EXISTS (SELECT 1 FROM ${schemaOf(r)}.${q(verTable(r.table))} AS m WHERE m._id = l._id AND m.v > ${v})
+       UNION ALL SELECT ${cols} FROM ${schemaOf(r)}.${q(hist)}${kind === "walk" ? ` INDEXED BY ${q(`${hist}_id`)}` : ""} WHERE _valid_to > ${v} AND _valid_from <= ${v} AND _id <= ${last}${kind === "any" ? "" : " ORDER BY _id"}`
+    : `SELECT ${cols} FROM ${schemaOf(r)}.${q(r.table)} WHERE _id <= ${last}`;
   c.db.exec(`CREATE TEMP VIEW IF NOT EXISTS ${q(name)} AS ${sql}`);
   view = { rows: rowsAt(c, r, v, last, kind !== null), last };
   made.set(name, view);
@@ -403,7 +405,7 @@ export function historySize(c: Conn, r: Internal): HistorySize {
   if (!exists(c, hist)) return { versions, rows: 0, bytes: 0 };
   const rows = c.db.prepare(`SELECT count(*) FROM ${q(hist)}`).pluck().get() as number;
   const names = [hist, `${hist}_id`, `${hist}_to`, ver, `${ver}_v`];
-  const bytes = c.db.prepare(`SELECT coalesce(sum(pgsize), 0) FROM dbstat WHERE aggregate = 1 AND name IN (${names.map(() => "?").join(", ")})`).pluck().get(...names) as number;
+  const bytes = c.db.prepare(`SELECT coalesce(sum(pgsize), 0) FROM dbstat(?) WHERE aggregate = 1 AND name IN (${names.map(() => "?").join(", ")})`).pluck().get(schemaOf(r), ...names) as number;
   return { versions, rows, bytes };
 }
 

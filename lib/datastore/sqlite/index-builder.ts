@@ -4,6 +4,7 @@
 // it holds the engine's write lock, then `checkpoint` after releasing it.
 import { parentPort, workerData } from "node:worker_threads";
 import { openWriter } from "./connection";
+import { attachFor } from "./groups";
 import type { LearnLimits } from "../index-learning-rule";
 import { budgetRefusal, buildLearned } from "./learned-indexes";
 
@@ -20,6 +21,8 @@ c.db.pragma("temp_store = FILE");
 c.db.pragma("wal_autocheckpoint = 0");
 
 function run(task: BuilderTask): unknown {
+  // The resource's group, attached before the transactions below (groups.ts).
+  if (task.op !== "checkpoint") attachFor(c, [task.resourceId]);
   switch (task.op) {
     case "plan":
       return { refused: budgetRefusal(c, task.resourceId, task.field, task.limits) };

@@ -7,7 +7,7 @@ import { bulkInsert } from "../../test/bulk-insert";
 import type { Resource, SearchQuery } from "../engine";
 import { openEngine } from "../open";
 import type { SqliteEngine } from "./engine";
-import { integrityCheck, withRawDb } from "./test-support";
+import { everySchema, integrityCheck, withRawDb } from "./test-support";
 
 const base: SearchQuery = { filters: [], fts: [], columns: ["_id", "n"], sort: [], distinct: false, limit: 10, offset: 0, includeTotal: false };
 const byN: SearchQuery = { ...base, sort: [{ field: "n", desc: true, nullsFirst: true }] };
@@ -18,7 +18,7 @@ function tempFile(name: string): string {
 }
 
 function indexNames(file: string, table: string): string[] {
-  return withRawDb(file, (db) => db.prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = ? ORDER BY name").pluck().all(table) as string[]);
+  return withRawDb(file, (db) => db.prepare(`SELECT name FROM ${everySchema(db)} WHERE type = 'index' AND tbl_name = ? ORDER BY name`).pluck().all(table) as string[]);
 }
 
 function tableOf(file: string, id: string): string {

@@ -7,6 +7,7 @@ import type { LearnedIndex } from "../engine";
 import { budgetRefusal as overBudget, countRefusal, learnedName as nameOf, type BuildOutcome, type LearnLimits } from "../index-learning-rule";
 import { findResource, type Internal } from "./catalog";
 import type { Conn } from "./connection";
+import { schemaOf, syncStates } from "./groups";
 import { createIndex } from "./schema";
 import { quoteIdent as q } from "./sql";
 
@@ -35,8 +36,8 @@ function quickRefusal(c: Conn, r: Internal | undefined, field: string, limits: L
   return countRefusal(r, field, r?.active ? leadingColumns(c, r.table) : new Set(), limits);
 }
 
-function bytesOf(c: Conn, name: string): number {
-  return (c.db.prepare("SELECT pgsize FROM dbstat WHERE name = ? AND aggregate = 1").pluck().get(name) as number | undefined) ?? 0;
+function bytesOf(c: Conn, r: Internal, name: string): number {
+  return (c.db.prepare("SELECT pgsize FROM dbstat(?) WHERE name = ? AND aggregate = 1").pluck().get(schemaOf(r), name) as number | undefined) ?? 0;
 }
 
 /**
@@ -54,7 +55,7 @@ export function budgetRefusal(c: Conn, resourceId: string, field: string, limits
       | number
       | null;
     const estimate = (r.rowCount * ((avg ?? 0) + ENTRY_OVERHEAD)) / FILL;
-    return overBudget(r, field, estimate, bytesOf(c, r.table), limits);
+    return overBudget(r, field, estimate, bytesOf(c, r, r.table), limits);
   })();
 }
 
@@ -62,7 +63,7 @@ export function budgetRefusal(c: Conn, resourceId: string, field: string, limits
  * Builds the index on `field` and records it, in one write transaction; the caller holds the
  * engine's write lock, so no other write waits on SQLite meanwhile. ANALYZE of the new index
  * alone (short: one index, not the whole table) lets the planner weigh it against the
- * declared ones.
+ * declared ones. The resource's group is attached first (index-builder.ts).
  */
 export function buildLearned(c: Conn, resourceId: string, field: string, reads: number, limits: LearnLimits): BuildOutcome {
   c.db.exec("BEGIN IMMEDIATE");
@@ -76,11 +77,12 @@ export function buildLearned(c: Conn, resourceId: string, field: string, reads: 
     const column = r.columns.get(field)!.column;
     const name = learnedName(r, column);
     const started = performance.now();
-    createIndex(c, `CREATE INDEX ${q(name)} ON ${q(r.table)} (${q(column)})`);
+    createIndex(c, `CREATE INDEX ${schemaOf(r)}.${q(name)} ON ${q(r.table)} (${q(column)})`, schemaOf(r));
     c.db.exec(`ANALYZE ${q(name)}`);
     const buildMs = Math.round(performance.now() - started);
-    const built: LearnedIndex = { fields: [field], created: now(), reads, buildMs, bytes: bytesOf(c, name) };
+    const built: LearnedIndex = { fields: [field], created: now(), reads, buildMs, bytes: bytesOf(c, r, name) };
     saveLearned(c, r.id, [...r.learnedIndexes, built]);
+    syncStates(c);
     c.db.exec("COMMIT");
     return { built };
   } catch (e) {

@@ -39,7 +39,7 @@ const MIGRATIONS: (string | ((c: Conn) => void))[] = [
   // never outlive the view it was built from.
   (c) => {
     const rows = c.db.prepare("SELECT table_name, fields FROM datastore_resources WHERE active = 1").all() as { table_name: string; fields: string }[];
-    for (const r of rows) rebuildFts(c, r.table_name, JSON.parse(r.fields) as StoredField[]);
+    for (const r of rows) rebuildFts(c, { table: r.table_name, group: null }, JSON.parse(r.fields) as StoredField[]);
     c.db.exec("UPDATE datastore_resources SET version = version + 1");
   },
   // Why each index exists: the import rule's picks among `indexes`, and the indexes learned
@@ -88,6 +88,21 @@ const MIGRATIONS: (string | ((c: Conn) => void))[] = [
       c.db.exec(`DROP INDEX IF EXISTS ${quoteIdent(`${hist}_to`)}; CREATE INDEX ${quoteIdent(`${hist}_to`)} ON ${quoteIdent(hist)} (_valid_to, _id)`);
     }
   },
+  // Issue 28: each new resource's objects in a group file beside this one (groups.ts); NULL
+  // keeps a resource's objects in `main`, as every resource made before was. The triggers note
+  // each catalog row a transaction changes, for groups.ts syncStates to copy before it commits:
+  // a later migration that changes grouped resources' rows must attach their groups and sync.
+  `
+  ALTER TABLE datastore_resources ADD COLUMN grp INTEGER;
+  CREATE INDEX datastore_resources_grp ON datastore_resources (grp);
+  CREATE TABLE datastore_group_dirty (id TEXT PRIMARY KEY, grp INTEGER NOT NULL) WITHOUT ROWID;
+  CREATE TRIGGER datastore_group_dirty_insert AFTER INSERT ON datastore_resources WHEN new.grp IS NOT NULL
+    BEGIN INSERT OR IGNORE INTO datastore_group_dirty VALUES (new.id, new.grp); END;
+  CREATE TRIGGER datastore_group_dirty_update AFTER UPDATE ON datastore_resources WHEN old.grp IS NOT NULL
+    BEGIN INSERT OR IGNORE INTO datastore_group_dirty VALUES (old.id, old.grp); END;
+  CREATE TRIGGER datastore_group_dirty_delete AFTER DELETE ON datastore_resources WHEN old.grp IS NOT NULL
+    BEGIN INSERT OR IGNORE INTO datastore_group_dirty VALUES (old.id, old.grp); END;
+  `,
 ];
 
 const SCHEMA_VERSION = MIGRATIONS.length;

@@ -12,6 +12,7 @@ import type { Conn } from "./connection";
 import { within } from "./deadline";
 import { bm25, bm25Call, bm25Weights, idfs, indexTotals, parseMatch, rowTokens } from "./fts-bm25";
 import { ftsTable, tempIndex } from "./fts-index";
+import { schemaOf } from "./groups";
 import { quoteIdent as q } from "./sql";
 
 const texts = new WeakMap<Internal, PastText>();
@@ -60,7 +61,7 @@ export class PastText {
 
   /** Live rows of version v: inserted by then and not updated since (over the index's `rowid`). */
   private liveRows(): string {
-    const updated = this.history ? ` AND rowid NOT IN (SELECT _id FROM main.${q(this.history.ver)} WHERE v > ${this.v})` : "";
+    const updated = this.history ? ` AND rowid NOT IN (SELECT _id FROM ${schemaOf(this.r)}.${q(this.history.ver)} WHERE v > ${this.v})` : "";
     return `rowid <= ${this.last}${updated}`;
   }
 
@@ -74,7 +75,7 @@ export class PastText {
       const cols = ["_id", ...fields.map((f) => q(f.column))].join(", ");
       const rows = this.whole
         ? `SELECT ${cols} FROM temp.${q(this.view)}`
-        : `SELECT ${cols} FROM main.${q(this.history!.hist)} WHERE _valid_to > ${this.v} AND _valid_from <= ${this.v} AND _id <= ${this.last}`;
+        : `SELECT ${cols} FROM ${schemaOf(this.r)}.${q(this.history!.hist)} WHERE _valid_to > ${this.v} AND _valid_from <= ${this.v} AND _id <= ${this.last}`;
       within(this.c.db, this.c.limits.queryTimeoutMs, () => tempIndex(this.c.db, name, fields, rows, this.r.language ?? DEFAULT_LANGUAGE));
     }
     return name;
@@ -87,7 +88,7 @@ export class PastText {
       return { sql: `SELECT rowid FROM temp.${all} WHERE ${all} MATCH ?`, params: [expr] };
     }
     const fts = q(ftsTable(this.r.table));
-    const live = `SELECT rowid FROM main.${fts} WHERE ${fts} MATCH ? AND ${this.liveRows()}`;
+    const live = `SELECT rowid FROM ${schemaOf(this.r)}.${fts} WHERE ${fts} MATCH ? AND ${this.liveRows()}`;
     const images = this.images();
     if (!images) return { sql: live, params: [expr] };
     return { sql: `${live} UNION ALL SELECT rowid FROM temp.${q(images)} WHERE ${q(images)} MATCH ?`, params: [expr, expr] };
@@ -139,16 +140,16 @@ export class PastText {
     const fts = q(ftsTable(this.r.table));
     const weights = rankFields.map((f) => bm25Weights(fields, f));
     const scores = rankFields.map((f) => bm25Call(fts, fields, f));
-    db.prepare(`INSERT INTO temp.${q(name)} SELECT rowid, ${scores.join(", ")} FROM main.${fts} WHERE ${fts} MATCH ? AND ${this.liveRows()} AND (rowid % 251 != 0 OR ds_deadline())`).run(match);
+    db.prepare(`INSERT INTO temp.${q(name)} SELECT rowid, ${scores.join(", ")} FROM ${schemaOf(this.r)}.${fts} WHERE ${fts} MATCH ? AND ${this.liveRows()} AND (rowid % 251 != 0 OR ds_deadline())`).run(match);
     const images = this.images();
     if (!images) return;
     const img = q(images);
     const sizes = db.prepare(`SELECT id, sz FROM temp.${q(`${images}_docsize`)} WHERE id IN (SELECT rowid FROM temp.${img} WHERE ${img} MATCH ?)`).raw(true).all(match) as [number, Uint8Array][];
     if (sizes.length === 0) return;
     const { tree, phrases } = parseMatch(match);
-    const totals = indexTotals(db, "main", ftsTable(this.r.table));
+    const totals = indexTotals(db, schemaOf(this.r), ftsTable(this.r.table));
     const scoped = (p: (typeof phrases)[number]) => (p.column === null ? p.text : `${q(p.column)} : ${p.text}`);
-    const held = phrases.map((p) => db.prepare(`SELECT count(*) FROM main.${fts} WHERE ${fts} MATCH ?`).pluck().get(scoped(p)) as number);
+    const held = phrases.map((p) => db.prepare(`SELECT count(*) FROM ${schemaOf(this.r)}.${fts} WHERE ${fts} MATCH ?`).pluck().get(scoped(p)) as number);
     const idf = idfs(totals, held);
     // How often each phrase occurs in each column of each image: FTS5's own highlight marks
     // each occurrence (a \u0001 the text may hold already is counted out).

@@ -10,6 +10,7 @@ import * as catalog from "./catalog";
 import { mustGetForRead, type Internal } from "./catalog";
 import { atVersion } from "./history";
 import { openReader, type Conn } from "./connection";
+import { attachFor, GroupNotAttached } from "./groups";
 import { toDatastoreError } from "./errors";
 import { histogram } from "./histogram";
 import { judge, observe, type Judged } from "./read-cost";
@@ -90,7 +91,20 @@ function verdict(r: Internal, task: ReadTask): Judged | null {
   }
 }
 
+/** A task, its resource's group attached first (ATTACH fails inside the read transaction); once
+ *  more if the resource moved to another group meanwhile (deleted and created again). */
 function run(sent: ReadTask): unknown {
+  for (let attempt = 0; ; attempt++) {
+    attachFor(c, [sent.resourceId]);
+    try {
+      return runAttached(sent);
+    } catch (e) {
+      if (!(e instanceof GroupNotAttached) || attempt > 0) throw e;
+    }
+  }
+}
+
+function runAttached(sent: ReadTask): unknown {
   Object.assign(limits, sent.limits);
   // One read transaction: the catalog, the plan and the rows come from the same snapshot.
   return c.db.transaction(() => {

@@ -15,17 +15,23 @@ import { isUniqueViolation } from "./errors";
 import { dropFts, rebuildFts } from "./fts-index";
 import { sameFields } from "../past-fields";
 import { alterHistoryColumns, dropHistory, keepFieldList, keepsHistory, logVersion } from "./history";
+import * as groups from "./groups";
 import { quoteIdent as q } from "./sql";
 
-/** Creates the resource and its table; an inactive resource (its table dropped) gets a new one. */
+/** Creates the resource and its table; an inactive resource (its table dropped) gets a new one,
+ *  in the group it had (groups.ts: a resource's group never changes while it is in the catalog). */
 export function createResource(c: Conn, meta: NewResource, fields: Field[]): Internal {
   const table = `ds_${randomBytes(8).toString("hex")}`;
   const stored = fields.map((f, i) => ({ ...f, column: `c${i + 1}` }));
   const columns = stored.map((f) => `${q(f.column)} ${sqliteType(f.type)}`);
-  c.db.exec(`CREATE TABLE ${q(table)} (_id INTEGER PRIMARY KEY AUTOINCREMENT${columns.map((col) => `, ${col}`).join("")})`);
-  const ts = now();
   const inactive = findResource(c, meta.id);
-  if (inactive && inactive.id === meta.id && !inactive.active) {
+  const again = inactive && inactive.id === meta.id && !inactive.active ? inactive : undefined;
+  const group = again ? again.group : groups.placeNew(c);
+  groups.use(c, group);
+  const schema = groups.schemaOf({ group });
+  c.db.exec(`CREATE TABLE ${schema}.${q(table)} (_id INTEGER PRIMARY KEY AUTOINCREMENT${columns.map((col) => `, ${col}`).join("")})`);
+  const ts = now();
+  if (again) {
     c.db
       .prepare(
         `UPDATE datastore_resources SET table_name = ?, fields = ?, next_column = ?, primary_key = '[]', indexes = '[]',
@@ -35,14 +41,14 @@ export function createResource(c: Conn, meta: NewResource, fields: Field[]): Int
   } else {
     c.db
       .prepare(
-        `INSERT INTO datastore_resources (id, table_name, name, description, private, fields, next_column, created, modified, history)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO datastore_resources (id, table_name, name, description, private, fields, next_column, created, modified, history, grp)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(meta.id, table, meta.name, meta.description, meta.private ? 1 : 0, JSON.stringify(stored), stored.length + 1, ts, ts, meta.history === false ? 0 : 1);
+      .run(meta.id, table, meta.name, meta.description, meta.private ? 1 : 0, JSON.stringify(stored), stored.length + 1, ts, ts, meta.history === false ? 0 : 1, group);
   }
   const language = meta.language ?? DEFAULT_LANGUAGE;
   c.db.prepare("UPDATE datastore_resources SET language = ? WHERE id = ?").run(language, meta.id);
-  rebuildFts(c, table, stored, language);
+  rebuildFts(c, { table, group }, stored, language);
   const r = mustGet(c, meta.id);
   logVersion(c, r, "create", undefined);
   return r;
@@ -91,7 +97,7 @@ export function alterFields(c: Conn, id: string, add: Field[], infoUpdates: Fiel
   }
   saveFields(c, r, [...byId.values()], next);
   if (!sameFields([...r.columns.values()], [...byId.values()])) keepFieldList(c, r, retire, author);
-  if (add.length || drop.length) rebuildFts(c, r.table, [...byId.values()], r.language);
+  if (add.length || drop.length) rebuildFts(c, r, [...byId.values()], r.language);
 }
 
 /** Changes the full-text language: the index is built again, read in the new one. The version
@@ -100,7 +106,7 @@ export function setLanguage(c: Conn, id: string, language: string): void {
   const r = mustGet(c, id);
   if (r.language === language) return;
   c.db.prepare("UPDATE datastore_resources SET language = ?, modified = ?, version = version + 1 WHERE id = ?").run(language, now(), id);
-  rebuildFts(c, r.table, [...r.columns.values()], language);
+  rebuildFts(c, r, [...r.columns.values()], language);
 }
 
 export function setPrimaryKey(c: Conn, id: string, fields: string[]): void {
@@ -110,7 +116,7 @@ export function setPrimaryKey(c: Conn, id: string, fields: string[]): void {
   if (fields.length) {
     const cols = fields.map((f) => q(column(r, f).column)).join(", ");
     try {
-      createIndex(c, `CREATE UNIQUE INDEX ${q(name)} ON ${q(r.table)} (${cols})`);
+      createIndex(c, `CREATE UNIQUE INDEX ${groups.schemaOf(r)}.${q(name)} ON ${q(r.table)} (${cols})`, groups.schemaOf(r));
     } catch (e) {
       if (isUniqueViolation(e)) throw uniquenessError(c, r, fields, cols);
       throw e;
@@ -143,11 +149,12 @@ const SORT_RUN_KIB = 2048;
  * Runs a CREATE INDEX with SQLite's sorter at its fastest: runs of SORT_RUN_KIB (the sorter
  * sizes them by the page cache) spilled to temporary files. The writer keeps temporary data in
  * memory, where the sorter's spills are slower (docs/performance.md, "Import"). The
- * connection's own settings come back afterwards.
+ * connection's own settings come back afterwards. `schema`: the file the index goes to, whose
+ * page cache the sorter sizes its runs by (groups.ts).
  */
-export function createIndex(c: Conn, sql: string): void {
+export function createIndex(c: Conn, sql: string, schema = "main"): void {
   const db = c.db;
-  const cache = db.pragma("cache_size", { simple: true }) as number;
+  const cache = db.pragma(`${schema}.cache_size`, { simple: true }) as number;
   const temp = db.pragma("temp_store", { simple: true }) as number;
   let toFiles = false;
   try {
@@ -156,11 +163,11 @@ export function createIndex(c: Conn, sql: string): void {
   } catch {
     // A temporary table is in use in this transaction: the store cannot change; sort as it is.
   }
-  db.pragma(`cache_size = -${SORT_RUN_KIB}`);
+  db.pragma(`${schema}.cache_size = -${SORT_RUN_KIB}`);
   try {
     db.exec(sql);
   } finally {
-    db.pragma(`cache_size = ${cache}`);
+    db.pragma(`${schema}.cache_size = ${cache}`);
     if (toFiles) db.pragma(`temp_store = ${temp}`);
   }
 }
@@ -181,7 +188,7 @@ export function setIndexes(c: Conn, id: string, indexes: string[][]): void {
   // Keep indexes that stay wanted: rebuilding one on millions of rows takes seconds.
   for (const name of existing) if (!wanted.has(name)) c.db.exec(`DROP INDEX ${q(name)}`);
   for (const [name, cols] of wanted) {
-    if (!existing.includes(name)) createIndex(c, `CREATE INDEX ${q(name)} ON ${q(r.table)} (${cols.map(q).join(", ")})`);
+    if (!existing.includes(name)) createIndex(c, `CREATE INDEX ${groups.schemaOf(r)}.${q(name)} ON ${q(r.table)} (${cols.map(q).join(", ")})`, groups.schemaOf(r));
   }
   c.db.prepare("UPDATE datastore_resources SET indexes = ? WHERE id = ?").run(JSON.stringify(indexes), id);
 }

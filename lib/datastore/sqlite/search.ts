@@ -4,6 +4,7 @@ import type { SearchOutput, SearchQuery } from "../engine";
 import { RecordsWriter } from "../formats";
 import type { Stored } from "../types";
 import * as catalog from "./catalog";
+import { attachFor } from "./groups";
 import { atVersion } from "./history";
 import type { Internal } from "./catalog";
 import type { Conn } from "./connection";
@@ -123,6 +124,7 @@ export function* keysetChunks(c: Conn, resourceId: string, query: SearchQuery, c
     const page = step.value;
     let raw: Stored[][];
     let decoders: ReadPlan["decoders"];
+    attachFor(c, [resourceId]); // before the transaction (groups.ts)
     c.db.exec("BEGIN");
     try {
       const plan = planSearch(c, atVersion(c, catalog.mustGetForRead(c, resourceId), page), page);

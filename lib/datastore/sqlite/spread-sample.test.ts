@@ -7,6 +7,7 @@ import { config } from "../../config";
 import { openEngine } from "../open";
 import { mustGet, type Internal } from "./catalog";
 import { openReader, type Conn } from "./connection";
+import { attachFor } from "./groups";
 import { spreadSample } from "./spread-sample";
 import { quoteIdent as q } from "./sql";
 
@@ -57,6 +58,7 @@ describe("spreadSample", () => {
     const first = ids();
     expect(ids()).toEqual(first);
     const other = openReader(file, config);
+    attachFor(other, ["p"]); // the resource's group file (groups.ts)
     try {
       expect(ids(N, other)).toEqual(first);
     } finally {

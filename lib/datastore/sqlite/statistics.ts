@@ -3,6 +3,7 @@
 import type { FieldStats, ResourceStats } from "../engine";
 import type { Internal } from "./catalog";
 import type { Conn } from "./connection";
+import { schemaOf } from "./groups";
 import { quoteIdent as q } from "./sql";
 
 const sizeCache = new WeakMap<Conn, Map<string, { key: string; stats: ResourceStats }>>();
@@ -10,16 +11,18 @@ const sizeCache = new WeakMap<Conn, Map<string, { key: string; stats: ResourceSt
 /** Sizes, kept until the resource or the file changes (its version, or the page count):
  *  dbstat reads every page of the resource's tables and indexes. */
 export function sizes(c: Conn, r: Internal): ResourceStats {
-  const pageSize = c.db.pragma("page_size", { simple: true }) as number;
-  const pageCount = c.db.pragma("page_count", { simple: true }) as number;
+  // The file the resource lives in (groups.ts): its pages are what its writes change.
+  const schema = schemaOf(r);
+  const pageSize = c.db.pragma(`${schema}.page_size`, { simple: true }) as number;
+  const pageCount = c.db.pragma(`${schema}.page_count`, { simple: true }) as number;
   const key = sizesKey(r, pageCount);
   let known = sizeCache.get(c);
   if (!known) sizeCache.set(c, (known = new Map()));
   const hit = known.get(r.id);
   if (hit?.key === key) return hit.stats;
   const sizeOf = (names: string[]): number =>
-    names.reduce((sum, name) => sum + ((c.cache.get("SELECT pgsize FROM dbstat WHERE name = ? AND aggregate = 1", "pluck").get(name) as number) ?? 0), 0);
-  const objects = c.db.prepare("SELECT name, type FROM sqlite_schema WHERE tbl_name = ? OR tbl_name LIKE ?").all(r.table, `${r.table}_fts%`) as {
+    names.reduce((sum, name) => sum + ((c.cache.get("SELECT pgsize FROM dbstat(?) WHERE name = ? AND aggregate = 1", "pluck").get(schema, name) as number) ?? 0), 0);
+  const objects = c.db.prepare(`SELECT name, type FROM ${schema}.sqlite_schema WHERE tbl_name = ? OR tbl_name LIKE ?`).all(r.table, `${r.table}_fts%`) as {
     name: string;
     type: string;
   }[];
@@ -36,7 +39,7 @@ function sizesKey(r: Internal, pageCount: number): string {
 
 /** Whether this connection has the sizes already (then `sizes` reads nothing). */
 export function knowsSizes(c: Conn, r: Internal): boolean {
-  const pageCount = c.db.pragma("page_count", { simple: true }) as number;
+  const pageCount = c.db.pragma(`${schemaOf(r)}.page_count`, { simple: true }) as number;
   return sizeCache.get(c)?.get(r.id)?.key === sizesKey(r, pageCount);
 }
 

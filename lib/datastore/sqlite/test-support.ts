@@ -6,6 +6,7 @@ import { createHash } from "node:crypto";
 import type { DatastoreEngine } from "../engine";
 import { SqliteEngine } from "./engine";
 import { registerFtsFunctions } from "./fts-text";
+import { attachAll } from "./groups";
 
 const IGNORED_COLUMNS: Record<string, string[]> = { api_tokens: ["last_used"] };
 
@@ -19,16 +20,24 @@ function encode(v: unknown): string {
   return JSON.stringify(v) ?? "undefined";
 }
 
-/** Runs fn on a connection of its own to `file` (read-only unless `write`). `timeout`: how long
- *  a busy database is waited for, in milliseconds (better-sqlite3's default unless given). */
+/** Runs fn on a connection of its own to `file` (read-only unless `write`), with its group
+ *  files attached (groups.ts: as `g<N>`, so unqualified names resolve). `timeout`: how long a
+ *  busy database is waited for, in milliseconds (better-sqlite3's default unless given). */
 export function withRawDb<T>(file: string, fn: (db: Database.Database) => T, write = false, timeout?: number): T {
   const db = new Database(file, { readonly: !write, fileMustExist: true, ...(timeout === undefined ? {} : { timeout }) });
   registerFtsFunctions(db); // FTS5's integrity check reads the index's view
+  attachAll(db, file);
   try {
     return fn(db);
   } finally {
     db.close();
   }
+}
+
+/** `sqlite_schema` of every file withRawDb attached, as one subquery (groups.ts). */
+export function everySchema(db: Database.Database): string {
+  const files = db.prepare("SELECT name FROM pragma_database_list WHERE name <> 'temp' ORDER BY seq").pluck().all() as string[];
+  return `(${files.map((s) => `SELECT type, name, tbl_name, sql FROM ${quote(s)}.sqlite_schema`).join(" UNION ALL ")})`;
 }
 
 /**
@@ -40,19 +49,27 @@ export function withRawDb<T>(file: string, fn: (db: Database.Database) => T, wri
 export function checksumFile(file: string): string {
   return withRawDb(file, (db) => {
     const hash = createHash("sha256");
-    const objects = db
-      .prepare("SELECT type, name, tbl_name, sql FROM sqlite_schema WHERE name NOT LIKE 'sqlite_autoindex%' ORDER BY type, name")
-      .all() as { type: string; name: string; sql: string | null }[];
+    // Every file's objects (groups.ts), each file's own sqlite_sequence included.
+    const schemas = db.prepare("SELECT name FROM pragma_database_list WHERE name <> 'temp' ORDER BY seq").pluck().all() as string[];
+    const objects = schemas.flatMap((schema) =>
+      (
+        db.prepare(`SELECT type, name, tbl_name, sql FROM ${quote(schema)}.sqlite_schema WHERE name NOT LIKE 'sqlite_autoindex%' ORDER BY type, name`).all() as {
+          type: string;
+          name: string;
+          sql: string | null;
+        }[]
+      ).map((o) => ({ ...o, schema })),
+    );
     for (const o of objects) hash.update(`${o.type}\u0000${o.name}\u0000${o.sql ?? ""}\n`);
     for (const o of objects) {
       // Virtual tables (FTS5) are checked through their shadow tables, which hold the data.
       if (o.type !== "table" || /^CREATE VIRTUAL TABLE/i.test(o.sql ?? "")) continue;
-      const columns = (db.prepare(`SELECT name FROM pragma_table_info(?)`).pluck().all(o.name) as string[]).filter(
+      const columns = (db.prepare(`SELECT name FROM pragma_table_info(?, ?)`).pluck().all(o.name, o.schema) as string[]).filter(
         (c) => !IGNORED_COLUMNS[o.name]?.includes(c),
       );
       if (columns.length === 0) continue;
       hash.update(`#${o.name}\n`);
-      const rows = db.prepare(`SELECT ${columns.map(quote).join(", ")} FROM ${quote(o.name)} ORDER BY ${columns.map((_, i) => i + 1).join(", ")}`).raw(true);
+      const rows = db.prepare(`SELECT ${columns.map(quote).join(", ")} FROM ${quote(o.schema)}.${quote(o.name)} ORDER BY ${columns.map((_, i) => i + 1).join(", ")}`).raw(true);
       for (const row of rows.iterate() as IterableIterator<unknown[]>) hash.update(`${row.map(encode).join(",")}\n`);
     }
     return hash.digest("hex");
@@ -97,11 +114,14 @@ export function integrityCheck(file: string): string {
   return withRawDb(file, (db) => String(db.pragma("integrity_check", { simple: true })));
 }
 
-/** Caps the engine's file at its current size plus `extraPages` pages (null lifts the cap),
- *  so the next big write fails as on a full disk. */
+/** Caps the engine's files (main and the groups its writer has attached) at their current
+ *  sizes plus `extraPages` pages each (null lifts the caps), so the next big write fails as on a
+ *  full disk. */
 export function limitPages(engine: DatastoreEngine, extraPages: number | null): void {
   if (!(engine instanceof SqliteEngine)) throw new Error("limitPages needs the SQLite engine");
-  engine.pragma(extraPages === null ? "max_page_count = 4294967294" : `max_page_count = ${Number(engine.pragma("page_count")) + extraPages}`);
+  for (const s of engine.schemas()) {
+    engine.pragma(extraPages === null ? `${s}.max_page_count = 4294967294` : `${s}.max_page_count = ${Number(engine.pragma(`${s}.page_count`)) + extraPages}`);
+  }
 }
 
 /** Resource tables (and their full-text tables) that no catalog entry owns: what a crashed
@@ -110,7 +130,7 @@ export function orphanTables(file: string): string[] {
   return withRawDb(file, (db) =>
     db
       .prepare(
-        `SELECT name FROM sqlite_schema s WHERE type = 'table' AND name LIKE 'ds\\_%' ESCAPE '\\'
+        `SELECT name FROM ${everySchema(db)} s WHERE type = 'table' AND name LIKE 'ds\\_%' ESCAPE '\\'
          AND NOT EXISTS (SELECT 1 FROM datastore_resources r WHERE s.name = r.table_name OR s.name LIKE r.table_name || '\\_%' ESCAPE '\\')`,
       )
       .pluck()

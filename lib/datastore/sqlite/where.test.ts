@@ -10,6 +10,7 @@ import { openEngine } from "../open";
 import type { SqliteEngine } from "./engine";
 import * as catalog from "./catalog";
 import { openReader } from "./connection";
+import { attachFor } from "./groups";
 import { idOrderPage } from "./id-scan";
 import { planSearch } from "./read-plan";
 
@@ -46,6 +47,7 @@ describe("filters use indexes", () => {
     const r = (await engine.getResource("f"))!;
     const [page, count] = engine.searchStatements(r, { ...base, filters, sort });
     const reader = openReader(file, config); // registers the functions the statements call
+    attachFor(reader, ["f"]); // the resource's group file (groups.ts)
     try {
       const explain = (s: { sql: string; params: unknown[] }) =>
         (reader.db.prepare(`EXPLAIN QUERY PLAN ${s.sql}`).all(...s.params) as { detail: string }[]).map((x) => x.detail).join("; ");
