@@ -3,6 +3,7 @@
 import { DatastoreError } from "../errors";
 import { CastError } from "../types";
 import { DeadlineExceeded } from "./deadline";
+import { GroupNotAttached } from "./groups";
 
 export function codeOf(e: unknown): string {
   return String((e as { code?: unknown })?.code ?? "");
@@ -17,6 +18,9 @@ export function toDatastoreError(e: unknown): unknown {
   if (e instanceof DatastoreError) return e;
   if (e instanceof CastError) return DatastoreError.field("query", e.message);
   if (e instanceof DeadlineExceeded) return DatastoreError.tooLong(e.ms);
+  // A resource whose group this read or write did not attach: it was dropped and made again
+  // (in another group) meanwhile, as a resource that changed while read.
+  if (e instanceof GroupNotAttached) return DatastoreError.changed();
   const code = codeOf(e);
   if (code === "SQLITE_BUSY" || code === "SQLITE_LOCKED") return DatastoreError.busy();
   if (code === "SQLITE_FULL") return DatastoreError.cannotWrite("full");

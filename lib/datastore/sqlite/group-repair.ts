@@ -2,11 +2,16 @@
 // (groups.ts: `main` commits first, so it may hold a state the group's rows never reached).
 // Each group's copy of its resources' catalog rows committed with the rows: where `main`
 // disagrees, the copy wins, and what `main` alone kept of the lost state goes (the version log's
-// later versions; a resource whose create never reached its group). A clean close, or the
-// process's exit (a COMMIT runs whole within one synchronous call, so no exit handler runs
-// between a commit's files), removes the marker that makes the next open do this; a kill or a
-// crash leaves it; a backup leaves one in its copy (engine.ts backup).
+// later versions; a resource whose create never reached its group). Every writer that opens the
+// store (the server, an upload's import thread, `npm run import`, `backup`, `token`) leaves a
+// marker of its own, `open-<pid>-<thread>-<n>`, which its clean close or its thread's exit
+// removes (a COMMIT runs whole within one synchronous call, so no exit handler runs between a
+// commit's files); a kill or a crash leaves it. An opener repairs when it finds a marker of a
+// process no longer alive (or the marker without a pid a backup leaves in its copy, engine.ts
+// backup), never for another live opener's.
 import fs from "node:fs";
+import path from "node:path";
+import { threadId } from "node:worker_threads";
 import * as catalogSearch from "./catalog-search";
 import type { Conn } from "./connection";
 import { dropFts } from "./fts-index";
@@ -16,33 +21,55 @@ import { quoteIdent as q } from "./sql";
 
 type Row = Record<string, unknown> & { id: string; version: number; table_name: string };
 
-/** Stores this process has open, whose markers its exit removes. */
-const opened = new Set<string>();
+/** This thread's markers, by store: one per open, removed by its close or the thread's exit. */
+const opened = new Map<string, string[]>();
+let made = 0;
 let hooked = false;
 
-/** At open, on the writer: repairs if the last writer did not close cleanly, then marks the
- *  store open. */
+/** Whether the opener that wrote marker `name` may still be at work: a marker without a pid (a
+ *  backup's) is not; this process's are (another thread's store may be open). */
+function alive(name: string): boolean {
+  const pid = Number(/^open-(\d+)-/.exec(name)?.[1] ?? NaN);
+  if (!Number.isInteger(pid)) return false;
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** At open, on a writer: repairs if an opener died without closing, then marks the store open. */
 export function repairAfterCrash(c: Conn): void {
   if (!groups.grouped(c)) return;
-  const marker = groups.openMarker(c.db.name);
-  if (fs.existsSync(marker)) repair(c);
+  const dir = groups.groupsDir(c.db.name);
+  const markers = fs.existsSync(dir) ? fs.readdirSync(dir).filter((n) => n === path.basename(groups.openMarker(c.db.name)) || n.startsWith("open-")) : [];
+  const dead = markers.filter((n) => !alive(n));
+  if (dead.length > 0) {
+    repair(c);
+    for (const n of dead) fs.rmSync(path.join(dir, n), { force: true });
+  }
+  const marker = path.join(dir, `open-${process.pid}-${threadId}-${++made}`);
   try {
-    fs.mkdirSync(groups.groupsDir(c.db.name), { recursive: true });
-    fs.writeFileSync(marker, `${process.pid}\n`);
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(marker, "");
   } catch (e) {
     // A store this process may not write: the start-up check says so, in the store's words.
     if (!["EACCES", "EPERM", "EROFS"].includes((e as NodeJS.ErrnoException).code ?? "")) throw e;
     return;
   }
-  if (!hooked) process.once("exit", () => [...opened].forEach(closedCleanly));
+  if (!hooked) process.once("exit", () => [...opened.values()].flat().forEach((m) => fs.rmSync(m, { force: true })));
   hooked = true;
-  opened.add(c.db.name);
+  opened.set(c.db.name, [...(opened.get(c.db.name) ?? []), marker]);
 }
 
-/** After the writer closed, or the process exits: the next open needs no repair. */
+/** After a writer closed: its marker goes (the store's other openers keep theirs). */
 export function closedCleanly(file: string): void {
-  opened.delete(file);
-  fs.rmSync(groups.openMarker(file), { force: true });
+  const mine = opened.get(file);
+  const marker = mine?.pop();
+  if (marker) fs.rmSync(marker, { force: true });
+  if (mine?.length === 0) opened.delete(file);
 }
 
 export function repair(c: Conn): void {

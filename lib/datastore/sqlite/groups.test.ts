@@ -229,6 +229,51 @@ describe("after a crash between the commits of main and a group", () => {
   });
 });
 
+describe("the open markers", () => {
+  const markers = (file: string) => fs.readdirSync(groups.groupsDir(file)).filter((n) => n.startsWith("open")).sort();
+  /** Makes `main` disagree with the group (a state a repair would undo). */
+  const ahead = (file: string) => withRawDb(file, (db) => void db.prepare("UPDATE datastore_resources SET description = 'main only' WHERE id = 'm'").run(), true);
+  const description = async (engine: DatastoreEngine) => (await engine.getResource("m"))!.description;
+
+  it("are one per opener: a second opener (an import, a script) neither repairs a live store nor takes the first's marker", async () => {
+    const file = tempFile();
+    const server = await openEngine({ file, readWorkers: 0 });
+    try {
+      await server.createResource(meta("m"), [{ id: "a", type: "text" }]);
+      expect(markers(file)).toHaveLength(1);
+      ahead(file);
+      const second = await openEngine({ file, readWorkers: 0 });
+      expect(markers(file)).toHaveLength(2);
+      expect(await description(second)).toBe("main only");
+      await second.close();
+      expect(markers(file)).toHaveLength(1);
+    } finally {
+      await server.close();
+    }
+    expect(markers(file)).toEqual([]);
+  });
+
+  it("of a process no longer alive make the next opener repair; a live process's do not", async () => {
+    const file = tempFile();
+    let engine = await openEngine({ file, readWorkers: 0 });
+    await engine.createResource(meta("m"), [{ id: "a", type: "text" }]);
+    await engine.close();
+    ahead(file);
+    // The parent of this process is alive; a child that has exited is not.
+    fs.writeFileSync(path.join(groups.groupsDir(file), `open-${process.ppid}-0-1`), "");
+    engine = await openEngine({ file, readWorkers: 0 });
+    expect(await description(engine)).toBe("main only");
+    await engine.close();
+    const { spawnSync } = await import("node:child_process");
+    const gone = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" }).stdout;
+    fs.writeFileSync(path.join(groups.groupsDir(file), `open-${gone}-0-1`), "");
+    engine = await openEngine({ file, readWorkers: 0 });
+    expect(await description(engine)).toBe("");
+    await engine.close();
+    expect(markers(file)).toEqual([`open-${process.ppid}-0-1`]);
+  });
+});
+
 describe("a backup", () => {
   it("copies every group file, and opens with them", async () => {
     const file = tempFile();

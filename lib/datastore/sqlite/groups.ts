@@ -19,11 +19,12 @@
 // count) from that copy, read before anything of `main` in their transaction: the copy and the
 // rows are one snapshot, and `main`, read after and committed first, holds at least every
 // version the copy has (the version log). A crash between the two commits leaves `main` ahead of
-// the group; the next open repairs the catalog from the copies (group-repair.ts), told so by a
-// marker file that a clean close removes.
+// the group; the next open repairs the catalog from the copies (group-repair.ts), told so by the
+// marker file the dead writer left.
 import fs from "node:fs";
 import path from "node:path";
 import type { CatalogRow } from "../catalog-row";
+import { DatastoreError } from "../errors";
 import type { Conn, DB } from "./connection";
 
 /** Resources a group file holds at most: its schema stays a few hundred rows. */
@@ -78,8 +79,8 @@ export function schemaOf(r: { group: number | null }): string {
   return r.group === null ? "main" : `g${r.group}`;
 }
 
-/** The file a clean close removes: found at open, the last writer may have died between the
- *  commits of `main` and a group (group-repair.ts). */
+/** The marker without an opener's pid: found at open, the store needs a repair (a backup's copy,
+ *  group-repair.ts; each opener's own markers are named after it there). */
 export function openMarker(file: string): string {
   return path.join(groupsDir(file), "open");
 }
@@ -186,7 +187,9 @@ export function attachFor(c: Conn, ids: readonly string[], write = false): void 
     }
   }
   if (write && creates) needed.add((s.landing = landing(c)));
-  if (needed.size > ATTACHED_GROUPS) throw new Error(`one transaction touches ${needed.size} groups; at most ${ATTACHED_GROUPS} attach at once`);
+  if (needed.size > ATTACHED_GROUPS) {
+    throw DatastoreError.field("resource_id", `one request may write the resources of at most ${ATTACHED_GROUPS} storage groups at once; this one touches ${needed.size}`);
+  }
   if (write) for (const g of [...s.attached]) if (!needed.has(g)) detach(c, s, g);
   for (const g of needed) use(c, g);
 }
