@@ -14,6 +14,7 @@ import type { Conn } from "./connection";
 import { countPlan, exactCount } from "./count";
 import { pastWalk } from "./history";
 import { DeadlineExceeded, within } from "./deadline";
+import { schemaOf } from "./groups";
 import { inIdOrder, pageSql, type ReadPlan } from "./read-plan";
 import { quoteIdent as q } from "./sql";
 import { Memo, valuesKey } from "./statement-cache";
@@ -49,7 +50,7 @@ export function idOrderPage(c: Conn, r: Internal, plan: ReadPlan, query: SearchQ
   // An index that yields the matches in `_id` order already (equality on all its columns, as
   // within one value rows are in `_id` order) reads a page's worth: nothing to choose.
   const plain = pageSql(plan, false);
-  const shape = planShape(c, past ? pageSql({ ...plan, from: `${q(table.table)} AS t` }, false) : plain, [...plan.params, query.limit, plan.offset]);
+  const shape = planShape(c, schemaOf(table), past ? pageSql({ ...plan, from: `${q(table.table)} AS t` }, false) : plain, [...plan.params, query.limit, plan.offset]);
   if (shape === "index in order") return { rows: page(plain), total: null };
   const where = new Where(table);
   for (const f of others) where.filter(f);
@@ -85,12 +86,13 @@ const shapes = new WeakMap<Conn, Memo<Shape>>();
 
 /** How SQLite's plan reads a page: an index in `_id` order (no sort), an index then a sort, or
  *  otherwise (a walk of the table). Kept per statement, values and schema: with ANALYZE's
- *  samples (STAT4) the plan depends on the values, and a new index changes it. */
-function planShape(c: Conn, sql: string, params: unknown[]): Shape {
+ *  samples (STAT4) the plan depends on the values, and a new index changes it: the version of
+ *  the schema the table lives in (`main`, or its group's: groups.ts). */
+function planShape(c: Conn, schema: string, sql: string, params: unknown[]): Shape {
   let memo = shapes.get(c);
   if (!memo) shapes.set(c, (memo = new Memo()));
-  const schema = c.cache.get("PRAGMA schema_version", "pluck").get() as number;
-  return memo.get(`${schema}\0${sql}\0${valuesKey(params)}`, () => {
+  const version = c.cache.get(`PRAGMA ${schema}.schema_version`, "pluck").get() as number;
+  return memo.get(`${schema}\0${version}\0${sql}\0${valuesKey(params)}`, () => {
     const steps = (c.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((s) => s.detail);
     if (!/^SEARCH t USING (?:COVERING )?INDEX /.test(steps[0] ?? "")) return "other";
     if (steps.length === 1) return "index in order";
