@@ -41,7 +41,9 @@ export async function datastoreSearchAll(ctx: ActionContext, params: Params) {
   bag.throwIfAny();
   const deadline = performance.now() + budgetMs;
 
-  const resources = await readable(ctx);
+  // Searched in the order they were created: neighbours in the store stay together (SQLite's
+  // group files fill in that order, and a read worker keeps a few attached).
+  const resources = (await readable(ctx)).sort((a, b) => (a.created < b.created ? -1 : a.created > b.created ? 1 : a.id < b.id ? -1 : 1));
   const results: Found[] = [];
   const notSearched = new Set(resources.map((r) => r.id));
   let next = 0;
