@@ -8,6 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatastoreEngine, Resource, SearchQuery } from "../engine";
+import { DatastoreError } from "../errors";
 import { parsePlain } from "../full-text";
 import { openEngine } from "../open";
 import { mustGetForRead } from "./catalog";
@@ -131,10 +132,12 @@ describe("a store in groups", () => {
     expect(await values(engine, "r64", { columns: ["b"] })).toEqual([null, null]);
   });
 
-  it("refuses a transaction that was not told a resource whose group it needs, and writes nothing", async () => {
+  it("refuses a transaction that was not told a resource whose group it needs, with a 409, and writes nothing", async () => {
     // Every group detached but r64's: r1's is not attached when the transaction begins.
     await engine.transaction(async () => undefined, ["r64"]);
-    await expect(engine.transaction((tx) => tx.write("r1", [{ a: "lost" }], "insert"))).rejects.toThrow(/not attached/);
+    const refused = await engine.transaction((tx) => tx.write("r1", [{ a: "lost" }], "insert")).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(DatastoreError);
+    expect(refused).toMatchObject({ kind: "validation", details: { resource_id: [expect.stringMatching(/changed while it was being read/)] } });
     expect(await values(engine, "r1")).toEqual(["one apple"]);
   });
 
