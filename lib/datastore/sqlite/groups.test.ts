@@ -277,6 +277,24 @@ describe("the open markers", () => {
   });
 });
 
+describe("datastore_info's db_size", () => {
+  it("is the whole store's, as CKAN's is its database's: the main file and every group file", async () => {
+    const file = tempFile();
+    let engine = await openEngine({ file, readWorkers: 0 });
+    await engine.createResource(meta("s"), [{ id: "a", type: "text" }]);
+    await engine.write("s", Array.from({ length: 2000 }, (_, i) => ({ a: `row ${i}` })), "insert");
+    await engine.close(); // every page written back to its file (the close checkpoints)
+    const onDisk = [file, ...groups.groupFiles(file).map((g) => g.file)].map((f) => fs.statSync(f).size);
+    engine = await openEngine({ file, readWorkers: 0 });
+    try {
+      expect(onDisk).toHaveLength(2);
+      expect((await engine.stats((await engine.getResource("s"))!)).dbSize).toBe(onDisk[0] + onDisk[1]);
+    } finally {
+      await engine.close();
+    }
+  });
+});
+
 describe("a backup", () => {
   it("copies every group file, and opens with them", async () => {
     const file = tempFile();
