@@ -12,6 +12,8 @@ import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
+// The failed tests' names, printed again beside the closing line: CI keeps only the output's tail.
+const failures = [];
 let broken = false;
 const times = [];
 const started = Date.now();
@@ -58,6 +60,11 @@ async function vitest() {
   totals.passed += v.numPassedTests;
   totals.failed += failed;
   totals.skipped += (v.numPendingTests ?? 0) + (v.numTodoTests ?? 0);
+  for (const file of v.testResults ?? []) {
+    const bad = (file.assertionResults ?? []).filter((t) => t.status === "failed");
+    for (const t of bad) failures.push(`vitest ${file.name.replace(`${process.cwd()}/`, "")} > ${t.fullName}: ${firstLine(t.failureMessages?.[0])}`);
+    if (file.status === "failed" && bad.length === 0) failures.push(`vitest ${file.name.replace(`${process.cwd()}/`, "")}: ${firstLine(file.message)}`);
+  }
   if (!ok && failed === 0) broken = true; // an error outside any test (vitest says which)
 }
 
@@ -72,6 +79,22 @@ async function journeys(engine, group) {
   totals.failed += p.stats.unexpected + (p.stats.flaky ?? 0);
   totals.skipped += p.stats.skipped;
   if (p.errors?.length) broken = true;
+  const walk = (suite, titles) => {
+    for (const spec of suite.specs ?? []) {
+      for (const t of spec.tests ?? []) {
+        if (t.status !== "unexpected" && t.status !== "flaky") continue;
+        const error = t.results?.find((r) => r.error)?.error?.message;
+        failures.push(`${name} ${spec.file} > ${[...titles, spec.title].join(" > ")}: ${firstLine(error)}`);
+      }
+    }
+    for (const child of suite.suites ?? []) walk(child, [...titles, child.title]);
+  };
+  for (const suite of p.suites ?? []) walk(suite, []);
+}
+
+/** A failure message's first line, without the terminal's colour codes. */
+function firstLine(text) {
+  return String(text ?? "").replace(/\u001b\[[0-9;]*m/g, "").split("\n").find((l) => l.trim()) ?? "";
 }
 
 /** Why no PostgreSQL cluster can start here (lib/test/pg-cluster.ts), or "" when one can. */
@@ -112,5 +135,6 @@ if (broken) totals.failed += 1; // a step that could not run counts as a failure
 const ran = totals.passed + totals.failed;
 const cpu = stepsCpuSeconds();
 console.log(`\n=== times: ${times.join(", ")}; all ${Math.round((Date.now() - started) / 1000)} s${cpu === null ? "" : `, CPU ${cpu} s`}`);
+if (failures.length) console.log(`\n=== failed:\n${failures.map((f) => `  ${f}`).join("\n")}`);
 console.log(`\n${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 process.exit(totals.failed > 0 || ran === 0 ? 1 : 0);
