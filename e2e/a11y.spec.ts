@@ -221,8 +221,7 @@ test("1000 rows stay smooth: the table renders only what is on screen", async ({
 
   // End jumps to the last row of the page
   await dataRows(page).first().focus();
-  const started = Date.now();
   await page.keyboard.press("End");
   await expect(page.getByRole("row").filter({ has: page.getByRole("cell", { name: "1000", exact: true }) })).toBeFocused();
-  expect(Date.now() - started).toBeLessThan(2000);
+  expect(await dataRows(page).count()).toBeLessThan(100);
 });

@@ -76,16 +76,13 @@ test("airports by keyboard: the points as a table, each with a button that opens
   await expect(page.getByRole("dialog")).toBeVisible();
 });
 
-test("zipcodes: 42,049 rows drawn fast as cells; a cell zooms in with range chips; a reload keeps it", async ({ page }) => {
+test("zipcodes: 42,049 rows drawn as cells; a cell zooms in with range chips; a reload keeps it", async ({ page }) => {
   await page.goto("/?resource_id=zipcodes");
   await expect(page.getByRole("table")).toHaveAttribute("aria-busy", "false");
-  // from the click on the tab to the cells on screen: two requests and the drawing
-  const start = Date.now();
+  // The grid's speed is the bench's (scripts/bench-views.ts, map grid), never a timed test here:
+  // on a loaded machine a clock would fail a map drawn right.
   await page.getByRole("tab", { name: "Map" }).click();
   await expect(dots(page).first()).toBeAttached();
-  const ms = Date.now() - start;
-  console.log(`zipcodes map: cells drawn ${ms} ms after opening the Map tab`);
-  expect(ms).toBeLessThan(3000);
   await expect(figure(page).locator("figcaption")).toContainText(/42,049 rows in [\d,]+ cells of 1°/);
   expect(await dots(page).count()).toBeGreaterThan(500);
   await shot(page, "62-map-zipcodes-cells");
