@@ -52,7 +52,7 @@ it("recording a token's use does not wait while another process holds the write 
   try {
     const started = Date.now();
     expect((await tokens.authenticate(`Bearer ${token}`)).scope).toBe("read");
-    expect(Date.now() - started).toBeLessThan(1000); // the busy wait is 10 s
+    expect(Date.now() - started).toBeLessThan(5_000); // the busy wait is 10 s: anything under it did not wait
   } finally {
     importer.exec("ROLLBACK");
     importer.close();
