@@ -1,10 +1,12 @@
 // A resource's history on PostgreSQL, the SQLite engine's design in PostgreSQL's SQL
 // (lib/datastore/history.ts holds the rules): `_id` only grows, so the log's `id_to` (the largest
 // `_id` after each version) tells which rows a version inserted; an updated row's version is
-// kept in `<table>_ver`, and the images updates and deletes replaced in `<table>_hist` with
-// their [from, to) versions (from 0: since the row's insert) and their `_full_text`, so `q`
-// reads them as it reads the table. An image is kept in the same statement as the change.
-// An `as_of` read reads a subquery of the rows valid then in place of the table (source()).
+// kept in the row, in its `_v` column (0: not updated since its insert; made with the history
+// tables, out of every field list), and the images updates and deletes replaced in
+// `<table>_hist` with their [from, to) versions (from 0: since the row's insert) and their
+// `_full_text`, so `q` reads them as it reads the table. An image and the row's `_v` are
+// written in the same statement as the change. An `as_of` read reads a subquery of the rows
+// valid then in place of the table (source()).
 // Each version's field list: `<table>_fields` (../past-fields.ts).
 import type { ChangesPage, Field, HistorySize, HistoryState, RowChange, RowImage, SearchQuery, VersionEntry, WriteAuthor } from "../engine";
 import { quoteIdent as q, type PgResource, type Queryable, type StoredField } from "./resource";
@@ -16,10 +18,6 @@ import { columnType, toParam } from "./values";
 
 export function histTable(table: string): string {
   return `${table}_hist`;
-}
-
-export function verTable(table: string): string {
-  return `${table}_ver`;
 }
 
 export function fieldsTable(table: string): string {
@@ -77,14 +75,15 @@ export async function ensureHistoryTables(db: Queryable, r: PgResource): Promise
   const today = [...r.columns.values()];
   const columns = found.fields ? [...today, ...retiredFields(await fieldLists(db, r.table, true), today)] : today;
   if (found.hist) return columns;
-  const ver = verTable(r.table);
   const cols = columns.map((f) => `, ${q(f.column)} ${columnType(f.type)}`).join("");
+  // `_v` with a constant default: no rewrite of the table (PostgreSQL 11+). `_hist_gone`: the
+  // rows deleted after a version, which an as_of read's row count adds (atVersion).
   await db.query(
     `CREATE TABLE ${q(hist)} ("_hid" bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, "_id" bigint NOT NULL, "_valid_from" bigint NOT NULL, "_valid_to" bigint NOT NULL, "_deleted" boolean NOT NULL DEFAULT false, "_full_text" tsvector${cols});
      CREATE INDEX ${q(`${hist}_id`)} ON ${q(hist)} ("_id", "_valid_from");
      CREATE INDEX ${q(`${hist}_to`)} ON ${q(hist)} ("_valid_to", "_id");
-     CREATE TABLE ${q(ver)} ("_id" bigint PRIMARY KEY, v bigint NOT NULL);
-     CREATE INDEX ${q(`${ver}_v`)} ON ${q(ver)} (v)`,
+     CREATE INDEX ${q(`${hist}_gone`)} ON ${q(hist)} ("_valid_to", "_id") WHERE "_deleted";
+     ALTER TABLE ${q(r.table)} ADD COLUMN IF NOT EXISTS "_v" bigint NOT NULL DEFAULT 0`,
   );
   return columns;
 }
@@ -97,7 +96,7 @@ export async function alterHistoryColumns(db: Queryable, table: string, add: Sto
 }
 
 export async function dropHistory(db: Queryable, table: string): Promise<void> {
-  await db.query(`DROP TABLE IF EXISTS ${q(histTable(table))}; DROP TABLE IF EXISTS ${q(verTable(table))}; DROP TABLE IF EXISTS ${q(fieldsTable(table))}`);
+  await db.query(`DROP TABLE IF EXISTS ${q(histTable(table))}; DROP TABLE IF EXISTS ${q(fieldsTable(table))}`);
 }
 
 /** Logs the version a write just recorded in the catalog (after catalog.touch), with the
@@ -131,25 +130,30 @@ export class ImageKeeper {
     this.cols = ['"_id"', '"_full_text"', ...columns.map((f) => q(f.column))];
   }
 
+  /** Rows this version may keep an image of: those it did not insert. */
+  private kept(t: string): string {
+    return this.insertedAfter === null ? "true" : `${t}."_id" <= ${this.insertedAfter}`;
+  }
+
   /** A WITH prefix for an UPDATE of the rows whose `_id`s are the bigint[] parameter `ids`
-   *  (a placeholder): their images before it (once per row and version), and their version. */
+   *  (a placeholder): their images before it, once per row and version (a row's `_v` is this
+   *  version once its image is kept). */
   beforeUpdate(ids: string): string {
-    const t = q(this.r.table);
-    const ver = q(verTable(this.r.table));
-    const v = this.version;
-    return `WITH ds_old AS (SELECT t."_id", coalesce(m.v, 0) AS f FROM ${t} AS t LEFT JOIN ${ver} AS m ON m."_id" = t."_id" WHERE t."_id" = ANY(${ids}) AND m.v IS DISTINCT FROM ${v}${this.insertedAfter === null ? "" : ` AND t."_id" <= ${this.insertedAfter}`}),
-      ds_kept AS (INSERT INTO ${q(histTable(this.r.table))} ("_valid_from", "_valid_to", ${this.cols.join(", ")}) SELECT o.f, ${v}, ${this.cols.map((c) => `t.${c}`).join(", ")} FROM ds_old AS o JOIN ${t} AS t ON t."_id" = o."_id"),
-      ds_marked AS (INSERT INTO ${ver} ("_id", v) SELECT "_id", ${v} FROM ds_old ON CONFLICT ("_id") DO UPDATE SET v = EXCLUDED.v) `;
+    return `WITH ds_kept AS (INSERT INTO ${q(histTable(this.r.table))} ("_valid_from", "_valid_to", ${this.cols.join(", ")})
+      SELECT t."_v", ${this.version}, ${this.cols.map((c) => `t.${c}`).join(", ")} FROM ${q(this.r.table)} AS t WHERE t."_id" = ANY(${ids}) AND t."_v" <> ${this.version} AND ${this.kept("t")}) `;
+  }
+
+  /** The SET item of that UPDATE (table alias `t`) that gives each row whose image it kept
+   *  this version. */
+  versionSet(): string {
+    return `"_v" = CASE WHEN ${this.kept("t")} THEN ${this.version} ELSE t."_v" END`;
   }
 
   /** A DELETE of the rows matching `cond` (over alias `t`) that keeps their images; its one
    *  row is how many went. */
   deleteSql(cond: string): string {
-    const t = q(this.r.table);
-    const ver = q(verTable(this.r.table));
-    return `WITH ds_gone AS (DELETE FROM ${t} AS t${cond ? ` WHERE ${cond}` : ""} RETURNING ${this.cols.map((c) => `t.${c}`).join(", ")}),
-      ds_unmarked AS (DELETE FROM ${ver} AS m USING ds_gone AS g WHERE m."_id" = g."_id" RETURNING m."_id", m.v),
-      ds_kept AS (INSERT INTO ${q(histTable(this.r.table))} ("_valid_from", "_valid_to", "_deleted", ${this.cols.join(", ")}) SELECT coalesce(u.v, 0), ${this.version}, true, ${this.cols.map((c) => `g.${c}`).join(", ")} FROM ds_gone AS g LEFT JOIN ds_unmarked AS u ON u."_id" = g."_id")
+    return `WITH ds_gone AS (DELETE FROM ${q(this.r.table)} AS t${cond ? ` WHERE ${cond}` : ""} RETURNING t."_v", ${this.cols.map((c) => `t.${c}`).join(", ")}),
+      ds_kept AS (INSERT INTO ${q(histTable(this.r.table))} ("_valid_from", "_valid_to", "_deleted", ${this.cols.join(", ")}) SELECT g."_v", ${this.version}, true, ${this.cols.map((c) => `g.${c}`).join(", ")} FROM ds_gone AS g)
       SELECT count(*)::int8 AS n FROM ds_gone`;
   }
 }
@@ -186,6 +190,13 @@ async function insertedAt(db: Queryable, r: PgResource, rowId: number): Promise<
  * The resource as it was at `query.asOf`: the same resource, read through a subquery of the
  * rows valid then (live rows inserted by then and not updated since, and the images valid
  * then), with that version's row count.
+ *
+ * The two parts are a UNION ALL of plain selects, each with the [from, to) versions it is
+ * valid in (a live row's from its `_v`), filtered outside it: a UNION ALL whose parts have no
+ * WHERE of their own is what PostgreSQL flattens into one relation of two tables, where the
+ * read's own filters reach each table's indexes and an ORDER BY … LIMIT merges two index
+ * scans; with a WHERE (or a join) in a part, each part is planned alone, unordered, and a
+ * page in `_id` order sorted every row of the version.
  */
 export async function atVersion(db: Queryable, today: PgResource, query: SearchQuery): Promise<PgResource> {
   const v = query.asOf;
@@ -202,22 +213,19 @@ export async function atVersion(db: Queryable, today: PgResource, query: SearchQ
   const text = fields.some((f) => !todayColumns.has(f.column)) ? `${fullTextExpression(fields, "t", r.language)} AS "_full_text"` : 't."_full_text"';
   const cols = ['t."_id"', text, ...fields.map((f) => `t.${q(f.column)}`)].join(", ");
   const hasHist = found.hist;
-  // NOT EXISTS, an anti join, not NOT IN: once the rows updated since outgrow work_mem, NOT IN
-  // can no longer hash them and tests every row against the whole list (minutes at 300,000).
-  const live = `SELECT ${cols} FROM ${q(r.table)} AS t WHERE t."_id" <= ${last}`;
+  const outer = ['u."_id"', 'u."_full_text"', ...fields.map((f) => `u.${q(f.column)}`)].join(", ");
   const sql = hasHist
-    ? `(${live} AND NOT EXISTS (SELECT 1 FROM ${q(verTable(r.table))} AS m WHERE m."_id" = t."_id" AND m.v > ${v}) UNION ALL SELECT ${cols} FROM ${q(histTable(r.table))} AS t WHERE t."_valid_to" > ${v} AND t."_valid_from" <= ${v} AND t."_id" <= ${last})`
-    : `(${live})`;
-  // Its row count from index ranges: today's inserted by then, less those updated since, plus
-  // the images valid then.
+    ? `(SELECT ${outer} FROM (SELECT ${cols}, t."_v" AS "_from", ${Number.MAX_SAFE_INTEGER}::int8 AS "_to" FROM ${q(r.table)} AS t
+        UNION ALL SELECT ${cols}, t."_valid_from", t."_valid_to" FROM ${q(histTable(r.table))} AS t) AS u
+        WHERE u."_id" <= ${last} AND u."_from" <= ${v} AND u."_to" > ${v})`
+    : `(SELECT ${cols} FROM ${q(r.table)} AS t WHERE t."_id" <= ${last})`;
+  // Its row count from index ranges: each row of then is live today or was deleted since, so
+  // today's rows inserted by then and those deleted since (`_hist_gone`).
   const parts = [`(SELECT count(*) FROM ${q(r.table)} WHERE "_id" > $1)`];
-  if (hasHist) {
-    parts.push(`(SELECT count(*) FROM ${q(verTable(r.table))} WHERE v > $2 AND "_id" <= $1)`);
-    parts.push(`(SELECT count(*) FROM ${q(histTable(r.table))} WHERE "_valid_to" > $2 AND "_valid_from" <= $2 AND "_id" <= $1)`);
-  }
+  if (hasHist) parts.push(`(SELECT count(*) FROM ${q(histTable(r.table))} WHERE "_deleted" AND "_valid_to" > $2 AND "_id" <= $1)`);
   // Without history tables the statement names $1 only, and PostgreSQL refuses a second value.
   const n = (await rows(db, `SELECT ${parts.map((p) => `${p}::int8`).join(", ")}`, hasHist ? [last, v] : [last]))[0].map(Number);
-  return { ...r, source: sql, rowCount: r.rowCount - n[0] - (n[1] ?? 0) + (n[2] ?? 0) };
+  return { ...r, source: sql, rowCount: r.rowCount - n[0] + (n[1] ?? 0) };
 }
 
 interface LogRow {
@@ -248,11 +256,7 @@ export async function historySize(db: Queryable, r: PgResource): Promise<History
   const versions = Number((await one<{ n: string }>(db, "SELECT count(*)::int8 AS n FROM datastore_versions WHERE resource_id = $1 AND version >= $2", [r.id, from]))!.n);
   const hist = histTable(r.table);
   if (!(await exists(db, hist))) return { versions, rows: 0, bytes: 0 };
-  const row = (await one<{ n: string; b: string }>(
-    db,
-    `SELECT (SELECT count(*) FROM ${q(hist)})::int8 AS n, (pg_total_relation_size($1::regclass) + pg_total_relation_size($2::regclass))::int8 AS b`,
-    [q(hist), q(verTable(r.table))],
-  ))!;
+  const row = (await one<{ n: string; b: string }>(db, `SELECT (SELECT count(*) FROM ${q(hist)})::int8 AS n, pg_total_relation_size($1::regclass)::int8 AS b`, [q(hist)]))!;
   return { versions, rows: Number(row.n), bytes: Number(row.b) };
 }
 
@@ -316,7 +320,7 @@ export async function rowImages(db: Queryable, r: PgResource, row: { id: number 
         own.push({ from: Number(from), to: Number(to), deleted: deleted === true, row: rest });
       }
     }
-    const live = (await rows(db, `SELECT ${hasHist ? `(SELECT v FROM ${q(verTable(r.table))} WHERE "_id" = t."_id")` : "NULL"}, ${cols} FROM ${q(r.table)} AS t WHERE t."_id" = $1`, [id]))[0];
+    const live = (await rows(db, `SELECT ${hasHist ? 't."_v"' : "NULL"}, ${cols} FROM ${q(r.table)} AS t WHERE t."_id" = $1`, [id]))[0];
     if (live) own.push({ from: live[0] == null ? 0 : Number(live[0]), to: null, deleted: false, row: live.slice(1) });
     if (own.length === 0) continue;
     for (const img of own) if (img.from === 0) img.from = await insertedAt(db, r, id);
@@ -335,7 +339,6 @@ export async function changes(db: Queryable, r: PgResource, since: number, after
   const t = q(r.table);
   const hasHist = await exists(db, histTable(r.table));
   const h = q(histTable(r.table));
-  const ver = q(verTable(r.table));
   const last = await lastIdAt(db, r.id, since);
   const counts = after ? null : await countChanges(db, r, since, last, hasHist);
   if (limit <= 0) return { changes: [], total: counts?.n ?? null, records: counts?.d ?? null };
@@ -377,7 +380,7 @@ export async function changes(db: Queryable, r: PgResource, since: number, after
   const liveIds = from.filter(([id, f]) => !kept.has(`f:${id}:${f}`)).map(([id]) => id);
   const live = new Map<number, { v: number; row: unknown[] }>();
   if (liveIds.length) {
-    const version = hasHist ? `coalesce((SELECT v FROM ${ver} WHERE "_id" = t."_id"), 0)` : "0";
+    const version = hasHist ? 't."_v"' : "0";
     for (const [v, ...row] of await rows(db, `SELECT ${version}, ${cols} FROM ${t} AS t WHERE t."_id" = ANY($1::int8[])`, [liveIds])) live.set(Number(row[0]), { v: Number(v), row });
   }
   const out: RowChange[] = page.map(({ v, id, k }) => {

@@ -127,6 +127,24 @@ const MIGRATIONS: string[] = [
       END IF;
     END LOOP;
   END $ds$;`,
+  // An updated row's version moves from "<table>_ver" into the row ("_v"), and the deletes get an
+  // index of their own (history.ts atVersion): an as_of read's two parts become plain selects.
+  `
+  DO $ds$
+  DECLARE
+    r record;
+  BEGIN
+    FOR r IN SELECT table_name FROM datastore_resources LOOP
+      IF to_regclass(quote_ident(r.table_name || '_hist')) IS NOT NULL THEN
+        EXECUTE format('ALTER TABLE %I ADD COLUMN IF NOT EXISTS "_v" bigint NOT NULL DEFAULT 0', r.table_name);
+        IF to_regclass(quote_ident(r.table_name || '_ver')) IS NOT NULL THEN
+          EXECUTE format('UPDATE %I AS t SET "_v" = m.v FROM %I AS m WHERE m."_id" = t."_id"', r.table_name, r.table_name || '_ver');
+          EXECUTE format('DROP TABLE %I', r.table_name || '_ver');
+        END IF;
+        EXECUTE format('CREATE INDEX IF NOT EXISTS %I ON %I ("_valid_to", "_id") WHERE "_deleted"', r.table_name || '_hist_gone', r.table_name || '_hist');
+      END IF;
+    END LOOP;
+  END $ds$;`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

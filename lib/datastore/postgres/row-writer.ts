@@ -316,7 +316,7 @@ class RowWriter {
       keep = this.keeper.beforeUpdate(`$${params.length}::bigint[]`);
     }
     await this.db.query(
-      `${keep}UPDATE ${this.table} AS t SET ${sets} FROM (VALUES ${tuples.join(", ")}) AS v("_id", ${fields.map((f) => q(f.column)).join(", ")}) WHERE t."_id" = v."_id"`,
+      `${keep}UPDATE ${this.table} AS t SET ${sets}${this.keeper ? `, ${this.keeper.versionSet()}` : ""} FROM (VALUES ${tuples.join(", ")}) AS v("_id", ${fields.map((f) => q(f.column)).join(", ")}) WHERE t."_id" = v."_id"`,
       params,
     );
   }
@@ -336,7 +336,7 @@ class RowWriter {
       const values = present.map((f) => toParam(f.type, record[f.id]));
       const sets = present.map((f, i) => `${q(f.column)} = $${i + 1}`).join(", ");
       const keep = this.keeper ? this.keeper.beforeUpdate(`ARRAY[$${present.length + 1}::bigint]`) : "";
-      await this.db.query(`${keep}UPDATE ${this.table} SET ${sets} WHERE "_id" = $${present.length + 1}`, [...values, id]);
+      await this.db.query(`${keep}UPDATE ${this.table} AS t SET ${sets}${this.keeper ? `, ${this.keeper.versionSet()}` : ""} WHERE t."_id" = $${present.length + 1}`, [...values, id]);
     }
     return 0;
   }
