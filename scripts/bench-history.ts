@@ -34,8 +34,7 @@ const RESOURCE = "flights-3m";
 const BATCHES = Number(process.env.BENCH_HISTORY_BATCHES ?? 300);
 const BATCH = 1000;
 const RUNS = 9;
-/** BENCH_HISTORY_SEARCHES=0: the upserts and sizes only (PostgreSQL's as_of reads at this scale
- *  take minutes each: docs/performance.md, History). */
+/** BENCH_HISTORY_SEARCHES=0: the upserts and sizes only. */
 const SEARCHING = process.env.BENCH_HISTORY_SEARCHES !== "0";
 
 const SEARCHES: { name: string; body: Record<string, unknown> }[] = [

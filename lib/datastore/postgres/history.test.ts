@@ -1,5 +1,6 @@
 // What history.ts does on PostgreSQL alone (the engine contract checks what versions read): a
-// past version read in `_id` order merges two index scans, and a store whose history kept
+// past version read in `_id` order merges two index scans, the images get copies of the
+// table's indexes (for the filters of a past read), and a store whose history kept
 // updated rows' versions in "<table>_ver" (before the migration that moved them into the row's
 // "_v") reads every version as before once migrated. The old layout is made from a store of
 // today's by the reverse of the migration.
@@ -67,6 +68,25 @@ describe.skipIf(!url)("PostgreSQL history", () => {
     } finally {
       client.release();
     }
+    await engine.close();
+    engine = undefined;
+  });
+
+  it("copies the table's btree indexes onto the images at each write that keeps them, and drops those the table dropped", async () => {
+    engine = await open();
+    await engine.createResource({ id: "x", name: "x", description: "", private: false }, [{ id: "a", type: "int4" }, { id: "b", type: "text" }]);
+    await engine.write("x", [{ a: 1, b: "one" }], "insert");
+    await engine.setIndexes("x", [["a"], ["b", "a"]]);
+    await engine.write("x", [{ _id: 1, a: 2 }], "update");
+    const table = (await raw.query(`SELECT table_name FROM "${schema}".datastore_resources WHERE id = 'x'`)).rows[0].table_name as string;
+    const onImages = async () =>
+      (await raw.query(`SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = $1 AND tablename = $2 AND indexname LIKE '%\_h' ORDER BY 1`, [schema, `${table}_hist`])).rows.map(
+        (row: { indexname: string; indexdef: string }) => `${row.indexname.slice(table.length)}: ${row.indexdef.slice(row.indexdef.indexOf(" USING "))}`,
+      );
+    expect(await onImages()).toEqual(["_ix_c1_h:  USING btree (c1)", "_ix_c2_c1_h:  USING btree (c2, c1)"]);
+    await engine.setIndexes("x", [["b", "a"]]);
+    await engine.write("x", [{ _id: 1, a: 3 }], "update");
+    expect(await onImages()).toEqual(["_ix_c2_c1_h:  USING btree (c2, c1)"]);
     await engine.close();
     engine = undefined;
   });

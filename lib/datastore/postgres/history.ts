@@ -4,10 +4,12 @@
 // kept in the row, in its `_v` column (0: not updated since its insert; made with the history
 // tables, out of every field list), and the images updates and deletes replaced in
 // `<table>_hist` with their [from, to) versions (from 0: since the row's insert) and their
-// `_full_text`, so `q` reads them as it reads the table. An image and the row's `_v` are
+// `_full_text`, so `q` reads them as it reads the table, and copies of the table's btree
+// indexes, so a filter reaches them as it reaches the table's rows. An image and the row's `_v` are
 // written in the same statement as the change. An `as_of` read reads a subquery of the rows
 // valid then in place of the table (source()).
 // Each version's field list: `<table>_fields` (../past-fields.ts).
+import pg from "pg";
 import type { ChangesPage, Field, HistorySize, HistoryState, RowChange, RowImage, SearchQuery, VersionEntry, WriteAuthor } from "../engine";
 import { quoteIdent as q, type PgResource, type Queryable, type StoredField } from "./resource";
 import { imagesPast, insertsPast, mergeChanges } from "../history";
@@ -63,7 +65,7 @@ export async function keepFieldList(db: Queryable, r: PgResource, keep: boolean,
 
 /** The fields version v had, when not today's. */
 export async function fieldsAt(db: Queryable, r: PgResource, v: number): Promise<Field[] | undefined> {
-  const then = listAt(await fieldLists(db, r.table), v);
+  const then = listAt(await recall(db, r, "fields", () => fieldLists(db, r.table)), v);
   return then && withFields(r, then).fields;
 }
 
@@ -74,7 +76,10 @@ export async function ensureHistoryTables(db: Queryable, r: PgResource): Promise
   const found = await historyTables(db, r.table);
   const today = [...r.columns.values()];
   const columns = found.fields ? [...today, ...retiredFields(await fieldLists(db, r.table, true), today)] : today;
-  if (found.hist) return columns;
+  if (found.hist) {
+    await mirrorIndexes(db, r.table);
+    return columns;
+  }
   const cols = columns.map((f) => `, ${q(f.column)} ${columnType(f.type)}`).join("");
   // `_v` with a constant default: no rewrite of the table (PostgreSQL 11+). `_hist_gone`: the
   // rows deleted after a version, which an as_of read's row count adds (atVersion).
@@ -85,7 +90,35 @@ export async function ensureHistoryTables(db: Queryable, r: PgResource): Promise
      CREATE INDEX ${q(`${hist}_gone`)} ON ${q(hist)} ("_valid_to", "_id") WHERE "_deleted";
      ALTER TABLE ${q(r.table)} ADD COLUMN IF NOT EXISTS "_v" bigint NOT NULL DEFAULT 0`,
   );
+  await mirrorIndexes(db, r.table);
   return columns;
+}
+
+/** Suffix of an index of `_hist` copied from one of the table's. */
+const MIRROR = "_h";
+
+/**
+ * The table's btree indexes (declared, keys, learned; `_id`'s aside) copied onto `_hist`, not
+ * unique, as `<index>_h`: an as_of read's filters reach the images by them as they reach the
+ * table's rows (a count of `origin = 'SEA'` as of a version would otherwise read every image).
+ * Brought up to date at each write that keeps images: an index made or dropped since is
+ * copied or dropped then.
+ */
+async function mirrorIndexes(db: Queryable, table: string): Promise<void> {
+  const { rows } = await db.query<{ name: string; def: string; live: boolean }>(
+    `SELECT c.relname AS name, pg_get_indexdef(c.oid) AS def, i.indrelid = $1::regclass AS live
+     FROM pg_index AS i JOIN pg_class AS c ON c.oid = i.indexrelid JOIN pg_am AS a ON a.oid = c.relam
+     WHERE i.indrelid IN ($1::regclass, $2::regclass) AND NOT i.indisprimary AND i.indisvalid AND a.amname = 'btree'`,
+    [q(table), q(histTable(table))],
+  );
+  // Within PostgreSQL's 63 bytes (index names are ASCII): a longer name would be cut, and not found again.
+  const wanted = new Map(rows.filter((row) => row.live).map((row) => [`${row.name.slice(0, 63 - MIRROR.length)}${MIRROR}`, row.def]));
+  const kept = new Set(rows.filter((row) => !row.live && row.name.endsWith(MIRROR)).map((row) => row.name));
+  for (const name of kept) if (!wanted.has(name)) await db.query(`DROP INDEX ${q(name)}`);
+  for (const [name, def] of wanted) {
+    // The definition from its method on (`USING btree (…) [WHERE …]`), on the images.
+    if (!kept.has(name)) await db.query(`CREATE INDEX ${q(name)} ON ${q(histTable(table))}${def.slice(def.indexOf(" USING "))}`);
+  }
 }
 
 export async function alterHistoryColumns(db: Queryable, table: string, add: StoredField[], drop: string[]): Promise<void> {
@@ -169,6 +202,25 @@ export async function lastIdBefore(db: Queryable, id: string, v: number): Promis
   return row ? Number(row.id_to) : null;
 }
 
+/** Answers about a resource's past, per pool, by the resource, its version and the question:
+ *  they hold while the resource stays at that version (each write makes a new one; pruning
+ *  removes only what no readable version reads). Outside transactions only: a transaction's
+ *  own writes may roll back, and its version with them. */
+const remembered = new WeakMap<object, Map<string, unknown>>();
+const REMEMBERED = 256;
+
+async function recall<T>(db: Queryable, r: PgResource, question: string, read: () => Promise<T>): Promise<T> {
+  if (!(db instanceof pg.Pool)) return read();
+  let kept = remembered.get(db);
+  if (!kept) remembered.set(db, (kept = new Map()));
+  const key = `${r.id}\0${r.table}\0${r.version}\0${question}`;
+  if (kept.has(key)) return kept.get(key) as T;
+  const value = await read();
+  if (kept.size >= REMEMBERED) kept.delete(kept.keys().next().value!);
+  kept.set(key, value);
+  return value;
+}
+
 /** The largest `_id` at version v (the newest logged at or before it). */
 async function lastIdAt(db: Queryable, id: string, v: number): Promise<number> {
   const row = await one<{ id_to: string }>(db, "SELECT id_to FROM datastore_versions WHERE resource_id = $1 AND version <= $2 ORDER BY version DESC LIMIT 1", [id, v]);
@@ -201,31 +253,43 @@ async function insertedAt(db: Queryable, r: PgResource, rowId: number): Promise<
 export async function atVersion(db: Queryable, today: PgResource, query: SearchQuery): Promise<PgResource> {
   const v = query.asOf;
   if (v === undefined) return today;
+  const { hist: hasHist, then, last, later, gone } = await recall(db, today, `past\0${v}`, () => readPast(db, today, v));
   // With its field list then: a dropped field's column is still in both tables (../past-fields.ts).
-  const found = await historyTables(db, today.table);
-  const then = found.fields ? listAt(await fieldLists(db, today.table, true), v) : undefined;
   const r = then ? withFields(today, then) : today;
-  const last = await lastIdAt(db, r.id, v);
   const fields = [...r.columns.values()];
   // A field dropped since is not in today's `_full_text` (nor in images kept after the drop):
   // the words of then are read from the version's columns, which stay while history needs them.
   const todayColumns = new Set([...today.columns.values()].map((f) => f.column));
   const text = fields.some((f) => !todayColumns.has(f.column)) ? `${fullTextExpression(fields, "t", r.language)} AS "_full_text"` : 't."_full_text"';
   const cols = ['t."_id"', text, ...fields.map((f) => `t.${q(f.column)}`)].join(", ");
-  const hasHist = found.hist;
   const outer = ['u."_id"', 'u."_full_text"', ...fields.map((f) => `u.${q(f.column)}`)].join(", ");
   const sql = hasHist
     ? `(SELECT ${outer} FROM (SELECT ${cols}, t."_v" AS "_from", ${Number.MAX_SAFE_INTEGER}::int8 AS "_to" FROM ${q(r.table)} AS t
         UNION ALL SELECT ${cols}, t."_valid_from", t."_valid_to" FROM ${q(histTable(r.table))} AS t) AS u
         WHERE u."_id" <= ${last} AND u."_from" <= ${v} AND u."_to" > ${v})`
     : `(SELECT ${cols} FROM ${q(r.table)} AS t WHERE t."_id" <= ${last})`;
-  // Its row count from index ranges: each row of then is live today or was deleted since, so
-  // today's rows inserted by then and those deleted since (`_hist_gone`).
-  const parts = [`(SELECT count(*) FROM ${q(r.table)} WHERE "_id" > $1)`];
-  if (hasHist) parts.push(`(SELECT count(*) FROM ${q(histTable(r.table))} WHERE "_deleted" AND "_valid_to" > $2 AND "_id" <= $1)`);
-  // Without history tables the statement names $1 only, and PostgreSQL refuses a second value.
-  const n = (await rows(db, `SELECT ${parts.map((p) => `${p}::int8`).join(", ")}`, hasHist ? [last, v] : [last]))[0].map(Number);
-  return { ...r, source: sql, rowCount: r.rowCount - n[0] + (n[1] ?? 0) };
+  // Each row of then is live today or was deleted since: today's less those inserted after it,
+  // plus those deleted since.
+  return { ...r, source: sql, rowCount: r.rowCount - later + gone };
+}
+
+/** What a read as of v needs: whether images are kept, the field list then (when not today's),
+ *  the largest `_id` then, today's rows inserted after and the rows of then deleted since
+ *  (`_hist_gone`); each count from an index range. */
+async function readPast(db: Queryable, r: PgResource, v: number): Promise<{ hist: boolean; then: StoredField[] | undefined; last: number; later: number; gone: number }> {
+  const head = (await one<{ hist: boolean; fields: boolean; last: string | null; later: string }>(
+    db,
+    `SELECT to_regclass($1) IS NOT NULL AS hist, to_regclass($2) IS NOT NULL AS fields, l.id_to AS last,
+       (SELECT count(*) FROM ${q(r.table)} WHERE "_id" > coalesce(l.id_to, 0))::int8 AS later
+     FROM (SELECT (SELECT id_to FROM datastore_versions WHERE resource_id = $3 AND version <= $4 ORDER BY version DESC LIMIT 1) AS id_to) AS l`,
+    [q(histTable(r.table)), q(fieldsTable(r.table)), r.id, v],
+  ))!;
+  const last = Number(head.last ?? 0);
+  const then = head.fields ? listAt(await fieldLists(db, r.table, true), v) : undefined;
+  const gone = head.hist
+    ? Number((await one<{ n: string }>(db, `SELECT count(*)::int8 AS n FROM ${q(histTable(r.table))} WHERE "_deleted" AND "_valid_to" > $1 AND "_id" <= $2`, [v, last]))!.n)
+    : 0;
+  return { hist: head.hist, then, last, later: Number(head.later), gone };
 }
 
 interface LogRow {
@@ -260,12 +324,14 @@ export async function historySize(db: Queryable, r: PgResource): Promise<History
   return { versions, rows: Number(row.n), bytes: Number(row.b) };
 }
 
-export async function versionAt(db: Queryable, r: PgResource, at: { version: number } | { time: string }): Promise<VersionEntry | undefined> {
-  const row =
-    "version" in at
-      ? await one<LogRow>(db, "SELECT * FROM datastore_versions WHERE resource_id = $1 AND version <= $2 ORDER BY version DESC LIMIT 1", [r.id, at.version])
-      : await one<LogRow>(db, "SELECT * FROM datastore_versions WHERE resource_id = $1 AND at <= $2 ORDER BY at DESC, version DESC LIMIT 1", [r.id, at.time]);
-  return row ? entry(row) : undefined;
+export function versionAt(db: Queryable, r: PgResource, at: { version: number } | { time: string }): Promise<VersionEntry | undefined> {
+  return recall(db, r, `at\0${JSON.stringify(at)}`, async () => {
+    const row =
+      "version" in at
+        ? await one<LogRow>(db, "SELECT * FROM datastore_versions WHERE resource_id = $1 AND version <= $2 ORDER BY version DESC LIMIT 1", [r.id, at.version])
+        : await one<LogRow>(db, "SELECT * FROM datastore_versions WHERE resource_id = $1 AND at <= $2 ORDER BY at DESC, version DESC LIMIT 1", [r.id, at.time]);
+    return row ? entry(row) : undefined;
+  });
 }
 
 export async function versionEntries(db: Queryable, r: PgResource, versions: number[]): Promise<VersionEntry[]> {

@@ -70,7 +70,9 @@ async function once(
   const text =
     `WITH c AS (${cte}), p AS (${page(gate)}) ` +
     `SELECT coalesce((SELECT ok FROM c), false), (SELECT count(*) FROM p)::int4, ${total ? total(gate ?? "true") : "NULL::int8"}, p.* FROM (SELECT 1) AS one LEFT JOIN p ON true`;
-  const { rows } = await db.query<unknown[]>({ ...prepared(db, text), values, rowMode: "array" });
+  // A past version's statement (history.ts) runs unnamed: planned with its values each time, as
+  // a generic plan of its two tables misjudges a filter's matches and sorts them all.
+  const { rows } = await db.query<unknown[]>({ ...(r.source === undefined ? prepared(db, text) : { text }), values, rowMode: "array" });
   const head = rows[0];
   if (head[0] !== true) return NOT_CURRENT;
   return { rows: Number(head[1]) === 0 ? [] : rows.map((row) => row.slice(3)), total: head[2] === null ? null : Number(head[2]) };
