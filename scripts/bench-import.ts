@@ -4,6 +4,7 @@
 // real importer timed as a user runs it. Every figure comes from the run that prints it.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { FTS_TOKENIZER, ftsColumnExpr, registerFtsFunctions } from "../lib/datastore/sqlite/fts-text";
@@ -17,6 +18,8 @@ export interface ImportFloor {
   /** Seconds per step, each with its own commit: insert, fts, then `index <field>` per index. */
   steps: Record<string, number>;
   seconds: number;
+  /** CPU time of the steps (user + system): near `seconds` when the machine is quiet. */
+  cpuSeconds: number;
   rowsPerSecond: number;
 }
 
@@ -24,6 +27,8 @@ export interface TimedImport {
   command: string;
   rows: number;
   seconds: number;
+  /** CPU time of the import's process, all its threads (user + system); null off Linux. */
+  cpuSeconds: number | null;
   rowsPerSecond: number;
 }
 
@@ -83,6 +88,17 @@ function settle(): void {
   spawnSync("sync", { stdio: "ignore" });
 }
 
+/** CPU seconds (user + system) of this process's children it has waited for, from /proc (Linux). */
+function childrenCpu(): number | null {
+  try {
+    const stat = fs.readFileSync("/proc/self/stat", "utf8");
+    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(f[13]) + Number(f[14])) / 100; // cutime and cstime, in USER_HZ ticks
+  } catch {
+    return null;
+  }
+}
+
 function seconds(fn: () => void): number {
   const t = process.hrtime.bigint();
   fn();
@@ -116,6 +132,7 @@ export async function measureImportFloor(csv: string, dbFile: string, indexField
     const many = db.prepare(`INSERT INTO t (${cols.join(", ")}) VALUES ${new Array(per).fill(tuple).join(", ")}`);
     const one = db.prepare(`INSERT INTO t (${cols.join(", ")}) VALUES ${tuple}`);
     const steps: Record<string, number> = {};
+    const cpu = process.cpuUsage();
     steps.insert = seconds(() => {
       db.exec("BEGIN");
       const buf = new Array(per * n);
@@ -134,7 +151,8 @@ export async function measureImportFloor(csv: string, dbFile: string, indexField
       steps[`index ${field}`] = seconds(() => db.exec(`CREATE INDEX t_ix_${cols[at]} ON t (${cols[at]})`));
     }
     const total = Object.values(steps).reduce((a, b) => a + b, 0);
-    return { rows: p.rows, steps, seconds: total, rowsPerSecond: Math.round(p.rows / total) };
+    const used = process.cpuUsage(cpu);
+    return { rows: p.rows, steps, seconds: total, cpuSeconds: (used.user + used.system) / 1e6, rowsPerSecond: Math.round(p.rows / total) };
   } finally {
     db.close();
     for (const f of [dbFile, `${dbFile}-wal`, `${dbFile}-shm`]) fs.rmSync(f, { force: true });
@@ -151,6 +169,7 @@ export function timedImport(csv: string, dbFile: string, args: string[]): TimedI
   for (const f of [dbFile, `${dbFile}-wal`, `${dbFile}-shm`]) fs.rmSync(f, { force: true });
   settle();
   const argv = ["--import", "tsx", "scripts/import.ts", csv, "--quiet", ...args];
+  const cpuBefore = childrenCpu();
   const t = process.hrtime.bigint();
   const res = spawnSync(process.execPath, argv, {
     env: { ...process.env, DATASTORE_DB: dbFile, DATASTORE_SAMPLE_DATA: "0" },
@@ -158,9 +177,10 @@ export function timedImport(csv: string, dbFile: string, args: string[]): TimedI
     encoding: "utf8",
   });
   const elapsed = Number(process.hrtime.bigint() - t) / 1e9;
+  const cpuAfter = childrenCpu();
   if (res.status !== 0) throw new Error(`import failed (${res.status})`);
   const rows = Number(/Imported ([\d,]+) rows?/.exec(res.stdout)?.[1].replace(/,/g, "") ?? NaN);
-  return { command: `npm run import -- ${path.relative(process.cwd(), csv)} ${args.join(" ")}`, rows, seconds: elapsed, rowsPerSecond: Math.round(rows / elapsed) };
+  return { command: `npm run import -- ${path.relative(process.cwd(), csv)} ${args.join(" ")}`, rows, seconds: elapsed, cpuSeconds: cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore, rowsPerSecond: Math.round(rows / elapsed) };
 }
 
 /** The two side by side, as the bench prints them. */
@@ -169,9 +189,12 @@ export function formatImportComparison(floor: ImportFloor, ours: TimedImport): s
     .map(([k, v]) => `${k} ${v.toFixed(1)} s`)
     .join(", ");
   const verdict = ours.seconds < floor.seconds ? "faster than" : "slower than";
+  // CPU beside wall time: on a loaded machine the wall times stretch, the CPU times much less.
+  const oursCpu = ours.cpuSeconds === null ? "" : `, CPU ${ours.cpuSeconds.toFixed(1)} s (${(ours.cpuSeconds / floor.cpuSeconds).toFixed(2)}× the floor's)`;
   return [
-    `import floor (raw SQLite, one step after another): ${floor.seconds.toFixed(1)} s, ${floor.rowsPerSecond.toLocaleString("en-US")} rows/s (${steps})`,
-    `import (${ours.command}): ${ours.seconds.toFixed(1)} s, ${ours.rowsPerSecond.toLocaleString("en-US")} rows/s, ${verdict} the floor by ${Math.abs(floor.seconds - ours.seconds).toFixed(1)} s (${(ours.seconds / floor.seconds).toFixed(2)}× its time)`,
+    `import floor (raw SQLite, one step after another): ${floor.seconds.toFixed(1)} s, CPU ${floor.cpuSeconds.toFixed(1)} s, ${floor.rowsPerSecond.toLocaleString("en-US")} rows/s (${steps})`,
+    `import (${ours.command}): ${ours.seconds.toFixed(1)} s${oursCpu}, ${ours.rowsPerSecond.toLocaleString("en-US")} rows/s, ${verdict} the floor by ${Math.abs(floor.seconds - ours.seconds).toFixed(1)} s (${(ours.seconds / floor.seconds).toFixed(2)}× its time)`,
+    `load average at the end: ${os.loadavg().map((l) => l.toFixed(1)).join(", ")}`,
   ].join("\n");
 }
 
