@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AGGREGATE_BUDGET, aggregatePlan, measureDecoder, mergeGroups, type AggregateReads, type Merged } from "./aggregate-groups";
+import { AGGREGATE_BUDGET, aggregatePlan, flatGroups, measureDecoder, mergeGroups, mergeParts, type AggregateReads, type Merged } from "./aggregate-groups";
 import { oldOutput, toSpec } from "./aggregate-test-support";
 import type { AggregateMetric, AggregateSpec } from "./engine";
 import { scaleCount } from "./sample-estimate";
@@ -48,6 +48,45 @@ describe("mergeGroups", () => {
     ];
     expect((["count", "sum", "avg", "min", "max"] as const).map((m) => value(rows, m))).toEqual([5, 14, 14 / 3, 4, 10]);
     expect(value([["a", 2, 0, null, 1]], "avg")).toBeNull();
+  });
+});
+
+describe("groups read again and in parts", () => {
+  const twoKeys = toSpec({ keys: [{ field: "k" }, { field: "j" }], metric: "sum", field: "v", limit: 10, budgetMs: null });
+
+  it("adds up rows of the same keys as read (a group again from another span), then merges keys that decode alike", () => {
+    // [k, j, rows, rows with v, sum of v, min(_id)]
+    const rows = [
+      ["a", 1, 2, 2, 5, 9],
+      [null, 1, 1, 1, 1, 4],
+      ["a", 1, 3, 3, 7, 3],
+      ["", 1, 1, 0, null, 2],
+      ["a", "1", 1, 1, 1, 1],
+    ];
+    expect(mergeGroups(rows, [asIs[0], asIs[0]], twoKeys, numbers)).toEqual([
+      { key: ["a", 1], count: 5, _id: 3, n: [5], agg: [12] },
+      { key: [null, 1], count: 2, _id: 2, n: [1], agg: [1] },
+      // Read as text, a key stays apart from the same number.
+      { key: ["a", "1"], count: 1, _id: 1, n: [1], agg: [1] },
+    ]);
+  });
+
+  it("merges parts' groups, sent as flat lists of values, by key", () => {
+    const one = flatGroups([
+      { key: ["a", 1], count: 2, _id: 5, n: [2], agg: [3] },
+      { key: [null, 1], count: 1, _id: 9, n: [0], agg: [null] },
+    ]);
+    expect(one).toEqual(["a", 1, 2, 5, 2, 3, null, 1, 1, 9, 0, null]);
+    const two = flatGroups([
+      { key: ["b", 1], count: 1, _id: 7, n: [1], agg: [1] },
+      { key: ["a", 1], count: 1, _id: 2, n: [1], agg: [4] },
+    ]);
+    expect(mergeParts([one, two], twoKeys)).toEqual([
+      { key: ["a", 1], count: 3, _id: 2, n: [3], agg: [7] },
+      { key: [null, 1], count: 1, _id: 9, n: [0], agg: [null] },
+      { key: ["b", 1], count: 1, _id: 7, n: [1], agg: [1] },
+    ]);
+    expect(mergeParts([[]], twoKeys)).toEqual([]);
   });
 });
 

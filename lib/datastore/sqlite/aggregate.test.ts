@@ -4,14 +4,14 @@ import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { config } from "../../config";
 import { oldOutput, toSpec, type OldGroup as AggregateGroup, type OldSpec as AggregateSpec } from "../aggregate-test-support";
-import { exactOutput, mergeParts } from "../aggregate-groups";
+import { exactOutput, flatGroups, mergeParts } from "../aggregate-groups";
 import { column } from "../catalog-row";
 import type { AggregateKey, AggregateMetric, AggregatePeriod, AggregateSpec as Spec, DatastoreEngine, Field, Resource, SearchQuery } from "../engine";
 import { scaleCount } from "../sample-estimate";
 import { DatastoreError } from "../errors";
 import { parsePlain } from "../full-text";
 import { openEngine } from "../open";
-import { aggregate, BUDGET, pickedIds, type AggregateBudget } from "./aggregate";
+import { aggregate, BUDGET, pickedIds, sharedClaims, SpanClaims, type AggregateBudget } from "./aggregate";
 import { mustGet, type Internal } from "./catalog";
 import { openReader, type Conn } from "./connection";
 import { judge } from "./read-cost";
@@ -363,9 +363,13 @@ describe("aggregate in parts read span by span", () => {
     { name: "max_d", fn: "max", field: "d" },
   ];
   const grouped = (keys: AggregateKey[]): Spec => ({ keys, metrics: measures, having: null, order: [], limit: 10_000, offset: 0, totals: true, budgetMs: null });
-  /** The parts' groups merged, as engine.ts does with the read workers' answers. */
-  const inParts = (query: SearchQuery, s: Spec, of: number, span: Partial<AggregateBudget>) =>
-    exactOutput(mergeParts(Array.from({ length: of }, (_, index) => aggregate(c, r, query, s, { ...BUDGET, ...span }, { index, of })), s), s);
+  /** The groups of `of` readers sharing one counter merged, as engine.ts does with the read
+   *  workers' answers. One after another here, the first claims every span (SpanClaims' own
+   *  test interleaves readers); `of` sizes the claims past a span of many groups. */
+  const inParts = (query: SearchQuery, s: Spec, of: number, span: Partial<AggregateBudget>) => {
+    const reader = { of, claims: sharedClaims() };
+    return exactOutput(mergeParts(Array.from({ length: of }, () => flatGroups(aggregate(c, r, query, s, { ...BUDGET, ...span }, reader))), s), s);
+  };
   const whereOf = (query: SearchQuery) => {
     const where = new Where(r);
     for (const f of query.filters) where.filter(f);
@@ -384,9 +388,9 @@ describe("aggregate in parts read span by span", () => {
   });
   afterAll(() => c.db.close());
 
-  // Spans of 1 and 3 units hold fewer rows than 8 per group, so after the first span the rest of
-  // the part is one statement; with 16 ids and two groups (grp) every span is read on its own.
-  // Parts of 80 rows in 1 to 7 pieces end on every kind of boundary.
+  // Spans of 1 and 3 units hold fewer rows than 8 per group, so after the first span a reader
+  // claims 1/of of the spans left at a time (the rest at once for one reader); with 16 ids and
+  // two groups (grp) every span is read on its own. 80 rows so read end on every kind of boundary.
   it.each([1, 3, 16, 65_536])("gives one read's groups in 1 to 7 parts, spans of %i", (span) => {
     for (const keys of [[{ field: "grp" }], [{ field: "grp" }, { field: "ts", period: "month" as const }], [{ field: "d", period: "week" as const }]]) {
       for (const query of [base, iAbove, iAbove10]) {
@@ -396,18 +400,52 @@ describe("aggregate in parts read span by span", () => {
     }
   });
 
-  it("lets an index pick a part's rows, in _id order, only when its range holds few of the table's", () => {
+  it("lets an index pick the rows, in _id order, only when they are few of the table's", () => {
     const plain = c.db.prepare(`SELECT _id FROM "${r.table}" WHERE ${col("i")} > 10 ORDER BY _id`).pluck().all() as number[];
     expect(plain.length).toBeGreaterThan(1);
     expect(plain.length).toBeLessThanOrEqual(ROWS / 20);
-    expect(Array.from(pickedIds(c, r, whereOf(iAbove10), [1, ROWS])!)).toEqual(plain);
-    // A part's range keeps its own: the first picked row is on the boundary here.
-    expect(Array.from(pickedIds(c, r, whereOf(iAbove10), [plain[0] + 1, ROWS])!)).toEqual(plain.slice(1));
-    expect(Array.from(pickedIds(c, r, whereOf(iAbove10), [1, plain[0]])!)).toEqual([plain[0]]);
-    // Too many rows for the index to pick, or no index of the filter: the part reads its range.
-    expect(pickedIds(c, r, whereOf(iAbove), [1, ROWS])).toBeNull();
-    expect(pickedIds(c, r, whereOf({ ...base, filters: [{ op: "eq", field: "grp", value: "x" }] }), [1, ROWS])).toBeNull();
-    expect(pickedIds(c, r, whereOf(base), [1, ROWS])).toBeNull();
+    expect(Array.from(pickedIds(c, r, whereOf(iAbove10))!)).toEqual(plain);
+    // Too many rows for the index to pick, or no index of the filter: the readers read the table.
+    expect(pickedIds(c, r, whereOf(iAbove))).toBeNull();
+    expect(pickedIds(c, r, whereOf({ ...base, filters: [{ op: "eq", field: "grp", value: "x" }] }))).toBeNull();
+    expect(pickedIds(c, r, whereOf(base))).toBeNull();
+  });
+
+  it("hands every span to one reader, whichever claims it first, and past a span of many groups a share of those left", () => {
+    // Readers claiming in turns, unevenly (reader 0 twice as often), one widening early.
+    for (const [units, span, of] of [[80, 1, 2], [80, 3, 3], [100, 16, 7], [5, 65_536, 2], [0, 4, 2]]) {
+      const claims = sharedClaims();
+      const readers = Array.from({ length: of }, () => new SpanClaims(claims, units, span, of));
+      const seen = new Array<number>(units).fill(0);
+      const done = new Set<number>();
+      for (let turn = 0; done.size < of; turn++) {
+        const i = turn % (of + 1) === of ? 0 : turn % (of + 1);
+        if (done.has(i)) continue;
+        const got = readers[i].next();
+        if (!got) {
+          done.add(i);
+          continue;
+        }
+        for (let u = got[0]; u <= got[1]; u++) seen[u]++;
+        if (turn === 1) readers[i].widen();
+      }
+      expect(seen.every((n) => n === 1)).toBe(true);
+    }
+    // Units 0-99 in spans of 8 by two readers in turns: 8 at a time, then, once what is left is
+    // within two spans per reader, 2 at a time.
+    const claims = sharedClaims();
+    const [a, b] = [new SpanClaims(claims, 100, 8, 2), new SpanClaims(claims, 100, 8, 2)];
+    const got: [number, number][] = [];
+    for (let k = 0, next = a.next(); next; next = (++k % 2 ? b : a).next()) got.push(next);
+    expect(got).toEqual([...Array.from({ length: 9 }, (_, k) => [8 * k, 8 * k + 7]), ...Array.from({ length: 14 }, (_, k) => [72 + 2 * k, 73 + 2 * k])]);
+    expect([a.next(), b.next()]).toEqual([null, null]);
+    // Widened past a span of many groups: its share of what is left, at least a span.
+    const shared = sharedClaims();
+    const [c1, c2] = [new SpanClaims(shared, 100, 8, 2), new SpanClaims(shared, 100, 8, 2)];
+    expect(c1.next()).toEqual([0, 7]);
+    c1.widen();
+    expect([c1.next(), c2.next(), c1.next(), c2.next(), c1.next(), c2.next(), c1.next()]).toEqual([[8, 53], [54, 61], [62, 81], [82, 83], [84, 91], [92, 93], [94, 99]]);
+    expect([c1.next(), c2.next()]).toEqual([null, null]);
   });
 
   it("counts what the plain GROUP BY counts, rows whose filtered value is NULL left out", () => {

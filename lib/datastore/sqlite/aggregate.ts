@@ -23,19 +23,19 @@ export interface AggregateBudget extends Budget {
   sortRows: number;
   /** Rows of a whole table an index may group in its own order within a budget. */
   indexRows: number;
-  /** `_id`s of its range a part of an exact read groups per statement (readSpans). */
+  /** `_id`s of the table a reader of an exact read groups per statement (readSpans). */
   spanIds: number;
-  /** Rows picked by an index (pickedIds) a part groups per statement. */
+  /** Rows picked by an index (pickedIds) a reader groups per statement. */
   spanPicked: number;
 }
 
 export const BUDGET: AggregateBudget = { ...AGGREGATE_BUDGET, sortRows: 200_000, indexRows: 2_000_000, spanIds: 65_536, spanPicked: 8_192 };
 
-/** A span's groups at least this many times fewer than its rows, or the rest of a part is read
- *  in one statement (readSpans). */
+/** A span's groups at least this many times fewer than its rows, or a reader claims its share
+ *  of the spans left at a time (readSpans). */
 const SPAN_SHRINK = 8;
-/** An index picks a part's rows when its range holds at most one row in this many of the
- *  table's: past that, looking each row up costs more than reading the part's whole range. */
+/** An index picks the rows when they are at most one in this many of the table's: past that,
+ *  looking each row up costs more than reading the whole table. */
 const PICK_SHARE = 20;
 
 /** A day's, week's… start as ISO date text, from stored ISO date or timestamp text. Weeks start
@@ -118,12 +118,12 @@ function coveredRange(c: Conn, sql: string, params: unknown[]): boolean {
 }
 
 /**
- * The matching `_id`s of a part's range, ascending, when one index range answers the filters
- * and holds few of the table's rows (PICK_SHARE); else null, and the part reads its range. The
- * rows are then looked up in `_id` order, page after page, where the plain statement looks them
- * up in the index's order.
+ * The matching `_id`s, ascending, when one index range answers the filters and holds few of the
+ * table's rows (PICK_SHARE); else null, and the readers read the table's `_id` range. The rows
+ * are then looked up in `_id` order, page after page, where the plain statement looks them up
+ * in the index's order.
  */
-export function pickedIds(c: Conn, r: Internal, where: Where, [lo, hi]: [number, number]): Float64Array | null {
+export function pickedIds(c: Conn, r: Internal, where: Where): Float64Array | null {
   if (where.parts.length === 0 || where.ftsJoin !== "") return null;
   const sql = `SELECT t._id FROM ${q(r.table)} AS t WHERE ${where.sql()}`;
   if (!coveredRange(c, sql, where.params)) return null;
@@ -133,8 +133,7 @@ export function pickedIds(c: Conn, r: Internal, where: Where, [lo, hi]: [number,
   if (!memo) fewPicked.set(c, (memo = new Memo<boolean>()));
   const few = memo.get(`${r.table}\0${r.version}\0${most}\0${sql}\0${valuesKey(where.params)}`, () => (c.cache.get(`SELECT count(*) FROM (${sql} LIMIT ?)`, "pluck").get(...where.params, most + 1) as number) <= most);
   if (!few) return null;
-  const ids = (c.cache.get(sql, "pluck").all(...where.params) as number[]).filter((id) => id >= lo && id <= hi);
-  return Float64Array.from(ids).sort();
+  return Float64Array.from(c.cache.get(sql, "pluck").all(...where.params) as number[]).sort();
 }
 
 /** Whether SQLite sorts the rows to group them (rather than reading an index in key order). */
@@ -146,12 +145,67 @@ function sorts(c: Conn, s: Statement): boolean {
   );
 }
 
-/** Part `index` of `of` of an exact read (an aggregate, a summary): the matching rows in that
+/** Part `index` of `of` of an exact read (a summary, a count): the matching rows in that
  *  share of the table's `_id`s, for read workers to read a big table side by side (engine.ts
- *  merges the parts: mergeParts, mergeTallies). */
+ *  merges the parts: mergeTallies). */
 export interface AggregatePart {
   index: number;
   of: number;
+}
+
+/**
+ * One of `of` readers of an exact aggregate read side by side (engine.ts merges their groups:
+ * mergeParts). Rather than a fixed share of the table, each claims the next span of it from
+ * `claims`, a counter the readers share (over a SharedArrayBuffer), until none is left: they
+ * end together however the matching rows lie in the table, and one that starts late or runs
+ * slower (another read, another process on its core) leaves its spans to the others.
+ */
+export interface AggregateReader {
+  of: number;
+  claims: Int32Array;
+}
+
+/** A new counter for the readers of one aggregate. */
+export function sharedClaims(): Int32Array {
+  return new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
+}
+
+/**
+ * The spans of `units` a reader claims in turn: `span` units at a time, a quarter of that once
+ * the readers near the end (so that they end together within a short span), and once `widen`
+ * is called, its share of those left (1/`of` of them). The shared counter counts quarter spans
+ * ("ticks"), so that it stays far within 32 bits for any table's `_id`s.
+ */
+export class SpanClaims {
+  private readonly tick: number;
+  private readonly ticks: number;
+  private readonly perSpan: number;
+  private wide = false;
+
+  constructor(
+    private readonly claims: Int32Array,
+    private readonly units: number,
+    span: number,
+    private readonly of: number,
+  ) {
+    this.tick = Math.max(1, Math.floor(span / 4));
+    this.perSpan = Math.max(1, Math.round(span / this.tick));
+    this.ticks = Math.ceil(units / this.tick);
+  }
+
+  /** The first and last unit of the next span claimed, or null when every span is taken. */
+  next(): [number, number] | null {
+    // The ticks left may be stale by another reader's claim: they only size this one.
+    const left = this.ticks - Atomics.load(this.claims, 0);
+    const take = this.wide ? Math.max(this.perSpan, Math.ceil(left / this.of)) : left <= 2 * this.of * this.perSpan ? 1 : this.perSpan;
+    const first = Atomics.add(this.claims, 0, take);
+    if (first >= this.ticks) return null;
+    return [first * this.tick, Math.min(this.units, (first + take) * this.tick) - 1];
+  }
+
+  widen(): void {
+    this.wide = true;
+  }
 }
 
 /** The first and last `_id` of a part's share of the table's `_id`s; null for an empty table. */
@@ -163,7 +217,7 @@ export function partIds(c: Conn, r: Internal, part: AggregatePart): [number, num
   return [lo + Math.floor((part.index * span) / part.of), lo + Math.floor(((part.index + 1) * span) / part.of) - 1];
 }
 
-/** A part's rows as `units` (the `_id`s of its range, or picked ids), and the parameters that
+/** The rows to read as `units` (the table's `_id`s, or picked ids), and the parameters that
  *  bound a statement to units `from` to `to`. */
 interface Spans {
   units: number;
@@ -171,35 +225,30 @@ interface Spans {
 }
 
 /**
- * A part's grouped rows, read `span` units at a time (`s` ends in the condition `spans.bounds`
- * binds): SQLite sorts a statement's matching rows to group them, and many small sorts stay
- * within the CPU's caches where one sort of the whole part's rows does not; mergeGroups adds up
- * the spans' groups. When a span's groups are not several times fewer than its rows (a key of
- * many values), the rest of the part is read in one statement, so the merge does not receive
- * nearly every row.
+ * A reader's grouped rows, read a claimed span at a time (`s` ends in the condition
+ * `spans.bounds` binds): SQLite sorts a statement's matching rows to group them, and many small
+ * sorts stay within the CPU's caches where one sort of the whole part's rows does not;
+ * mergeGroups adds up the spans' groups. When a span's groups are not several times fewer than
+ * its rows (a key of many values), the reader claims its share of the spans left at a time, so
+ * that the merge does not receive nearly every row.
  */
-function* readSpans(c: Conn, s: Statement, spans: Spans, span: number, countAt: number): Generator<unknown[]> {
+function* readSpans(c: Conn, s: Statement, spans: Spans, claims: SpanClaims, countAt: number): Generator<unknown[]> {
   const stmt = c.cache.get(s.sql, "raw");
-  const last = spans.units - 1;
-  for (let from = 0; from <= last; from += span) {
-    const to = Math.min(last, from + span - 1);
+  for (let claimed = claims.next(); claimed; claimed = claims.next()) {
     let rows = 0;
     let groups = 0;
-    for (const row of stmt.iterate(...s.params, ...spans.bounds(from, to)) as IterableIterator<unknown[]>) {
+    for (const row of stmt.iterate(...s.params, ...spans.bounds(...claimed)) as IterableIterator<unknown[]>) {
       rows += Number(row[countAt]);
       groups++;
       yield row;
     }
-    if (to < last && groups * SPAN_SHRINK > rows) {
-      yield* stmt.iterate(...s.params, ...spans.bounds(to + 1, last)) as IterableIterator<unknown[]>;
-      return;
-    }
+    if (groups * SPAN_SHRINK > rows) claims.widen();
   }
 }
 
 export function aggregate(c: Conn, r: Internal, query: SearchQuery, spec: AggregateSpec, budget?: AggregateBudget): AggregateOutput;
-export function aggregate(c: Conn, r: Internal, query: SearchQuery, spec: AggregateSpec, budget: AggregateBudget, part: AggregatePart): Merged[];
-export function aggregate(c: Conn, r: Internal, query: SearchQuery, spec: AggregateSpec, budget: AggregateBudget = BUDGET, part?: AggregatePart): AggregateOutput | Merged[] {
+export function aggregate(c: Conn, r: Internal, query: SearchQuery, spec: AggregateSpec, budget: AggregateBudget, reader: AggregateReader): Merged[];
+export function aggregate(c: Conn, r: Internal, query: SearchQuery, spec: AggregateSpec, budget: AggregateBudget = BUDGET, reader?: AggregateReader): AggregateOutput | Merged[] {
   requireKeys(spec);
   const distinct = spec.metrics.some((m) => m.fn === "count_distinct");
   const keys = spec.keys.map((k) => keyColumn(r, k, distinct));
@@ -230,16 +279,16 @@ export function aggregate(c: Conn, r: Internal, query: SearchQuery, spec: Aggreg
   const read = (s: Statement, ms = c.limits.queryTimeoutMs, decoders = decode) =>
     within(c.db, ms, () => mergeGroups(c.cache.get(s.sql, "raw").iterate(...s.params) as IterableIterator<unknown[]>, decoders, spec, decodeMeasures));
 
-  if (part) {
-    const ids = partIds(c, r, part);
+  if (reader) {
+    const ids = partIds(c, r, { index: 0, of: 1 }); // the whole table's
     if (!ids) return [];
     return within(c.db, c.limits.queryTimeoutMs, () => {
-      const picked = pickedIds(c, r, where, ids);
+      const picked = pickedIds(c, r, where);
       // NOT INDEXED: the picked rows by `_id`, never by walking an index of a filter or a key.
       const [s, spans, span] = picked
         ? [statement(" AND t._id IN (SELECT value FROM json_each(?))", [], " NOT INDEXED"), { units: picked.length, bounds: (from: number, to: number) => [JSON.stringify(Array.from(picked.subarray(from, to + 1)))] }, budget.spanPicked]
         : [statement(" AND t._id BETWEEN ? AND ?"), { units: ids[1] - ids[0] + 1, bounds: (from: number, to: number) => [ids[0] + from, ids[0] + to] }, budget.spanIds];
-      return mergeGroups(readSpans(c, s, spans, span, keys.length), decode, spec, decodeMeasures);
+      return mergeGroups(readSpans(c, s, spans, new SpanClaims(reader.claims, spans.units, span, reader.of), keys.length), decode, spec, decodeMeasures);
     });
   }
   const whole = statement();

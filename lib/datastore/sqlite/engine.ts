@@ -8,9 +8,9 @@ import Database from "better-sqlite3";
 import fs from "node:fs";
 import path from "node:path";
 import type { AggregateOutput, AggregateSpec, AuditStorage, BulkLoad, DatastoreEngine, Field, FieldStats, Filter, HistogramOutput, NewResource, Resource, ResourceStats, SearchOutput, SearchQuery, StartupCheck, SummaryOptions, SummaryOutput, TokenStorage, ViewStorage, ValueCountsOutput, WriteMethod, WriteAuthor, HistoryState, HistorySize, VersionEntry, RowImage, ChangesPage } from "../engine";
-import { exactOutput, mergeable, mergeParts, type Merged } from "../aggregate-groups";
+import { exactOutput, mergeable, mergeParts } from "../aggregate-groups";
 import { exactSummary, mergeTallies, type Tallied } from "../summary-plan";
-import { aggregate } from "./aggregate";
+import { aggregate, sharedClaims } from "./aggregate";
 import { DatastoreError, DatastoreUnavailable } from "../errors";
 import type { ReadLimits } from "../read-limits";
 import { resolvedNow, stillFresh, wrote } from "../resolved";
@@ -422,16 +422,18 @@ export class SqliteEngine implements DatastoreEngine {
     return (await this.pool.run({ op: "summary", resourceId: resource.id, query, options }, this.client)) as SummaryOutput;
   }
 
-  /** An exact aggregate of a big table is grouped in parts (ranges of `_id`) on as many read
-   *  workers as expensive reads may run at once, side by side, then merged; parts read in
-   *  different states (a write came between) give way to one read. */
+  /** An exact aggregate of a big table is grouped in parts on as many read workers as
+   *  expensive reads may run at once, side by side, each claiming spans of the table's `_id`s
+   *  from a shared counter (aggregate.ts), then merged; parts read in different states (a write
+   *  came between) give way to one read. */
   private async aggregateNow(resource: Resource, query: SearchQuery, spec: AggregateSpec): Promise<AggregateOutput> {
     if (!this.pool || this.tx) return this.reading(() => aggregate(this.c, this.current(resource, query), query, spec));
     const of = this.pool.expensiveLimit;
     if (of > 1 && spec.budgetMs === null && mergeable(spec) && resource.rowCount >= SPLIT_ROWS) {
+      const claims = sharedClaims();
       const parts = (await Promise.all(
-        Array.from({ length: of }, (_, index) => this.pool!.run({ op: "aggregate", resourceId: resource.id, query, spec, part: { index, of } }, this.client)),
-      )) as { groups: Merged[]; readAt: string }[];
+        Array.from({ length: of }, () => this.pool!.run({ op: "aggregate", resourceId: resource.id, query, spec, part: { of, claims } }, this.client)),
+      )) as { groups: unknown[]; readAt: string }[];
       if (parts.every((p) => p.readAt === parts[0].readAt)) return exactOutput(mergeParts(parts.map((p) => p.groups), spec), spec);
     }
     return (await this.pool.run({ op: "aggregate", resourceId: resource.id, query, spec }, this.client)) as AggregateOutput;

@@ -9,7 +9,7 @@ import os from "node:os";
 import { SHARE_ENV, type Worker } from "node:worker_threads";
 import { sourceWorker } from "../../source-worker";
 import type { AggregateSpec, SearchOutput, SearchQuery, SummaryOptions } from "../engine";
-import type { AggregatePart } from "./aggregate";
+import type { AggregatePart, AggregateReader } from "./aggregate";
 import { DatastoreError, DatastoreUnavailable, fromWire, type WireError } from "../errors";
 import type { ReadLimits } from "../read-limits";
 import { keysetPages } from "../keyset";
@@ -24,7 +24,7 @@ export type NewReadTask = { resourceId: string } & (
   | { op: "search"; query: SearchQuery; apart?: boolean; kept?: { at: string; total: number } }
   /** A search's total alone, or a part's share of it, with the time it ran (search-apart.ts). */
   | { op: "count"; query: SearchQuery; part?: AggregatePart }
-  | { op: "aggregate"; query: SearchQuery; spec: AggregateSpec; part?: AggregatePart }
+  | { op: "aggregate"; query: SearchQuery; spec: AggregateSpec; part?: AggregateReader }
   | { op: "valueCounts"; query: SearchQuery; field: string; limit: number; budgetMs: number | null }
   | { op: "histogram"; query: SearchQuery; field: string; bins: number; budgetMs: number | null }
   | { op: "summary"; query: SearchQuery; options: SummaryOptions; part?: AggregatePart }

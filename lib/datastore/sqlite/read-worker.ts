@@ -5,6 +5,7 @@
 import os from "node:os";
 import { parentPort, workerData } from "node:worker_threads";
 import { DatastoreError, toWire } from "../errors";
+import { flatGroups } from "../aggregate-groups";
 import { aggregate, BUDGET } from "./aggregate";
 import * as catalog from "./catalog";
 import { mustGetForRead, type Internal } from "./catalog";
@@ -68,8 +69,9 @@ function execute(r: Internal, task: ReadTask, plan: ReadPlan | undefined): unkno
       return { ...searchTotal(c, r, task.query, task.part, plan), readAt: catalog.state(r), ms: performance.now() - started };
     }
     case "aggregate":
-      // A part, with the state it was read in: parts read in different states are not merged.
-      return task.part ? { groups: aggregate(c, r, task.query, task.spec, BUDGET, task.part), readAt: catalog.state(r) } : aggregate(c, r, task.query, task.spec);
+      // A part's groups as one flat list (flatGroups), with the state it was read in: parts read
+      // in different states are not merged.
+      return task.part ? { groups: flatGroups(aggregate(c, r, task.query, task.spec, BUDGET, task.part)), readAt: catalog.state(r) } : aggregate(c, r, task.query, task.spec);
     case "valueCounts":
       return valueCounts(c, r, task.field, task.query, task.limit, task.budgetMs);
     case "histogram":
