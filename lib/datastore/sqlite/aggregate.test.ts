@@ -363,12 +363,12 @@ describe("aggregate in parts read span by span", () => {
     { name: "max_d", fn: "max", field: "d" },
   ];
   const grouped = (keys: AggregateKey[]): Spec => ({ keys, metrics: measures, having: null, order: [], limit: 10_000, offset: 0, totals: true, budgetMs: null });
-  /** The groups of `of` readers sharing one counter merged, as engine.ts does with the read
-   *  workers' answers. One after another here, the first claims every span (SpanClaims' own
-   *  test interleaves readers); `of` sizes the claims past a span of many groups. */
+  /** The groups of `of` readers sharing their counters merged, as engine.ts does with the read
+   *  workers' answers. One after another here, the last reads its share and then the others'
+   *  (SpanClaims' own test interleaves readers). */
   const inParts = (query: SearchQuery, s: Spec, of: number, span: Partial<AggregateBudget>) => {
-    const reader = { of, claims: sharedClaims() };
-    return exactOutput(mergeParts(Array.from({ length: of }, () => flatGroups(aggregate(c, r, query, s, { ...BUDGET, ...span }, reader))), s), s);
+    const claims = sharedClaims(of);
+    return exactOutput(mergeParts(Array.from({ length: of }, (_, i) => flatGroups(aggregate(c, r, query, s, { ...BUDGET, ...span }, { index: of - 1 - i, of, claims }))), s), s);
   };
   const whereOf = (query: SearchQuery) => {
     const where = new Where(r);
@@ -389,8 +389,9 @@ describe("aggregate in parts read span by span", () => {
   afterAll(() => c.db.close());
 
   // Spans of 1 and 3 units hold fewer rows than 8 per group, so after the first span a reader
-  // claims 1/of of the spans left at a time (the rest at once for one reader); with 16 ids and
-  // two groups (grp) every span is read on its own. 80 rows so read end on every kind of boundary.
+  // claims the rest of its share at once, and half of what is left of another's; with 16 ids
+  // and two groups (grp) every span is read on its own. 80 rows so read end on every kind of
+  // boundary.
   it.each([1, 3, 16, 65_536])("gives one read's groups in 1 to 7 parts, spans of %i", (span) => {
     for (const keys of [[{ field: "grp" }], [{ field: "grp" }, { field: "ts", period: "month" as const }], [{ field: "d", period: "week" as const }]]) {
       for (const query of [base, iAbove, iAbove10]) {
@@ -411,11 +412,11 @@ describe("aggregate in parts read span by span", () => {
     expect(pickedIds(c, r, whereOf(base))).toBeNull();
   });
 
-  it("hands every span to one reader, whichever claims it first, and past a span of many groups a share of those left", () => {
+  it("hands every span to one reader: its own share first, then what is left of the others'", () => {
     // Readers claiming in turns, unevenly (reader 0 twice as often), one widening early.
     for (const [units, span, of] of [[80, 1, 2], [80, 3, 3], [100, 16, 7], [5, 65_536, 2], [0, 4, 2]]) {
-      const claims = sharedClaims();
-      const readers = Array.from({ length: of }, () => new SpanClaims(claims, units, span, of));
+      const claims = sharedClaims(of);
+      const readers = Array.from({ length: of }, (_, i) => new SpanClaims(claims, units, span, i));
       const seen = new Array<number>(units).fill(0);
       const done = new Set<number>();
       for (let turn = 0; done.size < of; turn++) {
@@ -431,20 +432,24 @@ describe("aggregate in parts read span by span", () => {
       }
       expect(seen.every((n) => n === 1)).toBe(true);
     }
-    // Units 0-99 in spans of 8 by two readers in turns: 8 at a time, then, once what is left is
-    // within two spans per reader, 2 at a time.
-    const claims = sharedClaims();
-    const [a, b] = [new SpanClaims(claims, 100, 8, 2), new SpanClaims(claims, 100, 8, 2)];
+    // Units 0-99 in spans of 8, two readers: b reads one span of its share (50-99) and stalls; a
+    // reads its own share (0-49) 8 at a time, then b's from where b is, 8 at a time while more
+    // than two spans are left, then 2 at a time.
+    const claims = sharedClaims(2);
+    const [a, b] = [new SpanClaims(claims, 100, 8, 0), new SpanClaims(claims, 100, 8, 1)];
+    expect(b.next()).toEqual([50, 57]);
     const got: [number, number][] = [];
-    for (let k = 0, next = a.next(); next; next = (++k % 2 ? b : a).next()) got.push(next);
-    expect(got).toEqual([...Array.from({ length: 9 }, (_, k) => [8 * k, 8 * k + 7]), ...Array.from({ length: 14 }, (_, k) => [72 + 2 * k, 73 + 2 * k])]);
+    for (let next = a.next(); next; next = a.next()) got.push(next);
+    const spans = (from: number, size: number, n: number) => Array.from({ length: n }, (_, k) => [from + size * k, from + size * k + size - 1]);
+    expect(got).toEqual([...spans(0, 8, 6), [48, 49], ...spans(58, 8, 4), ...spans(90, 2, 5)]);
     expect([a.next(), b.next()]).toEqual([null, null]);
-    // Widened past a span of many groups: its share of what is left, at least a span.
-    const shared = sharedClaims();
-    const [c1, c2] = [new SpanClaims(shared, 100, 8, 2), new SpanClaims(shared, 100, 8, 2)];
+    // Widened past a span of many groups: the rest of its own share at once, half of what is
+    // left of another's.
+    const shared = sharedClaims(2);
+    const [c1, c2] = [new SpanClaims(shared, 100, 8, 0), new SpanClaims(shared, 100, 8, 1)];
     expect(c1.next()).toEqual([0, 7]);
     c1.widen();
-    expect([c1.next(), c2.next(), c1.next(), c2.next(), c1.next(), c2.next(), c1.next()]).toEqual([[8, 53], [54, 61], [62, 81], [82, 83], [84, 91], [92, 93], [94, 99]]);
+    expect([c1.next(), c2.next(), c1.next(), c2.next(), c1.next(), c2.next()]).toEqual([[8, 49], [50, 57], [58, 79], [80, 87], [88, 93], [94, 99]]);
     expect([c1.next(), c2.next()]).toEqual([null, null]);
   });
 

@@ -31,8 +31,8 @@ export interface AggregateBudget extends Budget {
 
 export const BUDGET: AggregateBudget = { ...AGGREGATE_BUDGET, sortRows: 200_000, indexRows: 2_000_000, spanIds: 65_536, spanPicked: 8_192 };
 
-/** A span's groups at least this many times fewer than its rows, or a reader claims its share
- *  of the spans left at a time (readSpans). */
+/** A span's groups at least this many times fewer than its rows, or a reader claims the rest
+ *  of its share at once (readSpans). */
 const SPAN_SHRINK = 8;
 /** An index picks the rows when they are at most one in this many of the table's: past that,
  *  looking each row up costs more than reading the whole table. */
@@ -154,27 +154,31 @@ export interface AggregatePart {
 }
 
 /**
- * One of `of` readers of an exact aggregate read side by side (engine.ts merges their groups:
- * mergeParts). Rather than a fixed share of the table, each claims the next span of it from
- * `claims`, a counter the readers share (over a SharedArrayBuffer), until none is left: they
- * end together however the matching rows lie in the table, and one that starts late or runs
- * slower (another read, another process on its core) leaves its spans to the others.
+ * Reader `index` of `of` of an exact aggregate read side by side (engine.ts merges their
+ * groups: mergeParts). Each reads its own share of the table span by span, as a part did, then
+ * takes spans of the others' shares not yet read, from counters the readers share (`claims`,
+ * over a SharedArrayBuffer): they end together however the matching rows lie in the table,
+ * and one that starts late or runs slower (another read, another process on its core) leaves
+ * its spans to the others. Each keeps to its own share first: reading spans far apart costs
+ * more than reading them one after another.
  */
 export interface AggregateReader {
+  index: number;
   of: number;
   claims: Int32Array;
 }
 
-/** A new counter for the readers of one aggregate. */
-export function sharedClaims(): Int32Array {
-  return new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
+/** The counters of one aggregate's `of` readers: the next quarter span of each one's share. */
+export function sharedClaims(of: number): Int32Array {
+  return new Int32Array(new SharedArrayBuffer(of * Int32Array.BYTES_PER_ELEMENT));
 }
 
 /**
- * The spans of `units` a reader claims in turn: `span` units at a time, a quarter of that once
- * the readers near the end (so that they end together within a short span), and once `widen`
- * is called, its share of those left (1/`of` of them). The shared counter counts quarter spans
- * ("ticks"), so that it stays far within 32 bits for any table's `_id`s.
+ * The spans of `units` reader `index` claims in turn: from its own share, `span` units at a
+ * time; then from the others' shares, a quarter span at a time once little of a share is left
+ * (so that the readers end together within a short span). Once `widen` is called, the rest of
+ * its own share at once and half of what is left of another's. The counters count quarter
+ * spans ("ticks"), so that they stay far within 32 bits for any table's `_id`s.
  */
 export class SpanClaims {
   private readonly tick: number;
@@ -186,7 +190,7 @@ export class SpanClaims {
     private readonly claims: Int32Array,
     private readonly units: number,
     span: number,
-    private readonly of: number,
+    private readonly index: number,
   ) {
     this.tick = Math.max(1, Math.floor(span / 4));
     this.perSpan = Math.max(1, Math.round(span / this.tick));
@@ -195,12 +199,21 @@ export class SpanClaims {
 
   /** The first and last unit of the next span claimed, or null when every span is taken. */
   next(): [number, number] | null {
-    // The ticks left may be stale by another reader's claim: they only size this one.
-    const left = this.ticks - Atomics.load(this.claims, 0);
-    const take = this.wide ? Math.max(this.perSpan, Math.ceil(left / this.of)) : left <= 2 * this.of * this.perSpan ? 1 : this.perSpan;
-    const first = Atomics.add(this.claims, 0, take);
-    if (first >= this.ticks) return null;
-    return [first * this.tick, Math.min(this.units, (first + take) * this.tick) - 1];
+    const of = this.claims.length;
+    for (let k = 0; k < of; k++) {
+      const share = (this.index + k) % of;
+      const start = Math.floor((share * this.ticks) / of);
+      const size = Math.floor(((share + 1) * this.ticks) / of) - start;
+      // What is left may be stale by another reader's claim: it only sizes this one.
+      const left = size - Atomics.load(this.claims, share);
+      if (left <= 0) continue;
+      const own = k === 0;
+      const take = this.wide ? (own ? left : Math.ceil(left / 2)) : own || left > 2 * this.perSpan ? this.perSpan : 1;
+      const first = Atomics.add(this.claims, share, take);
+      if (first >= size) continue;
+      return [(start + first) * this.tick, Math.min(this.units, (start + Math.min(size, first + take)) * this.tick) - 1];
+    }
+    return null;
   }
 
   widen(): void {
@@ -229,8 +242,8 @@ interface Spans {
  * `spans.bounds` binds): SQLite sorts a statement's matching rows to group them, and many small
  * sorts stay within the CPU's caches where one sort of the whole part's rows does not;
  * mergeGroups adds up the spans' groups. When a span's groups are not several times fewer than
- * its rows (a key of many values), the reader claims its share of the spans left at a time, so
- * that the merge does not receive nearly every row.
+ * its rows (a key of many values), the reader claims the rest of its share at once, so that
+ * the merge does not receive nearly every row.
  */
 function* readSpans(c: Conn, s: Statement, spans: Spans, claims: SpanClaims, countAt: number): Generator<unknown[]> {
   const stmt = c.cache.get(s.sql, "raw");
@@ -288,7 +301,7 @@ export function aggregate(c: Conn, r: Internal, query: SearchQuery, spec: Aggreg
       const [s, spans, span] = picked
         ? [statement(" AND t._id IN (SELECT value FROM json_each(?))", [], " NOT INDEXED"), { units: picked.length, bounds: (from: number, to: number) => [JSON.stringify(Array.from(picked.subarray(from, to + 1)))] }, budget.spanPicked]
         : [statement(" AND t._id BETWEEN ? AND ?"), { units: ids[1] - ids[0] + 1, bounds: (from: number, to: number) => [ids[0] + from, ids[0] + to] }, budget.spanIds];
-      return mergeGroups(readSpans(c, s, spans, new SpanClaims(reader.claims, spans.units, span, reader.of), keys.length), decode, spec, decodeMeasures);
+      return mergeGroups(readSpans(c, s, spans, new SpanClaims(reader.claims, spans.units, span, reader.index), keys.length), decode, spec, decodeMeasures);
     });
   }
   const whole = statement();

@@ -423,16 +423,16 @@ export class SqliteEngine implements DatastoreEngine {
   }
 
   /** An exact aggregate of a big table is grouped in parts on as many read workers as
-   *  expensive reads may run at once, side by side, each claiming spans of the table's `_id`s
-   *  from a shared counter (aggregate.ts), then merged; parts read in different states (a write
-   *  came between) give way to one read. */
+   *  expensive reads may run at once, side by side, each reading its share of the table's
+   *  `_id`s and then what is left of the others' (shared counters: aggregate.ts), then
+   *  merged; parts read in different states (a write came between) give way to one read. */
   private async aggregateNow(resource: Resource, query: SearchQuery, spec: AggregateSpec): Promise<AggregateOutput> {
     if (!this.pool || this.tx) return this.reading(() => aggregate(this.c, this.current(resource, query), query, spec));
     const of = this.pool.expensiveLimit;
     if (of > 1 && spec.budgetMs === null && mergeable(spec) && resource.rowCount >= SPLIT_ROWS) {
-      const claims = sharedClaims();
+      const claims = sharedClaims(of);
       const parts = (await Promise.all(
-        Array.from({ length: of }, () => this.pool!.run({ op: "aggregate", resourceId: resource.id, query, spec, part: { of, claims } }, this.client)),
+        Array.from({ length: of }, (_, index) => this.pool!.run({ op: "aggregate", resourceId: resource.id, query, spec, part: { index, of, claims } }, this.client)),
       )) as { groups: unknown[]; readAt: string }[];
       if (parts.every((p) => p.readAt === parts[0].readAt)) return exactOutput(mergeParts(parts.map((p) => p.groups), spec), spec);
     }
