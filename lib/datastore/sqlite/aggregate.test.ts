@@ -368,7 +368,7 @@ describe("aggregate in parts read span by span", () => {
    *  (SpanClaims' own test interleaves readers). */
   const inParts = (query: SearchQuery, s: Spec, of: number, span: Partial<AggregateBudget>) => {
     const claims = sharedClaims(of);
-    return exactOutput(mergeParts(Array.from({ length: of }, (_, i) => flatGroups(aggregate(c, r, query, s, { ...BUDGET, ...span }, { index: of - 1 - i, of, claims }))), s), s);
+    return exactOutput(mergeParts(Array.from({ length: of }, (_, i) => flatGroups(aggregate(c, r, query, s, { ...BUDGET, ...span }, { index: of - 1 - i, of, claims }).groups)), s), s);
   };
   const whereOf = (query: SearchQuery) => {
     const where = new Where(r);
@@ -398,6 +398,35 @@ describe("aggregate in parts read span by span", () => {
         const whole = aggregate(c, r, query, grouped(keys));
         for (const of of [1, 2, 3, 7]) expect(inParts(query, grouped(keys), of, { spanIds: span, spanPicked: span })).toEqual(whole);
       }
+    }
+  });
+
+  it("claims the same units on a reader that planned before an index was added, and says which", async () => {
+    // A second store: its index comes after a reader has planned the filter without it.
+    const other = tempFile();
+    let engine = await openEngine({ file: other, readWorkers: 0 });
+    await engine.createResource({ id: "b", name: "b", description: "", private: false }, [{ id: "i", type: "int4" }, { id: "grp", type: "text" }]);
+    await engine.write("b", Array.from({ length: 4000 }, (_, k) => ({ i: k % 100, grp: k % 2 ? "x" : "y" })), "insert");
+    await engine.close();
+    const query = { ...base, filters: [{ op: "gt" as const, field: "i", value: 97 }] };
+    const s: Spec = { ...grouped([{ field: "grp" }]), metrics: [{ name: "count", fn: "count", field: null }, { name: "sum_i", fn: "sum", field: "i" }] };
+    const budget = { ...BUDGET, spanIds: 64, spanPicked: 8 };
+    const early = openReader(other, config);
+    const late = openReader(other, config);
+    try {
+      const before = aggregate(early, mustGet(early, "b"), query, s, budget, { index: 0, of: 2, claims: sharedClaims(2) });
+      expect(before.units).toMatch(/^ids /);
+      engine = await openEngine({ file: other, readWorkers: 0 });
+      await engine.setIndexes("b", [["i"]]);
+      await engine.close();
+      const claims = sharedClaims(2);
+      const parts = [aggregate(late, mustGet(late, "b"), query, s, budget, { index: 1, of: 2, claims }), aggregate(early, mustGet(early, "b"), query, s, budget, { index: 0, of: 2, claims })];
+      // Both now read the rows the new index picks: one set of spans, each row once.
+      expect(parts.map((p) => p.units)).toEqual(["picked 80", "picked 80"]);
+      expect(exactOutput(mergeParts(parts.map((p) => flatGroups(p.groups)), s), s)).toEqual(aggregate(late, mustGet(late, "b"), query, s));
+    } finally {
+      early.db.close();
+      late.db.close();
     }
   });
 

@@ -13,6 +13,7 @@ import type { Conn } from "./connection";
 import { DeadlineExceeded, within } from "./deadline";
 import { nthId, spreadSample } from "./spread-sample";
 import { quoteIdent as q } from "./sql";
+import { schemaOf } from "./groups";
 import { Memo, valuesKey } from "./statement-cache";
 import { Where } from "./where";
 
@@ -108,10 +109,12 @@ const pickingPlans = new WeakMap<Conn, Memo<boolean>>();
 const fewPicked = new WeakMap<Conn, Memo<boolean>>();
 
 /** Whether one index range answers `sql`'s conditions alone (no row is read to test them). */
-function coveredRange(c: Conn, sql: string, params: unknown[]): boolean {
+function coveredRange(c: Conn, schema: string, sql: string, params: unknown[]): boolean {
   let memo = pickingPlans.get(c);
   if (!memo) pickingPlans.set(c, (memo = new Memo<boolean>()));
-  return memo.get(sql, () => {
+  // Per version of the schema the table lives in: a new index changes the plan.
+  const version = c.cache.get(`PRAGMA ${schema}.schema_version`, "pluck").get() as number;
+  return memo.get(`${schema}\0${version}\0${sql}`, () => {
     const steps = c.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[];
     return steps.length === 1 && steps[0].detail.startsWith("SEARCH t USING COVERING INDEX ");
   });
@@ -126,7 +129,7 @@ function coveredRange(c: Conn, sql: string, params: unknown[]): boolean {
 export function pickedIds(c: Conn, r: Internal, where: Where): Float64Array | null {
   if (where.parts.length === 0 || where.ftsJoin !== "") return null;
   const sql = `SELECT t._id FROM ${q(r.table)} AS t WHERE ${where.sql()}`;
-  if (!coveredRange(c, sql, where.params)) return null;
+  if (!coveredRange(c, schemaOf(r), sql, where.params)) return null;
   const most = Math.floor(r.rowCount / PICK_SHARE);
   // Counted no further than `most` rows, once per version of the table and filter values.
   let memo = fewPicked.get(c);
@@ -162,6 +165,13 @@ export interface AggregatePart {
  * its spans to the others. Each keeps to its own share first: reading spans far apart costs
  * more than reading them one after another.
  */
+/** A reader's groups, and the units it claimed spans of: the readers' spans are one set only
+ *  when every reader counted the same units (the same picked `_id`s, or the same `_id` range). */
+export interface ReaderGroups {
+  groups: Merged[];
+  units: string;
+}
+
 export interface AggregateReader {
   index: number;
   of: number;
@@ -260,8 +270,8 @@ function* readSpans(c: Conn, s: Statement, spans: Spans, claims: SpanClaims, cou
 }
 
 export function aggregate(c: Conn, r: Internal, query: SearchQuery, spec: AggregateSpec, budget?: AggregateBudget): AggregateOutput;
-export function aggregate(c: Conn, r: Internal, query: SearchQuery, spec: AggregateSpec, budget: AggregateBudget, reader: AggregateReader): Merged[];
-export function aggregate(c: Conn, r: Internal, query: SearchQuery, spec: AggregateSpec, budget: AggregateBudget = BUDGET, reader?: AggregateReader): AggregateOutput | Merged[] {
+export function aggregate(c: Conn, r: Internal, query: SearchQuery, spec: AggregateSpec, budget: AggregateBudget, reader: AggregateReader): ReaderGroups;
+export function aggregate(c: Conn, r: Internal, query: SearchQuery, spec: AggregateSpec, budget: AggregateBudget = BUDGET, reader?: AggregateReader): AggregateOutput | ReaderGroups {
   requireKeys(spec);
   const distinct = spec.metrics.some((m) => m.fn === "count_distinct");
   const keys = spec.keys.map((k) => keyColumn(r, k, distinct));
@@ -294,14 +304,15 @@ export function aggregate(c: Conn, r: Internal, query: SearchQuery, spec: Aggreg
 
   if (reader) {
     const ids = partIds(c, r, { index: 0, of: 1 }); // the whole table's
-    if (!ids) return [];
+    if (!ids) return { groups: [], units: "none" };
     return within(c.db, c.limits.queryTimeoutMs, () => {
       const picked = pickedIds(c, r, where);
+      const units = picked ? `picked ${picked.length}` : `ids ${ids[0]}-${ids[1]}`;
       // NOT INDEXED: the picked rows by `_id`, never by walking an index of a filter or a key.
       const [s, spans, span] = picked
         ? [statement(" AND t._id IN (SELECT value FROM json_each(?))", [], " NOT INDEXED"), { units: picked.length, bounds: (from: number, to: number) => [JSON.stringify(Array.from(picked.subarray(from, to + 1)))] }, budget.spanPicked]
         : [statement(" AND t._id BETWEEN ? AND ?"), { units: ids[1] - ids[0] + 1, bounds: (from: number, to: number) => [ids[0] + from, ids[0] + to] }, budget.spanIds];
-      return mergeGroups(readSpans(c, s, spans, new SpanClaims(reader.claims, spans.units, span, reader.index), keys.length), decode, spec, decodeMeasures);
+      return { groups: mergeGroups(readSpans(c, s, spans, new SpanClaims(reader.claims, spans.units, span, reader.index), keys.length), decode, spec, decodeMeasures), units };
     });
   }
   const whole = statement();

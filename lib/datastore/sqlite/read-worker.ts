@@ -69,9 +69,14 @@ function execute(r: Internal, task: ReadTask, plan: ReadPlan | undefined): unkno
       return { ...searchTotal(c, r, task.query, task.part, plan), readAt: catalog.state(r), ms: performance.now() - started };
     }
     case "aggregate":
-      // A part's groups as one flat list (flatGroups), with the state it was read in: parts read
-      // in different states are not merged.
-      return task.part ? { groups: flatGroups(aggregate(c, r, task.query, task.spec, BUDGET, task.part)), readAt: catalog.state(r) } : aggregate(c, r, task.query, task.spec);
+      // A part's groups as one flat list (flatGroups), with the state it was read in and the
+      // units it claimed spans of: parts read in different states, or over different units
+      // (one reader planned before an index was added), are not merged.
+      if (task.part) {
+        const { groups, units } = aggregate(c, r, task.query, task.spec, BUDGET, task.part);
+        return { groups: flatGroups(groups), readAt: `${catalog.state(r)}\0${units}` };
+      }
+      return aggregate(c, r, task.query, task.spec);
     case "valueCounts":
       return valueCounts(c, r, task.field, task.query, task.limit, task.budgetMs);
     case "histogram":
