@@ -101,8 +101,9 @@ const MIRROR = "_h";
  * The table's btree indexes (declared, keys, learned; `_id`'s aside) copied onto `_hist`, not
  * unique, as `<index>_h`: an as_of read's filters reach the images by them as they reach the
  * table's rows (a count of `origin = 'SEA'` as of a version would otherwise read every image).
- * Brought up to date at each write that keeps images: an index made or dropped since is
- * copied or dropped then.
+ * Brought up to date at each write that keeps images: an index made since is copied then. A
+ * copy whose index was dropped stays: dropping it there would wait, inside the user's write,
+ * for every as_of read of the images to end (an exclusive lock), and a stale copy is harmless.
  */
 async function mirrorIndexes(db: Queryable, table: string): Promise<void> {
   const { rows } = await db.query<{ name: string; def: string; live: boolean }>(
@@ -114,7 +115,6 @@ async function mirrorIndexes(db: Queryable, table: string): Promise<void> {
   // Within PostgreSQL's 63 bytes (index names are ASCII): a longer name would be cut, and not found again.
   const wanted = new Map(rows.filter((row) => row.live).map((row) => [`${row.name.slice(0, 63 - MIRROR.length)}${MIRROR}`, row.def]));
   const kept = new Set(rows.filter((row) => !row.live && row.name.endsWith(MIRROR)).map((row) => row.name));
-  for (const name of kept) if (!wanted.has(name)) await db.query(`DROP INDEX ${q(name)}`);
   for (const [name, def] of wanted) {
     // The definition from its method on (`USING btree (…) [WHERE …]`), on the images.
     if (!kept.has(name)) await db.query(`CREATE INDEX ${q(name)} ON ${q(histTable(table))}${def.slice(def.indexOf(" USING "))}`);
