@@ -209,13 +209,16 @@ export async function lastIdBefore(db: Queryable, id: string, v: number): Promis
 const remembered = new WeakMap<object, Map<string, unknown>>();
 const REMEMBERED = 256;
 
-async function recall<T>(db: Queryable, r: PgResource, question: string, read: () => Promise<T>): Promise<T> {
+async function recall<T>(db: Queryable, r: PgResource, question: string, read: () => Promise<T>, readAt?: (value: T) => number): Promise<T> {
   if (!(db instanceof pg.Pool)) return read();
   let kept = remembered.get(db);
   if (!kept) remembered.set(db, (kept = new Map()));
   const key = `${r.id}\0${r.table}\0${r.version}\0${question}`;
   if (kept.has(key)) return kept.get(key) as T;
   const value = await read();
+  // Counts of today's rows are kept only when read at the caller's version: `r` may be a little
+  // old (../resolved.ts), and what another server wrote since would be kept under the version before it.
+  if (readAt && readAt(value) !== r.version) return value;
   if (kept.size >= REMEMBERED) kept.delete(kept.keys().next().value!);
   kept.set(key, value);
   return value;
@@ -253,7 +256,7 @@ async function insertedAt(db: Queryable, r: PgResource, rowId: number): Promise<
 export async function atVersion(db: Queryable, today: PgResource, query: SearchQuery): Promise<PgResource> {
   const v = query.asOf;
   if (v === undefined) return today;
-  const { hist: hasHist, then, last, later, gone } = await recall(db, today, `past\0${v}`, () => readPast(db, today, v));
+  const { hist: hasHist, then, last, later, gone } = await recall(db, today, `past\0${v}`, () => readPast(db, today, v), (past) => past.version);
   // With its field list then: a dropped field's column is still in both tables (../past-fields.ts).
   const r = then ? withFields(today, then) : today;
   const fields = [...r.columns.values()];
@@ -276,20 +279,23 @@ export async function atVersion(db: Queryable, today: PgResource, query: SearchQ
 /** What a read as of v needs: whether images are kept, the field list then (when not today's),
  *  the largest `_id` then, today's rows inserted after and the rows of then deleted since
  *  (`_hist_gone`); each count from an index range. */
-async function readPast(db: Queryable, r: PgResource, v: number): Promise<{ hist: boolean; then: StoredField[] | undefined; last: number; later: number; gone: number }> {
-  const head = (await one<{ hist: boolean; fields: boolean; last: string | null; later: string }>(
+/** What a read as of v needs, with the resource's version its counts were read at (-1 when
+ *  its two statements saw different ones). */
+async function readPast(db: Queryable, r: PgResource, v: number): Promise<{ version: number; hist: boolean; then: StoredField[] | undefined; last: number; later: number; gone: number }> {
+  const version = `(SELECT version FROM datastore_resources WHERE id = $3)::int8 AS version`;
+  const head = (await one<{ version: string; hist: boolean; fields: boolean; last: string | null; later: string }>(
     db,
-    `SELECT to_regclass($1) IS NOT NULL AS hist, to_regclass($2) IS NOT NULL AS fields, l.id_to AS last,
+    `SELECT ${version}, to_regclass($1) IS NOT NULL AS hist, to_regclass($2) IS NOT NULL AS fields, l.id_to AS last,
        (SELECT count(*) FROM ${q(r.table)} WHERE "_id" > coalesce(l.id_to, 0))::int8 AS later
      FROM (SELECT (SELECT id_to FROM datastore_versions WHERE resource_id = $3 AND version <= $4 ORDER BY version DESC LIMIT 1) AS id_to) AS l`,
     [q(histTable(r.table)), q(fieldsTable(r.table)), r.id, v],
   ))!;
   const last = Number(head.last ?? 0);
   const then = head.fields ? listAt(await fieldLists(db, r.table, true), v) : undefined;
-  const gone = head.hist
-    ? Number((await one<{ n: string }>(db, `SELECT count(*)::int8 AS n FROM ${q(histTable(r.table))} WHERE "_deleted" AND "_valid_to" > $1 AND "_id" <= $2`, [v, last]))!.n)
-    : 0;
-  return { hist: head.hist, then, last, later: Number(head.later), gone };
+  const tail = head.hist
+    ? (await one<{ version: string; n: string }>(db, `SELECT ${version}, (SELECT count(*) FROM ${q(histTable(r.table))} WHERE "_deleted" AND "_valid_to" > $1 AND "_id" <= $2)::int8 AS n`, [v, last, r.id]))!
+    : { version: head.version, n: "0" };
+  return { version: tail.version === head.version ? Number(head.version) : -1, hist: head.hist, then, last, later: Number(head.later), gone: Number(tail.n) };
 }
 
 interface LogRow {
