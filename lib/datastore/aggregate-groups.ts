@@ -250,7 +250,8 @@ export function mergeGroups(rows: Iterable<unknown[]>, decode: ((v: unknown) => 
       }
       continue;
     }
-    if (read.length === MAX_GROUPS) throw DatastoreError.field("group_by", `more than ${MAX_GROUPS.toLocaleString("en-US")} groups: group by fewer fields, or by a period or a bin`);
+    // Raw keys that decode alike count once below; this bounds the memory meanwhile.
+    if (read.length === 2 * MAX_GROUPS) throw tooManyGroups();
     const group: Merged = { key: row, count, _id: id, n: [], agg: [] };
     for (let i = 0; i < m; i++) {
       group.n.push(Number(row[n + 1 + 2 * i]));
@@ -266,9 +267,14 @@ export function mergeGroups(rows: Iterable<unknown[]>, decode: ((v: unknown) => 
     const mapKey = n === 1 && (key[0] === null || typeof key[0] !== "object") ? key[0] : JSON.stringify(key);
     const seen = byKey.get(mapKey);
     if (seen) add(seen, group, spec);
+    else if (byKey.size === MAX_GROUPS) throw tooManyGroups();
     else byKey.set(mapKey, group);
   }
   return [...byKey.values()];
+}
+
+function tooManyGroups(): DatastoreError {
+  return DatastoreError.field("group_by", `more than ${MAX_GROUPS.toLocaleString("en-US")} groups: group by fewer fields, or by a period or a bin`);
 }
 
 /** Adds group `g`'s rows and measures to `into`'s. */
