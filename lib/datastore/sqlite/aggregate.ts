@@ -12,8 +12,8 @@ import type { Internal } from "./catalog";
 import type { Conn } from "./connection";
 import { DeadlineExceeded, within } from "./deadline";
 import { nthId, spreadSample } from "./spread-sample";
-import { quoteIdent as q } from "./sql";
 import { schemaOf } from "./groups";
+import { quoteIdent as q } from "./sql";
 import { Memo, valuesKey } from "./statement-cache";
 import { Where } from "./where";
 
@@ -156,6 +156,13 @@ export interface AggregatePart {
   of: number;
 }
 
+/** A reader's groups, and the units it claimed spans of: the readers' spans are one set only
+ *  when every reader counted the same units (the same picked `_id`s, or the same `_id` range). */
+export interface ReaderGroups {
+  groups: Merged[];
+  units: string;
+}
+
 /**
  * Reader `index` of `of` of an exact aggregate read side by side (engine.ts merges their
  * groups: mergeParts). Each reads its own share of the table span by span, as a part did, then
@@ -165,13 +172,6 @@ export interface AggregatePart {
  * its spans to the others. Each keeps to its own share first: reading spans far apart costs
  * more than reading them one after another.
  */
-/** A reader's groups, and the units it claimed spans of: the readers' spans are one set only
- *  when every reader counted the same units (the same picked `_id`s, or the same `_id` range). */
-export interface ReaderGroups {
-  groups: Merged[];
-  units: string;
-}
-
 export interface AggregateReader {
   index: number;
   of: number;
